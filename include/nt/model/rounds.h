@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rounds.h - cutting a live exchange's timeline into request/response rounds.
+ *
+ * Segments are assigned to rounds by sequence ranges, never by wall-clock
+ * windows: round i's request is client bytes [1 + (i-1)Q, 1 + iQ) with
+ * Q = header + body, its reply target bytes [1 + (i-1)P, 1 + iP). A pure ACK
+ * belongs to the round of the last byte it acknowledges, so the client's ACK
+ * of reply i riding on header i+1 is the header of round i+1, and a late pure
+ * ACK of reply i is still round i.
+ */
+#ifndef NT_MODEL_ROUNDS_H
+#define NT_MODEL_ROUNDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nt/model/event.h"
+#include "nt/model/verdict.h"
+
+/**
+ * struct nt_shape - the request/response shape of the exchange
+ * @header_bytes: bytes of the first part of each request (>= 1)
+ * @body_bytes: bytes of the second part (>= 1)
+ * @reply_bytes: bytes of each reply (>= 1)
+ * @rounds: how many rounds
+ */
+struct nt_shape {
+	uint32_t header_bytes;
+	uint32_t body_bytes;
+	uint32_t reply_bytes;
+	unsigned rounds;
+};
+
+/**
+ * struct nt_round - one assembled round
+ * @index: 1-based
+ * @verdict: the causal rule's verdict
+ * @marks: H, A, B and write(body) as the rule saw them
+ * @start_ns: when the round's first write was entered, 0 if unknown
+ * @end_ns: when the read completing the reply returned, 0 if unknown
+ * @rtt_ns: @end_ns - @start_ns, -1 when either is unknown
+ * @gap_ns: H -> A (header to its acknowledgment), -1 when not both seen
+ * @release_ns: A -> B (ACK to body), -1 when not both seen in that order
+ * @client_data_segments: client segments carrying request bytes
+ * @body_written_after_ack: write(body) returned after A arrived: the body
+ *                          was never waiting for the ACK
+ * @events: how many events (segments and syscalls) the round holds
+ */
+struct nt_round {
+	unsigned index;
+	enum nt_verdict verdict;
+	struct nt_verdict_marks marks;
+	int64_t start_ns;
+	int64_t end_ns;
+	int64_t rtt_ns;
+	int64_t gap_ns;
+	int64_t release_ns;
+	unsigned client_data_segments;
+	bool body_written_after_ack;
+	unsigned events;
+};
+
+/**
+ * nt_rounds_assign() - give every segment of @tl its round and role
+ * @tl: the timeline; segments must carry relative sequence numbers
+ * @shape: the exchange's shape
+ *
+ * Syscall events keep the round their producer gave them.
+ */
+void nt_rounds_assign(struct nt_timeline *tl, const struct nt_shape *shape);
+
+/**
+ * nt_rounds_assemble() - find each round's marks and apply the verdict rule
+ * @tl: a timeline after nt_rounds_assign()
+ * @shape: the exchange's shape
+ * @threshold_ns: stall threshold
+ * @rounds: @shape->rounds entries, filled
+ */
+void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *shape,
+			int64_t threshold_ns, struct nt_round *rounds);
+
+/**
+ * struct nt_summary - what the rounds add up to
+ * @rounds: how many rounds
+ * @verdicts: count per verdict
+ * @rtt_p50_ns: round-trip median (nearest rank), -1 with no round trip known
+ * @rtt_p90_ns: 90th percentile (nearest rank)
+ * @rtt_max_ns: maximum
+ * @stall_min_ns: shortest header->ACK gap among stalled rounds, -1 if none
+ * @stall_max_ns: longest, -1 if none
+ * @client_data_segments: client segments carrying request bytes, all rounds
+ */
+struct nt_summary {
+	unsigned rounds;
+	unsigned verdicts[NT_VERDICT_COUNT];
+	int64_t rtt_p50_ns;
+	int64_t rtt_p90_ns;
+	int64_t rtt_max_ns;
+	int64_t stall_min_ns;
+	int64_t stall_max_ns;
+	unsigned client_data_segments;
+};
+
+/**
+ * nt_rounds_summarize() - count verdicts and take round-trip percentiles
+ * @rounds: the rounds
+ * @n: how many
+ * @out: filled
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_rounds_summarize(const struct nt_round *rounds, unsigned n, struct nt_summary *out);
+
+/* What the exit status checks. NT_EXPECT_DEFAULT_STALL: round 1 not stalled, later rounds stalled. */
+enum nt_expect {
+	NT_EXPECT_STALLED = 0,
+	NT_EXPECT_HELD,
+	NT_EXPECT_UNHELD,
+	NT_EXPECT_COALESCED,
+	NT_EXPECT_ANY,
+};
+
+/**
+ * nt_expect_parse() - an expectation from its name
+ * @name: "stalled", "held", "unheld", "coalesced" or "any"
+ * @out: set on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nt_expect_parse(const char *name, enum nt_expect *out);
+
+/** nt_expect_name() - the expectation's name */
+const char *nt_expect_name(enum nt_expect e);
+
+/**
+ * nt_expect_check() - whether the rounds met the expectation
+ * @e: the expectation, checked on rounds 2..N (round 1 runs in quick-ACK
+ *     mode, tcp_event_data_recv()): every one has that verdict; for stalled,
+ *     round 1 must also not be stalled; any: always met.
+ * @rounds: the rounds
+ * @n: how many
+ * @reason: on failure, one line naming the first round that broke it
+ * @len: size of @reason
+ *
+ * Return: true when met.
+ */
+bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n, char *reason,
+		     size_t len);
+
+#endif

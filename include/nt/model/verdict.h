@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verdict.h - the causal rule, in one place.
+ *
+ * For one round: H = the segment carrying the header's last byte, A = the
+ * first segment from the target acknowledging the header, B = the segment
+ * carrying the body's first byte.
+ *
+ *   coalesced   H and B are the same segment (one write, writev, cork)
+ *   unheld      B left before A: nothing held the body (TCP_NODELAY,
+ *               full-MSS body); also a slow A that the body never waited
+ *               for (write(body) returned after A: the application's delay)
+ *   held        H -> A (pure ACK) -> B on the wire, A prompt: the order
+ *               held and the ACK came at once. On a zero-delay link A often
+ *               arrives before write(body) is even called; the round's
+ *               body_written_after_ack says so.
+ *   stalled     H -> A (pure ACK) -> B, H->A >= threshold, and the body was
+ *               written before A: Nagle held the body until the delayed-ACK
+ *               timer fired
+ *   incomplete  H, A or B is missing from the capture, or A carries data
+ *
+ * The names are a public interface (JSON, exit status); see docs/json-schema.md.
+ */
+#ifndef NT_MODEL_VERDICT_H
+#define NT_MODEL_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum nt_verdict {
+	NT_VERDICT_INCOMPLETE = 0,
+	NT_VERDICT_COALESCED,
+	NT_VERDICT_UNHELD,
+	NT_VERDICT_HELD,
+	NT_VERDICT_STALLED,
+	NT_VERDICT_COUNT,
+};
+
+/* Default --threshold: a header->ACK gap at or above it is a delayed-ACK stall. */
+#define NT_VERDICT_THRESHOLD_NS_DEFAULT (10 * 1000 * 1000LL)
+
+/**
+ * struct nt_verdict_marks - what the rule looks at, for one round
+ * @h: index of H in the timeline, -1 if not seen
+ * @a: index of A, -1 if not seen
+ * @b: index of B, -1 if not seen
+ * @h_ns: H's timestamp
+ * @a_ns: A's timestamp
+ * @b_ns: B's timestamp
+ * @a_is_pure_ack: A carries no payload
+ * @write_body_ns: when write(body) returned, 0 when unknown (offline
+ *                 captures, or header and body written by one call)
+ */
+struct nt_verdict_marks {
+	long h;
+	long a;
+	long b;
+	int64_t h_ns;
+	int64_t a_ns;
+	int64_t b_ns;
+	bool a_is_pure_ack;
+	int64_t write_body_ns;
+};
+
+/**
+ * nt_verdict_rule() - classify one round
+ * @m: the marks
+ * @threshold_ns: the stall threshold (header -> ACK gap)
+ *
+ * Order between H, A and B is decided by timeline position, not by
+ * timestamp, so equal timestamps cannot flip a verdict.
+ *
+ * Return: the verdict.
+ */
+enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns);
+
+/** nt_verdict_name() - public name: "coalesced", "unheld", "held", "stalled", "incomplete" */
+const char *nt_verdict_name(enum nt_verdict v);
+
+/**
+ * nt_verdict_parse() - a verdict from its public name
+ * @name: the name
+ * @out: set on success
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int nt_verdict_parse(const char *name, enum nt_verdict *out);
+
+#endif

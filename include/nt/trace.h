@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.h - the live command: build a lab, run one variant of the exchange
+ * while capturing, and turn what was captured into a run.
+ */
+#ifndef NT_TRACE_H
+#define NT_TRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nt/capture/capture.h"
+#include "nt/err.h"
+#include "nt/live/variant.h"
+#include "nt/model/run.h"
+
+#define NT_TARGET_PORT 5001
+#define NT_CLIENT_PORT 40000
+
+/**
+ * struct nt_trace_options - one live run
+ * @variant: what to run
+ * @shape: sizes and rounds
+ * @pause_ns: client pause between rounds
+ * @threshold_ns: stall threshold
+ * @timeout_ns: per-round timeout
+ * @handler_ns: server think time
+ * @write_gap_ns: client pause between its two writes
+ * @capture: the capture back end
+ * @expect: the expectation to check
+ * @ipv6: run over IPv6
+ * @pingpong_thresh: target's net.ipv4.tcp_pingpong_thresh, 0 to leave
+ * @stop: set asynchronously (by a signal handler) to stop the run early; may be NULL
+ */
+struct nt_trace_options {
+	const struct nt_variant *variant;
+	struct nt_shape shape;
+	int64_t pause_ns;
+	int64_t threshold_ns;
+	int64_t timeout_ns;
+	int64_t handler_ns;
+	int64_t write_gap_ns;
+	const struct nt_capture_ops *capture;
+	enum nt_expect expect;
+	bool ipv6;
+	int pingpong_thresh;
+	volatile sig_atomic_t *stop;
+};
+
+/**
+ * nt_trace_run() - build the lab, run the exchange, capture, assemble
+ * @opt: the options
+ * @run: filled (free with nt_run_fini() whatever the result)
+ * @err: names the step that failed
+ *
+ * When @opt->stop becomes nonzero the exchange is abandoned, what was
+ * captured is kept and @run->interrupted is set; that is not an error.
+ *
+ * Return: 0, or a negative errno (-EPERM: no privileges for namespaces).
+ */
+int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct nt_err *err);
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json.c - the JSON document (docs/json-schema.md), built with json-c.
+ *
+ * Times are integers in nanoseconds: t_ns absolute (CLOCK_REALTIME, since the
+ * epoch), durations *_ns. Unknown durations are null, never -1.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "nt/model/tcp.h"
+#include "nt/render/render.h"
+#include "nt/version.h"
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *ns_or_null(int64_t ns)
+{
+	return ns >= 0 ? json_object_new_int64(ns) : NULL;
+}
+
+static struct json_object *event_json(const struct nt_event *e)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "kind", json_object_new_string(e->kind == NT_EVENT_SEGMENT ? "segment" : "syscall"));
+	add(o, "t_ns", json_object_new_int64(e->t_ns));
+	if (e->kind == NT_EVENT_SEGMENT) {
+		const struct nt_segment *s = &e->seg;
+		char flags[12];
+
+		add(o, "dir", json_object_new_string(nt_dir_name(s->dir)));
+		add(o, "flags", json_object_new_string(nt_tcp_flags_str(s->flags, flags)));
+		add(o, "seq", json_object_new_int64(s->seq_rel));
+		add(o, "ack", json_object_new_int64(s->ack_rel));
+		add(o, "len", json_object_new_int64(s->payload_bytes));
+		add(o, "win", json_object_new_int(s->window));
+		add(o, "role", json_object_new_string(nt_role_name(s->role)));
+		add(o, "frame", json_object_new_int64((int64_t)s->frame_index));
+	} else {
+		const struct nt_syscall *c = &e->sys;
+
+		add(o, "side", json_object_new_string(c->side == NT_SIDE_CLIENT ? "client" : "target"));
+		add(o, "call", json_object_new_string(nt_call_name(c->call)));
+		add(o, "enter_ns", json_object_new_int64(c->enter_ns));
+		add(o, "bytes", json_object_new_int64(c->bytes));
+	}
+	return o;
+}
+
+static struct json_object *events_of(const struct nt_run *run, int round)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < run->tl.n; i++)
+		if (run->tl.ev[i].round == round)
+			json_object_array_add(a, event_json(&run->tl.ev[i]));
+	return a;
+}
+
+static struct json_object *round_json(const struct nt_run *run, const struct nt_round *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "index", json_object_new_int((int)r->index));
+	add(o, "verdict", json_object_new_string(nt_verdict_name(r->verdict)));
+	add(o, "start_ns", r->start_ns ? json_object_new_int64(r->start_ns) : NULL);
+	add(o, "rtt_ns", ns_or_null(r->rtt_ns));
+	add(o, "header_ack_gap_ns", ns_or_null(r->gap_ns));
+	add(o, "ack_body_gap_ns", ns_or_null(r->release_ns));
+	add(o, "client_data_segments", json_object_new_int((int)r->client_data_segments));
+	add(o, "body_written_after_ack", json_object_new_boolean(r->body_written_after_ack));
+	add(o, "events", events_of(run, (int)r->index));
+	return o;
+}
+
+static struct json_object *endpoint(const char *addr, unsigned port)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "addr", json_object_new_string(addr));
+	add(o, "port", json_object_new_int((int)port));
+	return o;
+}
+
+static struct json_object *config_json(const struct nt_run *run)
+{
+	const struct nt_run_config *c = &run->cfg;
+	struct json_object *o = json_object_new_object();
+
+	add(o, "header_bytes", json_object_new_int64(c->shape.header_bytes));
+	add(o, "body_bytes", json_object_new_int64(c->shape.body_bytes));
+	add(o, "reply_bytes", json_object_new_int64(c->shape.reply_bytes));
+	add(o, "rounds", json_object_new_int64(c->shape.rounds));
+	add(o, "pause_ns", json_object_new_int64(c->pause_ns));
+	add(o, "threshold_ns", json_object_new_int64(c->threshold_ns));
+	add(o, "timeout_ns", json_object_new_int64(c->timeout_ns));
+	add(o, "capture", json_object_new_string(c->capture));
+	add(o, "expect", json_object_new_string(nt_expect_name(c->expect)));
+	add(o, "family", json_object_new_string(c->family == AF_INET6 ? "ipv6" : "ipv4"));
+	add(o, "client", endpoint(c->client_addr, c->client_port));
+	add(o, "target", endpoint(c->target_addr, c->target_port));
+	add(o, "interface", json_object_new_string(c->ifname));
+	add(o, "kernel", json_object_new_string(c->kernel));
+	return o;
+}
+
+static struct json_object *summary_json(const struct nt_run *run)
+{
+	const struct nt_summary *s = &run->summary;
+	struct json_object *o = json_object_new_object();
+	struct json_object *v = json_object_new_object();
+	struct json_object *exp = json_object_new_object();
+
+	add(o, "rounds", json_object_new_int((int)s->rounds));
+	for (unsigned i = 0; i < NT_VERDICT_COUNT; i++)
+		add(v, nt_verdict_name((enum nt_verdict)i), json_object_new_int((int)s->verdicts[i]));
+	add(o, "verdicts", v);
+	add(o, "stalled_rounds", json_object_new_int((int)s->verdicts[NT_VERDICT_STALLED]));
+	add(o, "rtt_p50_ns", ns_or_null(s->rtt_p50_ns));
+	add(o, "rtt_p90_ns", ns_or_null(s->rtt_p90_ns));
+	add(o, "rtt_max_ns", ns_or_null(s->rtt_max_ns));
+	add(o, "stall_min_ns", ns_or_null(s->stall_min_ns));
+	add(o, "stall_max_ns", ns_or_null(s->stall_max_ns));
+	add(o, "client_data_segments", json_object_new_int((int)s->client_data_segments));
+	add(o, "client_mss", json_object_new_int(run->client_mss));
+	add(o, "target_mss", json_object_new_int(run->target_mss));
+	add(o, "frames", json_object_new_int64((int64_t)run->counts.frames));
+	add(o, "dropped",
+	    json_object_new_int64((int64_t)(run->counts.kernel_dropped + run->counts.if_dropped)));
+	add(o, "uncertain", json_object_new_boolean(run->uncertain));
+	add(o, "teardown_seen", json_object_new_boolean(run->teardown_seen));
+	add(o, "interrupted", json_object_new_boolean(run->interrupted));
+	add(exp, "expect", json_object_new_string(nt_expect_name(run->cfg.expect)));
+	add(exp, "met", json_object_new_boolean(run->expectation_met));
+	add(exp, "reason",
+	    run->expectation_met ? NULL : json_object_new_string(run->expectation_reason));
+	add(o, "expectation", exp);
+	return o;
+}
+
+int nt_render_json(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *rounds = json_object_new_array();
+	struct json_object *tool = json_object_new_object();
+	int ret = 0;
+
+	(void)opts;
+	add(doc, "schema_version", json_object_new_int(NT_SCHEMA_VERSION));
+	add(tool, "name", json_object_new_string("nagle-trace"));
+	add(tool, "version", json_object_new_string(NT_VERSION));
+	add(doc, "tool", tool);
+	add(doc, "variant", json_object_new_string(run->cfg.variant));
+	add(doc, "interrupted", json_object_new_boolean(run->interrupted));
+	add(doc, "config", config_json(run));
+	add(doc, "handshake", events_of(run, NT_ROUND_HANDSHAKE));
+	for (unsigned i = 0; i < run->summary.rounds; i++)
+		json_object_array_add(rounds, round_json(run, &run->rounds[i]));
+	add(doc, "rounds", rounds);
+	add(doc, "teardown", events_of(run, NT_ROUND_TEARDOWN));
+	add(doc, "summary", summary_json(run));
+
+	if (fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE),
+		  out) < 0 ||
+	    fputc('\n', out) == EOF)
+		ret = -EIO;
+	json_object_put(doc);
+	return ret;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * text.c - the timeline people read in a terminal.
+ *
+ * Per round: every segment and system call, time relative to the round's
+ * first write (microsecond resolution), the stall marked where it happens.
+ * Handshake and teardown are shown apart. ASCII only, so logs and CI output
+ * stay readable; colour only when asked (and never on a pipe by default).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nt/clock.h"
+#include "nt/model/tcp.h"
+#include "nt/render/render.h"
+
+struct style {
+	const char *bold, *red, *green, *yellow, *dim, *reset;
+};
+
+static const struct style plain = { "", "", "", "", "", "" };
+static const struct style ansi = { "\033[1m", "\033[31m", "\033[32m", "\033[33m", "\033[2m",
+				   "\033[0m" };
+
+static double ms(int64_t ns)
+{
+	return (double)ns / (double)NT_NS_PER_MS;
+}
+
+static const char *verdict_color(const struct style *st, enum nt_verdict v)
+{
+	switch (v) {
+	case NT_VERDICT_STALLED:
+		return st->red;
+	case NT_VERDICT_INCOMPLETE:
+		return st->yellow;
+	default:
+		return st->green;
+	}
+}
+
+static void print_segment(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
+{
+	const struct nt_segment *s = &e->seg;
+	char flags[12], seq[32];
+
+	nt_tcp_flags_str(s->flags, flags);
+	if (s->payload_bytes)
+		snprintf(seq, sizeof(seq), "%" PRIu32 ":%" PRIu64, s->seq_rel,
+			 (uint64_t)s->seq_rel + s->payload_bytes);
+	else if (s->flags & (NT_TCP_SYN | NT_TCP_FIN | NT_TCP_RST))
+		snprintf(seq, sizeof(seq), "%" PRIu32, s->seq_rel);
+	else
+		seq[0] = '\0'; /* a pure ACK: its sequence number says nothing (as tcpdump) */
+	fprintf(out, "  %+10.3f ms  %s  [%s]%*s %s %-13s", ms(e->t_ns - t0),
+		s->dir == NT_DIR_C2T ? "c->t" : "t->c", flags, (int)(4 - strlen(flags)), "",
+		seq[0] ? "seq" : "   ", seq);
+	if (s->flags & NT_TCP_ACK)
+		fprintf(out, " ack %-8" PRIu32, s->ack_rel);
+	else
+		fprintf(out, " %-12s", "");
+	fprintf(out, " len %-5" PRIu32 " %s%s%s\n", s->payload_bytes,
+		s->role == NT_ROLE_PURE_ACK ? st->bold : "", nt_role_name(s->role), st->reset);
+}
+
+static const char *call_text(enum nt_call call)
+{
+	switch (call) {
+	case NT_CALL_WRITE_HEADER:
+		return "client  write(header)";
+	case NT_CALL_WRITE_BODY:
+		return "client  write(body)";
+	case NT_CALL_WRITE_REQUEST:
+		return "client  write(header+body)";
+	case NT_CALL_READ_REPLY:
+		return "client  read(reply)";
+	case NT_CALL_READ_REQUEST:
+		return "target  read(request)";
+	case NT_CALL_WRITE_REPLY:
+		return "target  write(reply)";
+	}
+	return "?";
+}
+
+static void print_syscall(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
+{
+	fprintf(out, "  %+10.3f ms  %s%s returned %" PRId64 "%s\n", ms(e->t_ns - t0), st->dim,
+		call_text(e->sys.call), e->sys.bytes, st->reset);
+}
+
+static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
+{
+	if (e->kind == NT_EVENT_SEGMENT)
+		print_segment(out, e, t0, st);
+	else
+		print_syscall(out, e, t0, st);
+}
+
+static void print_round(FILE *out, const struct nt_run *run, const struct nt_round *r,
+			const struct style *st)
+{
+	const struct nt_timeline *tl = &run->tl;
+	int64_t t0 = r->start_ns;
+
+	fprintf(out, "\n%sround %u%s  %s%s%s", st->bold, r->index, st->reset,
+		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset);
+	if (r->rtt_ns >= 0)
+		fprintf(out, "  round trip %.3f ms", ms(r->rtt_ns));
+	if (r->gap_ns >= 0 && r->verdict != NT_VERDICT_COALESCED && r->verdict != NT_VERDICT_UNHELD)
+		fprintf(out, "  header->ACK %.3f ms", ms(r->gap_ns));
+	fputc('\n', out);
+
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct nt_event *e = &tl->ev[i];
+
+		if (e->round != (int)r->index)
+			continue;
+		if (!t0)
+			t0 = e->t_ns;
+		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
+			fprintf(out, "  %s%13s  ... %.3f ms stall: body held by Nagle, ACK held by "
+				"the delayed-ACK timer ...%s\n",
+				st->red, "", ms(r->gap_ns), st->reset);
+		print_event(out, e, t0, st);
+		if ((long)i != r->marks.a)
+			continue;
+		if (r->body_written_after_ack)
+			fprintf(out, "  %13s  (this ACK arrived before write(body) returned: "
+				"nothing was waiting for it)\n", "");
+		else if (r->release_ns >= 0 &&
+			 (r->verdict == NT_VERDICT_STALLED || r->verdict == NT_VERDICT_HELD))
+			fprintf(out, "  %13s  (the ACK releases the body: it leaves %.3f ms later)\n",
+				"", ms(r->release_ns));
+	}
+}
+
+static void print_section(FILE *out, const struct nt_run *run, int round, const char *title,
+			  int64_t t0, const struct style *st)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < run->tl.n; i++) {
+		const struct nt_event *e = &run->tl.ev[i];
+
+		if (e->round != round)
+			continue;
+		if (!any)
+			fprintf(out, "\n%s%s%s\n", st->bold, title, st->reset);
+		if (!t0)
+			t0 = e->t_ns;
+		any = true;
+		print_event(out, e, t0, st);
+	}
+}
+
+static void print_header(FILE *out, const struct nt_run *run, const struct style *st)
+{
+	const struct nt_run_config *c = &run->cfg;
+	bool v6 = c->family == AF_INET6;
+
+	fprintf(out, "%snagle-trace%s: write-write-read, variant %s, Linux %s\n", st->bold,
+		st->reset, c->variant, c->kernel);
+	fprintf(out, "  client %s%s%s:%u -> target %s%s%s:%u over veth, capture %s on %s\n",
+		v6 ? "[" : "", c->client_addr, v6 ? "]" : "", c->client_port, v6 ? "[" : "",
+		c->target_addr, v6 ? "]" : "", c->target_port, c->capture, c->ifname);
+	fprintf(out, "  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
+		" B, %u rounds; MSS client %u B, target %u B\n",
+		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds,
+		run->client_mss, run->target_mss);
+	fprintf(out, "  times relative to each round's first write; seq/ack relative\n");
+}
+
+static void print_verdict_counts(FILE *out, const struct nt_summary *s)
+{
+	static const enum nt_verdict order[] = { NT_VERDICT_COALESCED, NT_VERDICT_UNHELD,
+						 NT_VERDICT_HELD, NT_VERDICT_STALLED,
+						 NT_VERDICT_INCOMPLETE };
+	const char *sep = "";
+
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!s->verdicts[order[i]])
+			continue;
+		fprintf(out, "%s%u %s", sep, s->verdicts[order[i]], nt_verdict_name(order[i]));
+		sep = ", ";
+	}
+}
+
+static void print_summary(FILE *out, const struct nt_run *run, const struct style *st)
+{
+	const struct nt_summary *s = &run->summary;
+	const char *why, *fix;
+
+	fprintf(out, "\n%ssummary%s\n  %u rounds: ", st->bold, st->reset, s->rounds);
+	print_verdict_counts(out, s);
+	fputc('\n', out);
+	if (s->rtt_p50_ns >= 0)
+		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, max %.3f ms\n",
+			ms(s->rtt_p50_ns), ms(s->rtt_p90_ns), ms(s->rtt_max_ns));
+	if (s->verdicts[NT_VERDICT_STALLED]) {
+		const char *sep = "";
+
+		fprintf(out, "  stalls (header->ACK):");
+		for (unsigned i = 0; i < s->rounds; i++) {
+			if (run->rounds[i].verdict != NT_VERDICT_STALLED)
+				continue;
+			fprintf(out, "%s round %u %.1f ms", sep, i + 1, ms(run->rounds[i].gap_ns));
+			sep = ",";
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  capture: %" PRIu64 " frames, %" PRIu64 " dropped by the kernel%s\n",
+		run->counts.frames, run->counts.kernel_dropped + run->counts.if_dropped,
+		run->uncertain ? " -- VERDICTS UNCERTAIN" : "");
+	if (!run->teardown_seen && !run->interrupted)
+		fprintf(out, "  %swarning: the connection's teardown was not fully captured%s\n",
+			st->yellow, st->reset);
+	if (run->interrupted)
+		fprintf(out, "  %sinterrupted: the run was stopped before it finished%s\n",
+			st->yellow, st->reset);
+
+	nt_render_explain(run, &why, &fix);
+	if (why) {
+		fprintf(out, "  why: %s\n", why);
+		fprintf(out, "  fix: %s\n", fix);
+	}
+	fprintf(out, "  expectation (%s): %s%s%s%s%s\n", nt_expect_name(run->cfg.expect),
+		run->expectation_met ? st->green : st->red,
+		run->expectation_met ? "met" : "NOT met", st->reset,
+		run->expectation_met ? "" : ": ",
+		run->expectation_met ? "" : run->expectation_reason);
+}
+
+static void print_compact(FILE *out, const struct nt_run *run, const struct style *st)
+{
+	for (unsigned i = 0; i < run->summary.rounds; i++) {
+		const struct nt_round *r = &run->rounds[i];
+
+		fprintf(out, "round %-4u %s%-10s%s rtt %9.3f ms", r->index,
+			verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset,
+			r->rtt_ns >= 0 ? ms(r->rtt_ns) : -1.0);
+		if (r->gap_ns >= 0)
+			fprintf(out, "  header->ACK %9.3f ms", ms(r->gap_ns));
+		fputc('\n', out);
+	}
+}
+
+int nt_render_text(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts)
+{
+	const struct style *st = opts && opts->color ? &ansi : &plain;
+	int64_t first = run->rounds && run->summary.rounds ? run->rounds[0].start_ns : 0;
+
+	print_header(out, run, st);
+	if (opts && opts->summary_only) {
+		fputc('\n', out);
+		print_compact(out, run, st);
+	} else {
+		print_section(out, run, NT_ROUND_HANDSHAKE, "handshake (times relative to the SYN)",
+			      0, st);
+		for (unsigned i = 0; i < run->summary.rounds; i++)
+			print_round(out, run, &run->rounds[i], st);
+		print_section(out, run, NT_ROUND_TEARDOWN,
+			      "teardown (times relative to round 1's first write)", first, st);
+	}
+	print_summary(out, run, st);
+	return ferror(out) ? -EIO : 0;
+}

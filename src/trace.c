@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.c - the live pipeline: lab -> listener (target namespace) -> capture
+ * and client (client namespace) -> one ppoll() loop driving the exchange and
+ * draining the capture -> decoder -> flow -> timeline -> rounds.
+ *
+ * The run is over when the capture itself shows the FIN exchange (the
+ * client's ACK of the target's FIN), not after a fixed sleep: the last
+ * frame of the connection is then known to have been delivered.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "nt/clock.h"
+#include "nt/lab/lab.h"
+#include "nt/live/exchange.h"
+#include "nt/model/decode.h"
+#include "nt/model/flow.h"
+#include "nt/model/tcp.h"
+#include "nt/trace.h"
+
+/* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
+#define TEARDOWN_WAIT_NS (1000 * NT_NS_PER_MS)
+
+/**
+ * struct teardown - tracking the FIN exchange in the capture
+ * @fin_end: relative sequence just past each direction's FIN, 0 before it
+ * @done: the client acknowledged the target's FIN
+ */
+struct teardown {
+	uint32_t fin_end[2];
+	bool done;
+};
+
+struct pipeline {
+	struct nt_run *run;
+	struct nt_capture cap;
+	struct nt_flow flow;
+	struct teardown fin;
+	int linktype;
+};
+
+static void fill_sockaddr(struct sockaddr_storage *ss, int family, const struct in6_addr *addr,
+			  uint16_t port)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = *addr;
+		s6->sin6_port = htons(port);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+		s4->sin_family = AF_INET;
+		memcpy(&s4->sin_addr, addr, 4);
+		s4->sin_port = htons(port);
+	}
+}
+
+static void track_teardown(struct teardown *fin, const struct nt_segment *seg)
+{
+	if (seg->flags & NT_TCP_FIN)
+		fin->fin_end[seg->dir] = seg->seq_rel + seg->payload_bytes + 1;
+	if (seg->dir == NT_DIR_C2T && fin->fin_end[NT_DIR_T2C] && (seg->flags & NT_TCP_ACK) &&
+	    seg->ack_rel == fin->fin_end[NT_DIR_T2C])
+		fin->done = true;
+	if (seg->flags & NT_TCP_RST)
+		fin->done = true;
+}
+
+static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
+{
+	struct nt_run *run = pl->run;
+	struct nt_tcp_packet pkt;
+	struct nt_event ev = { .t_ns = frame->t_ns, .kind = NT_EVENT_SEGMENT,
+			       .round = NT_ROUND_NONE };
+	enum nt_dir dir;
+
+	run->counts.frames++;
+	if (nt_decode_frame(pl->linktype, frame->data, frame->caplen, &pkt) != NT_DECODE_OK ||
+	    !nt_flow_direction(&pl->flow, &pkt, &dir)) {
+		run->counts.not_decoded++;
+		return;
+	}
+	nt_flow_segment(&pl->flow, &pkt, dir, &ev.seg);
+	ev.seg.frame_index = run->counts.frames - 1;
+	run->counts.segments++;
+	track_teardown(&pl->fin, &ev.seg);
+	(void)nt_timeline_append(&run->tl, &ev);
+}
+
+static int drain_capture(struct pipeline *pl, struct nt_err *err)
+{
+	struct nt_frame frame;
+	int ret;
+
+	while ((ret = nt_capture_next(&pl->cap, &frame, err)) > 0)
+		on_frame(pl, &frame);
+	return ret;
+}
+
+static void describe_run(struct nt_run *run, const struct nt_trace_options *opt,
+			 const struct nt_lab *lab)
+{
+	struct nt_run_config *c = &run->cfg;
+	struct utsname u;
+
+	c->variant = opt->variant->name;
+	c->shape = opt->shape;
+	c->pause_ns = opt->pause_ns;
+	c->threshold_ns = opt->threshold_ns;
+	c->timeout_ns = opt->timeout_ns;
+	c->capture = opt->capture->name;
+	c->expect = opt->expect;
+	c->family = lab->family;
+	snprintf(c->client_addr, sizeof(c->client_addr), "%s", lab->client_addr_str);
+	snprintf(c->target_addr, sizeof(c->target_addr), "%s", lab->target_addr_str);
+	c->client_port = NT_CLIENT_PORT;
+	c->target_port = NT_TARGET_PORT;
+	c->ifname = NT_LAB_CLIENT_IF;
+	if (uname(&u) == 0)
+		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+}
+
+static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_options *opt,
+			    const struct nt_lab *lab)
+{
+	const struct nt_variant *v = opt->variant;
+
+	memset(xc, 0, sizeof(*xc));
+	xc->shape = opt->shape;
+	memcpy(xc->ops, v->ops, sizeof(xc->ops));
+	xc->n_ops = v->n_ops;
+	xc->client_nodelay = v->client_nodelay;
+	xc->server_nodelay = v->server_nodelay;
+	xc->server_quickack = v->server_quickack;
+	xc->pause_ns = opt->pause_ns;
+	xc->handler_ns = opt->handler_ns;
+	xc->write_gap_ns = opt->write_gap_ns;
+	xc->timeout_ns = opt->timeout_ns;
+	fill_sockaddr(&xc->client, lab->family, &lab->client_addr, NT_CLIENT_PORT);
+	fill_sockaddr(&xc->target, lab->family, &lab->target_addr, NT_TARGET_PORT);
+	xc->addr_len = lab->family == AF_INET6 ? sizeof(struct sockaddr_in6)
+					       : sizeof(struct sockaddr_in);
+}
+
+static bool stopped(const struct nt_trace_options *opt)
+{
+	return opt->stop && *opt->stop;
+}
+
+/* The loop: returns 0 when the exchange and its teardown are over (or stopped), < 0 on error. */
+static int run_loop(struct pipeline *pl, struct nt_exchange *ex,
+		    const struct nt_trace_options *opt, struct nt_err *err)
+{
+	int64_t teardown_deadline = 0;
+	bool exchange_done = false;
+
+	for (;;) {
+		struct pollfd pfd[4];
+		int n = 0, ret;
+		int64_t wait_ns = -1;
+
+		if (stopped(opt)) {
+			pl->run->interrupted = true;
+			return 0;
+		}
+		pfd[n++] = (struct pollfd){ .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
+		if (!exchange_done) {
+			n += nt_exchange_pollfds(ex, pfd + n);
+			wait_ns = nt_exchange_timeout_ns(ex);
+		} else {
+			wait_ns = teardown_deadline - nt_now_mono_ns();
+			if (wait_ns < 0)
+				wait_ns = 0;
+		}
+		struct timespec ts = { .tv_sec = wait_ns / NT_NS_PER_SEC,
+				       .tv_nsec = wait_ns % NT_NS_PER_SEC };
+		if (ppoll(pfd, (nfds_t)n, wait_ns >= 0 ? &ts : NULL, NULL) < 0 && errno != EINTR)
+			return nt_err_set(err, -errno, "wait for the exchange and the capture");
+
+		ret = drain_capture(pl, err);
+		if (ret < 0)
+			return ret;
+		if (!exchange_done) {
+			ret = nt_exchange_advance(ex, &pl->run->tl, err);
+			if (ret < 0)
+				return ret;
+			if (ret == 1) {
+				exchange_done = true;
+				teardown_deadline = nt_now_mono_ns() + TEARDOWN_WAIT_NS;
+			}
+		}
+		if (exchange_done && (pl->fin.done || nt_now_mono_ns() >= teardown_deadline))
+			return 0;
+	}
+}
+
+int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct nt_err *err)
+{
+	const struct nt_variant *v = opt->variant;
+	struct nt_lab_config lab_cfg = {
+		.ipv6 = opt->ipv6,
+		.route_quickack = v->route_quickack,
+		.pingpong_thresh = opt->pingpong_thresh,
+		.autocork = v->autocork,
+	};
+	struct pipeline pl = { .run = run };
+	struct nt_exchange_config xc;
+	struct nt_exchange ex;
+	struct nt_capture_stats st;
+	struct nt_lab lab;
+	char filter[256];
+	int ret;
+
+	memset(&ex, 0, sizeof(ex));
+	ex.listen_fd = ex.client_fd = ex.server_fd = -1;
+
+	ret = nt_lab_up(&lab, &lab_cfg, err);
+	if (ret < 0)
+		return ret;
+	describe_run(run, opt, &lab);
+	exchange_config(&xc, opt, &lab);
+
+	ret = nt_lab_enter_target(&lab, err);
+	if (ret < 0)
+		goto lab_down;
+	ret = nt_exchange_listen(&ex, &xc, err);
+	if (ret < 0)
+		goto exchange_close;
+	ret = nt_lab_enter_client(&lab, err);
+	if (ret < 0)
+		goto exchange_close;
+
+	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %u",
+		 lab.client_addr_str, lab.target_addr_str, NT_TARGET_PORT);
+	struct nt_capture_config cc = {
+		.ifname = NT_LAB_CLIENT_IF,
+		.filter = filter,
+		.snaplen = 262144,
+	};
+	ret = nt_capture_open(&pl.cap, opt->capture, &cc, err);
+	if (ret < 0)
+		goto exchange_close;
+	pl.linktype = pl.cap.linktype;
+	nt_flow_init(&pl.flow, lab.family, &lab.client_addr, NT_CLIENT_PORT, &lab.target_addr,
+		     NT_TARGET_PORT);
+
+	ret = nt_exchange_connect(&ex, err);
+	if (ret < 0)
+		goto capture_close;
+	ret = run_loop(&pl, &ex, opt, err);
+	if (ret < 0)
+		goto capture_close;
+
+	ret = drain_capture(&pl, err);
+	if (ret < 0)
+		goto capture_close;
+	ret = nt_capture_stats(&pl.cap, &st, err);
+	if (ret < 0)
+		goto capture_close;
+	run->counts.kernel_received = st.received;
+	run->counts.kernel_dropped = st.dropped;
+	run->counts.if_dropped = st.if_dropped;
+	run->client_mss = pl.flow.mss[NT_DIR_C2T];
+	run->target_mss = pl.flow.mss[NT_DIR_T2C];
+	run->teardown_seen = pl.fin.done;
+	ret = nt_run_finish(run);
+	if (ret < 0)
+		nt_err_set(err, ret, "assemble the rounds");
+
+capture_close:
+	nt_capture_close(&pl.cap);
+exchange_close:
+	nt_exchange_close(&ex);
+lab_down:
+	nt_lab_down(&lab);
+	return ret;
+}

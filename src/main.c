@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nt/analyze.h"
 #include "nt/capture/capture.h"
 #include "nt/cli.h"
 #include "nt/exitcode.h"
@@ -63,7 +64,7 @@ static int render(const struct nt_options *opt, const struct nt_run *run, struct
 
 	if (ret < 0)
 		return ret;
-	ret = fmt->render(out.fp, run, &ro);
+	ret = fmt->render(out.fp, run, 1, &ro);
 	if (ret < 0) {
 		nt_output_abort(&out);
 		return nt_err_set(err, ret, "write \"%s\"",
@@ -121,6 +122,10 @@ int main(int argc, char **argv)
 	struct nt_err err = { "" };
 	struct nt_options opt;
 
+	if (argc > 1 && strcmp(argv[1], "analyze") == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		return nt_analyze_main(argc - 1, argv + 1);
+	}
 	if (nt_cli_parse(argc, argv, &opt, &err) < 0) {
 		fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace --help'\n", err.msg);
 		return NT_EXIT_USAGE;

@@ -144,18 +144,25 @@ static struct json_object *summary_json(const struct nt_run *run)
 	return o;
 }
 
-int nt_render_json(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts)
+static struct json_object *tool_json(void)
+{
+	struct json_object *tool = json_object_new_object();
+
+	add(tool, "name", json_object_new_string("nagle-trace"));
+	add(tool, "version", json_object_new_string(NT_VERSION));
+	return tool;
+}
+
+/* One run's document; @top adds schema_version and tool (a single-run document). */
+static struct json_object *run_json(const struct nt_run *run, bool top)
 {
 	struct json_object *doc = json_object_new_object();
 	struct json_object *rounds = json_object_new_array();
-	struct json_object *tool = json_object_new_object();
-	int ret = 0;
 
-	(void)opts;
-	add(doc, "schema_version", json_object_new_int(NT_SCHEMA_VERSION));
-	add(tool, "name", json_object_new_string("nagle-trace"));
-	add(tool, "version", json_object_new_string(NT_VERSION));
-	add(doc, "tool", tool);
+	if (top) {
+		add(doc, "schema_version", json_object_new_int(NT_SCHEMA_VERSION));
+		add(doc, "tool", tool_json());
+	}
 	add(doc, "variant", json_object_new_string(run->cfg.variant));
 	add(doc, "interrupted", json_object_new_boolean(run->interrupted));
 	add(doc, "config", config_json(run));
@@ -165,7 +172,28 @@ int nt_render_json(FILE *out, const struct nt_run *run, const struct nt_render_o
 	add(doc, "rounds", rounds);
 	add(doc, "teardown", events_of(run, NT_ROUND_TEARDOWN));
 	add(doc, "summary", summary_json(run));
+	return doc;
+}
 
+int nt_render_json(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		   const struct nt_render_opts *opts)
+{
+	struct json_object *doc;
+	int ret = 0;
+
+	(void)opts;
+	if (n_runs == 1) {
+		doc = run_json(&runs[0], true);
+	} else {
+		struct json_object *arr = json_object_new_array();
+
+		doc = json_object_new_object();
+		add(doc, "schema_version", json_object_new_int(NT_SCHEMA_VERSION));
+		add(doc, "tool", tool_json());
+		for (unsigned i = 0; i < n_runs; i++)
+			json_object_array_add(arr, run_json(&runs[i], false));
+		add(doc, "runs", arr);
+	}
 	if (fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							   JSON_C_TO_STRING_SPACED |
 							   JSON_C_TO_STRING_NOSLASHESCAPE),

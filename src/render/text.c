@@ -247,7 +247,7 @@ static void print_compact(FILE *out, const struct nt_run *run, const struct styl
 	}
 }
 
-int nt_render_text(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts)
+static void render_one(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts)
 {
 	const struct style *st = opts && opts->color ? &ansi : &plain;
 	int64_t first = run->rounds && run->summary.rounds ? run->rounds[0].start_ns : 0;
@@ -265,5 +265,15 @@ int nt_render_text(FILE *out, const struct nt_run *run, const struct nt_render_o
 			      "teardown (times relative to round 1's first write)", first, st);
 	}
 	print_summary(out, run, st);
+}
+
+int nt_render_text(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		   const struct nt_render_opts *opts)
+{
+	for (unsigned i = 0; i < n_runs; i++) {
+		if (i)
+			fputc('\n', out);
+		render_one(out, &runs[i], opts);
+	}
 	return ferror(out) ? -EIO : 0;
 }

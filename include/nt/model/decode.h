@@ -54,11 +54,15 @@ enum nt_decode_status {
  * @flags: the TCP flags byte (NT_TCP_*)
  * @window: the raw, unscaled window field
  * @payload_bytes: TCP payload length from the IP header (total/payload length
- *                 minus IP and TCP headers), whatever was captured
+ *                 minus IP and TCP headers), whatever was captured; only when
+ *                 the IP length field is 0 (a TSO super-packet or an IPv6
+ *                 jumbogram) is it what was captured
  * @payload_captured: how many of those payload bytes are in the capture
- * @payload_offset: offset of the first payload byte in the frame
+ * @payload_offset: offset of the first payload byte in the frame; meaningful
+ *                  only when @payload_captured > 0
  * @mss: the MSS option, 0 when absent
- * @wscale: the window-scale option shift, -1 when absent
+ * @wscale: the window-scale option shift, -1 when absent (shifts above 127,
+ *          all invalid per RFC 7323 §2.3, are reported as 127)
  * @sack_permitted: the SACK-permitted option was present
  * @has_timestamps: the timestamps option was present (@tsval, @tsecr valid)
  * @tsval: timestamp value

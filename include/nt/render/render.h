@@ -25,11 +25,13 @@ struct nt_render_opts {
 /**
  * struct nt_format - one output format
  * @name: its --format name
- * @render: write @run to @out; returns 0 or a negative errno (write errors)
+ * @render: write @n_runs runs (one per variant, each in its own lab) to
+ *          @out; returns 0 or a negative errno (write errors)
  */
 struct nt_format {
 	const char *name;
-	int (*render)(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts);
+	int (*render)(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		      const struct nt_render_opts *opts);
 };
 
 /**
@@ -47,11 +49,19 @@ const struct nt_format *nt_format_find(const char *name);
  */
 const char *nt_format_names(void);
 
-/** nt_render_text() - the human timeline and summary */
-int nt_render_text(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts);
+/**
+ * nt_render_text() - the human timeline and summary; with several runs, a
+ * comparison table (one row per variant) after the summaries
+ */
+int nt_render_text(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		   const struct nt_render_opts *opts);
 
-/** nt_render_json() - the JSON document described in docs/json-schema.md */
-int nt_render_json(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts);
+/**
+ * nt_render_json() - the JSON document described in docs/json-schema.md: one
+ * run's document, or {"schema_version", "runs": [...]} for several
+ */
+int nt_render_json(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		   const struct nt_render_opts *opts);
 
 /**
  * nt_render_explain() - the two-line explanation and the fix for a run's

@@ -74,7 +74,19 @@ static const char usage[] =
 	"  --pause MS           client pause between rounds (default 0)\n"
 	"  --handler-ms MS      server think time before replying (default 0)\n"
 	"  --write-gap-ms MS    client pause between its two writes (default 0)\n"
-	"  --variant NAME       how the exchange is run (default \"default\")\n"
+	"  --variant LIST       comma-separated variants, or all (default \"default\"); each\n"
+	"                       runs in its own fresh lab:\n"
+	"                         default         two write() calls, Nagle on\n"
+	"                         nodelay         TCP_NODELAY on the client\n"
+	"                         one-write       header and body in one write()\n"
+	"                         writev          one writev() of two iovecs\n"
+	"                         cork            TCP_CORK around the two writes\n"
+	"                         msg-more        send(header, MSG_MORE), then send(body)\n"
+	"                         quickack-once   the target sets TCP_QUICKACK once\n"
+	"                         quickack-rearm  the target re-arms TCP_QUICKACK per read\n"
+	"                         route-quickack  the target's route has quickack 1\n"
+	"                         nodelay-server  TCP_NODELAY on the target (wrong side)\n"
+	"                         autocork-off    net.ipv4.tcp_autocorking=0 on the client\n"
 	"  --ipv6               use 2001:db8::1 and 2001:db8::2 instead of 192.0.2.1 and .2\n"
 	"  --pingpong-thresh N  the target's net.ipv4.tcp_pingpong_thresh (1..255)\n"
 	"  --timeout MS         a round taking longer is an error (default 2000)\n"
@@ -163,6 +175,50 @@ static int parse_bytes(const char *name, const char *text, uint32_t *out, struct
 	return ret;
 }
 
+/* "--variant a,b,c" or "--variant all"; names are checked here, each at most once. */
+static int parse_variants(const char *arg, struct nt_options *opt, struct nt_err *err)
+{
+	const char *p = arg;
+
+	opt->n_variants = 0;
+	if (strcmp(arg, "all") == 0) {
+		unsigned n;
+		const struct nt_variant *all = nt_variant_all(&n);
+
+		for (unsigned i = 0; i < n && i < NT_CLI_VARIANTS_MAX; i++)
+			opt->variants[opt->n_variants++] = &all[i];
+		return 0;
+	}
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[64];
+		const struct nt_variant *v;
+
+		if (len == 0)
+			return nt_err_set(err, 0, "--variant: empty variant name in \"%s\"", arg);
+		if (len >= sizeof(name))
+			return nt_err_set(err, 0, "--variant: unknown variant \"%.*s\"", (int)len, p);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		v = nt_variant_find(name);
+		if (!v)
+			return nt_err_set(err, 0,
+					  "--variant: unknown variant \"%s\" (try --variant all, or "
+					  "see --help)",
+					  name);
+		for (unsigned i = 0; i < opt->n_variants; i++)
+			if (opt->variants[i] == v)
+				return nt_err_set(err, 0, "--variant: \"%s\" named twice", name);
+		if (opt->n_variants == NT_CLI_VARIANTS_MAX)
+			return nt_err_set(err, 0, "--variant: too many variants");
+		opt->variants[opt->n_variants++] = v;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
 static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expect_set,
 		     struct nt_err *err)
 {
@@ -207,10 +263,7 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 		*expect_set = true;
 		break;
 	case OPT_VARIANT:
-		t->variant = nt_variant_find(arg);
-		if (!t->variant)
-			return nt_err_set(err, 0, "--variant: unknown variant \"%s\"", arg);
-		break;
+		return parse_variants(arg, opt, err);
 	case OPT_FORMAT:
 		if (!nt_format_find(arg))
 			return nt_err_set(err, 0, "--format: unknown format \"%s\" (%s)", arg,
@@ -271,6 +324,10 @@ static int validate(struct nt_options *opt, bool expect_set, struct nt_err *err)
 		return nt_err_set(err, 0,
 				  "--timeout %lld ms is shorter than the pauses it has to cover",
 				  (long long)(t->timeout_ns / NT_NS_PER_MS));
+	if (opt->n_variants == 0)
+		opt->variants[opt->n_variants++] = nt_variant_find("default");
+	opt->expect_set = expect_set;
+	t->variant = opt->variants[0];
 	if (!expect_set)
 		t->expect = t->variant->expect;
 	return 0;

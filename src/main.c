@@ -55,7 +55,8 @@ static bool want_color(const struct nt_options *opt)
 	return !(no_color && *no_color) && isatty(STDOUT_FILENO);
 }
 
-static int render(const struct nt_options *opt, const struct nt_run *run, struct nt_err *err)
+static int render(const struct nt_options *opt, const struct nt_run *runs, unsigned n_runs,
+		  struct nt_err *err)
 {
 	const struct nt_format *fmt = nt_format_find(opt->format);
 	struct nt_render_opts ro = { .color = want_color(opt), .summary_only = opt->summary_only };
@@ -64,7 +65,7 @@ static int render(const struct nt_options *opt, const struct nt_run *run, struct
 
 	if (ret < 0)
 		return ret;
-	ret = fmt->render(out.fp, run, 1, &ro);
+	ret = fmt->render(out.fp, runs, n_runs, &ro);
 	if (ret < 0) {
 		nt_output_abort(&out);
 		return nt_err_set(err, ret, "write \"%s\"",
@@ -73,47 +74,98 @@ static int render(const struct nt_options *opt, const struct nt_run *run, struct
 	return nt_output_commit(&out, err);
 }
 
+static void free_runs(struct nt_run *runs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		nt_run_fini(&runs[i]);
+	free(runs);
+}
+
+static void progress(const struct nt_options *opt, unsigned i, bool done)
+{
+	if (opt->n_variants < 2 || !isatty(STDERR_FILENO))
+		return;
+	if (done)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[Kvariant %u/%u: %s", i + 1, opt->n_variants,
+			opt->variants[i]->name);
+}
+
+/* Runs every variant, each in its own lab; returns how many runs are in @runs (< 0: error code). */
+static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_err *err)
+{
+	unsigned n = 0;
+
+	opt->trace.stop = &stop_signal;
+	for (unsigned i = 0; i < opt->n_variants && !stop_signal; i++) {
+		struct nt_trace_options t = opt->trace;
+		int ret;
+
+		t.variant = opt->variants[i];
+		if (!opt->expect_set)
+			t.expect = t.variant->expect;
+		progress(opt, i, false);
+		ret = nt_trace_run(&t, &runs[n], err);
+		n++;
+		if (ret < 0) {
+			progress(opt, i, true);
+			if (ret == -EPERM)
+				return -NT_EXIT_ENVIRONMENT - 1000;
+			return -NT_EXIT_ENVIRONMENT;
+		}
+	}
+	progress(opt, 0, true);
+	return (int)n;
+}
+
 static int run_trace(struct nt_options *opt)
 {
 	struct nt_err err = { "" };
-	struct nt_run run;
-	int ret;
+	struct nt_run *runs = calloc(opt->n_variants, sizeof(*runs));
+	int n, ret, code = NT_EXIT_OK;
 
-	memset(&run, 0, sizeof(run));
-	opt->trace.stop = &stop_signal;
-	ret = nt_trace_run(&opt->trace, &run, &err);
-	if (ret == -EPERM) {
-		nt_run_fini(&run);
-		fprintf(stderr,
-			"nagle-trace: %s: no privileges to create network namespaces; "
-			"run it as 'unshare -Urn nagle-trace'\n",
-			err.msg);
+	if (!runs) {
+		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	if (ret < 0) {
-		nt_run_fini(&run);
-		return fail(NT_EXIT_ENVIRONMENT, &err);
+	n = run_variants(opt, runs, &err);
+	if (n < 0) {
+		free_runs(runs, opt->n_variants);
+		if (n == -NT_EXIT_ENVIRONMENT - 1000)
+			fprintf(stderr,
+				"nagle-trace: %s: no privileges to create network namespaces; "
+				"run it as 'unshare -Urn nagle-trace'\n",
+				err.msg);
+		else
+			fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		return NT_EXIT_ENVIRONMENT;
 	}
 
-	ret = render(opt, &run, &err);
+	ret = render(opt, runs, (unsigned)n, &err);
 	if (ret == -EPIPE) {
-		nt_run_fini(&run);
+		free_runs(runs, opt->n_variants);
 		return NT_EXIT_OK;
 	}
 	if (ret < 0) {
-		nt_run_fini(&run);
+		free_runs(runs, opt->n_variants);
 		return fail(NT_EXIT_FILE, &err);
 	}
 
-	int code = NT_EXIT_OK;
-	if (run.interrupted)
-		code = stop_signal == SIGTERM ? NT_EXIT_SIGTERM : NT_EXIT_SIGINT;
-	else if (!run.expectation_met) {
-		fprintf(stderr, "nagle-trace: expectation \"%s\" not met: %s\n",
-			nt_expect_name(run.cfg.expect), run.expectation_reason);
-		code = NT_EXIT_EXPECTATION;
+	for (int i = 0; i < n; i++) {
+		const struct nt_run *r = &runs[i];
+
+		if (r->interrupted || stop_signal)
+			code = stop_signal == SIGTERM ? NT_EXIT_SIGTERM : NT_EXIT_SIGINT;
+		else if (!r->expectation_met) {
+			fprintf(stderr, "nagle-trace: %s: expectation \"%s\" not met: %s\n",
+				r->cfg.variant, nt_expect_name(r->cfg.expect),
+				r->expectation_reason);
+			if (code == NT_EXIT_OK)
+				code = NT_EXIT_EXPECTATION;
+		}
 	}
-	nt_run_fini(&run);
+	free_runs(runs, opt->n_variants);
 	return code;
 }
 

@@ -24,6 +24,15 @@
 #include "nt/model/tcp.h"
 #include "nt/trace.h"
 
+/*
+ * The lab caps GSO at one segment per frame (IFLA_GSO_MAX_SEGS = 1), so no
+ * frame exceeds the MTU. In immediate mode libpcap uses a TPACKET_V2 ring
+ * with one snaplen-sized slot per frame: a 256 KiB snaplen left a 2 MiB ring
+ * 8 slots and dropped frames in the quick-ACK variants' bursts.
+ */
+#define CAPTURE_SNAPLEN 4096
+#define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
+
 /* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
 #define TEARDOWN_WAIT_NS (1000 * NT_NS_PER_MS)
 
@@ -244,7 +253,8 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	struct nt_capture_config cc = {
 		.ifname = NT_LAB_CLIENT_IF,
 		.filter = filter,
-		.snaplen = 262144,
+		.snaplen = CAPTURE_SNAPLEN,
+		.buffer_bytes = CAPTURE_BUFFER_BYTES,
 	};
 	ret = nt_capture_open(&pl.cap, opt->capture, &cc, err);
 	if (ret < 0)

@@ -30,10 +30,15 @@ enum nt_cli_action {
 	NT_CLI_VERSION,
 };
 
+#define NT_CLI_VARIANTS_MAX 32
+
 /**
  * struct nt_options - the parsed command line
  * @action: run, or print help / version
- * @trace: the live run's options
+ * @trace: the live run's options (its variant and expectation are set per run)
+ * @variants: the variants to run, each in its own lab, in order
+ * @n_variants: how many
+ * @expect_set: --expect was given (else each variant's own expectation)
  * @format: output format name
  * @output_path: -o, NULL for stdout
  * @color: --color
@@ -42,6 +47,9 @@ enum nt_cli_action {
 struct nt_options {
 	enum nt_cli_action action;
 	struct nt_trace_options trace;
+	const struct nt_variant *variants[NT_CLI_VARIANTS_MAX];
+	unsigned n_variants;
+	bool expect_set;
 	const char *format;
 	const char *output_path;
 	enum nt_color_mode color;

@@ -21,6 +21,99 @@ static const struct nt_variant variants[] = {
 		.autocork = -1,
 		.expect = NT_EXPECT_STALLED,
 	},
+	{
+		/* TCP_NODELAY sets TCP_NAGLE_OFF: tcp_nagle_check() never holds a segment. */
+		.name = "nodelay",
+		.summary = "TCP_NODELAY on the client",
+		TWO_WRITES,
+		.client_nodelay = true,
+		.autocork = -1,
+		.expect = NT_EXPECT_UNHELD,
+	},
+	{
+		.name = "one-write",
+		.summary = "header and body in one write() from one buffer",
+		.ops = { NT_OP_WRITE_BOTH },
+		.n_ops = 1,
+		.autocork = -1,
+		.expect = NT_EXPECT_COALESCED,
+	},
+	{
+		.name = "writev",
+		.summary = "one writev() of two iovecs",
+		.ops = { NT_OP_WRITEV },
+		.n_ops = 1,
+		.autocork = -1,
+		.expect = NT_EXPECT_COALESCED,
+	},
+	{
+		/* TCP_NAGLE_CORK holds partial frames until uncorked (tcp_push_pending_frames). */
+		.name = "cork",
+		.summary = "TCP_CORK around the two writes, then uncork",
+		.ops = { NT_OP_CORK_ON, NT_OP_WRITE_HEADER, NT_OP_GAP, NT_OP_WRITE_BODY,
+			 NT_OP_CORK_OFF },
+		.n_ops = 5,
+		.autocork = -1,
+		.expect = NT_EXPECT_COALESCED,
+	},
+	{
+		/*
+		 * MSG_MORE makes tcp_sendmsg() push with TCP_NAGLE_CORK for that
+		 * call only: the header waits for the next send, which pushes both.
+		 */
+		.name = "msg-more",
+		.summary = "send(header, MSG_MORE), then send(body)",
+		.ops = { NT_OP_SEND_HEADER_MORE, NT_OP_GAP, NT_OP_WRITE_BODY },
+		.n_ops = 3,
+		.autocork = -1,
+		.expect = NT_EXPECT_COALESCED,
+	},
+	{
+		/*
+		 * __tcp_sock_set_quickack() leaves ping-pong mode once; the next
+		 * reply sent within ato re-enters it (tcp_event_data_sent()).
+		 */
+		.name = "quickack-once",
+		.summary = "the target sets TCP_QUICKACK once after accept()",
+		TWO_WRITES,
+		.server_quickack = NT_QUICKACK_ONCE,
+		.autocork = -1,
+		.expect = NT_EXPECT_STALLED,
+	},
+	{
+		.name = "quickack-rearm",
+		.summary = "the target re-arms TCP_QUICKACK before every read()",
+		TWO_WRITES,
+		.server_quickack = NT_QUICKACK_REARM,
+		.autocork = -1,
+		.expect = NT_EXPECT_HELD,
+	},
+	{
+		/* tcp_in_quickack_mode() checks the route's RTAX_QUICKACK first. */
+		.name = "route-quickack",
+		.summary = "the target's route to the client has `quickack 1`",
+		TWO_WRITES,
+		.route_quickack = true,
+		.autocork = -1,
+		.expect = NT_EXPECT_HELD,
+	},
+	{
+		/* The held segment is the client's: the option on the reader changes nothing. */
+		.name = "nodelay-server",
+		.summary = "TCP_NODELAY on the target (the wrong side)",
+		TWO_WRITES,
+		.server_nodelay = true,
+		.autocork = -1,
+		.expect = NT_EXPECT_STALLED,
+	},
+	{
+		/* tcp_should_autocork() is a different mechanism: turning it off does not help. */
+		.name = "autocork-off",
+		.summary = "net.ipv4.tcp_autocorking=0 in the client namespace",
+		TWO_WRITES,
+		.autocork = 0,
+		.expect = NT_EXPECT_STALLED,
+	},
 };
 
 const struct nt_variant *nt_variant_find(const char *name)

@@ -267,13 +267,61 @@ static void render_one(FILE *out, const struct nt_run *run, const struct nt_rend
 	print_summary(out, run, st);
 }
 
+static void verdict_counts_str(const struct nt_summary *s, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	print_verdict_counts(f, s);
+	fclose(f);
+}
+
+/* One row per variant: what each fix costs in latency and in packets. */
+static void print_table(FILE *out, const struct nt_run *runs, unsigned n,
+			const struct style *st)
+{
+	const struct nt_run_config *c = &runs[0].cfg;
+
+	fprintf(out, "%snagle-trace%s: %u variants, each in its own lab, Linux %s\n", st->bold,
+		st->reset, n, c->kernel);
+	fprintf(out, "  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
+		" B, %u rounds per variant; round trips in ms\n\n",
+		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds);
+	fprintf(out, "%-15s %-26s %9s %9s %9s %8s %9s  %s\n", "variant", "verdicts", "p50", "p90",
+		"max", "segs/req", "bytes/seg", "expectation");
+	for (unsigned i = 0; i < n; i++) {
+		const struct nt_run *r = &runs[i];
+		const struct nt_summary *s = &r->summary;
+		uint64_t request = (uint64_t)r->cfg.shape.header_bytes + r->cfg.shape.body_bytes;
+		double segs = s->rounds ? (double)s->client_data_segments / s->rounds : 0;
+		double per_seg = s->client_data_segments
+					 ? (double)(request * s->rounds) / s->client_data_segments
+					 : 0;
+		char verdicts[64];
+
+		verdict_counts_str(s, verdicts, sizeof(verdicts));
+		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %8.2f %9.1f  %s%s %s%s\n",
+			r->cfg.variant, verdicts, ms(s->rtt_p50_ns), ms(s->rtt_p90_ns),
+			ms(s->rtt_max_ns), segs, per_seg,
+			r->expectation_met ? st->green : st->red,
+			r->expectation_met ? "met" : "NOT met", nt_expect_name(r->cfg.expect),
+			st->reset);
+		if (!r->expectation_met)
+			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
+	}
+	fprintf(out, "\n  expectation: the verdict Linux gives the variant, checked on rounds 2..N "
+		"(round 1 runs in quick-ACK mode)\n");
+}
+
 int nt_render_text(FILE *out, const struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts)
 {
-	for (unsigned i = 0; i < n_runs; i++) {
-		if (i)
-			fputc('\n', out);
-		render_one(out, &runs[i], opts);
-	}
+	if (n_runs > 1)
+		print_table(out, runs, n_runs, opts && opts->color ? &ansi : &plain);
+	else if (n_runs == 1)
+		render_one(out, &runs[0], opts);
 	return ferror(out) ? -EIO : 0;
 }

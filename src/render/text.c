@@ -128,13 +128,105 @@ static void print_round(FILE *out, const struct nt_run *run, const struct nt_rou
 		if ((long)i != r->marks.a)
 			continue;
 		if (r->body_written_after_ack)
-			fprintf(out, "  %13s  (this ACK arrived before write(body) returned: "
-				"nothing was waiting for it)\n", "");
+			fprintf(out, "  %13s  (this ACK arrived before write(body) returned: Nagle had "
+				"nothing to hold)\n", "");
 		else if (r->release_ns >= 0 &&
 			 (r->verdict == NT_VERDICT_STALLED || r->verdict == NT_VERDICT_HELD))
 			fprintf(out, "  %13s  (the ACK releases the body: it leaves %.3f ms later)\n",
 				"", ms(r->release_ns));
 	}
+}
+
+/* ---- the kernel's evidence (src/live/evidence.c) ------------------------------------------ */
+
+/* What the round's last request write was called on the timeline. */
+static const char *request_write_text(const struct nt_run *run, const struct nt_round *r)
+{
+	for (size_t i = 0; i < run->tl.n; i++) {
+		const struct nt_event *e = &run->tl.ev[i];
+
+		if (e->round == (int)r->index && e->kind == NT_EVENT_SYSCALL &&
+		    e->sys.call == NT_CALL_WRITE_REQUEST)
+			return "write(header+body)";
+	}
+	return "write(body)";
+}
+
+static void print_client_evidence(FILE *out, const struct nt_run *run, const struct nt_round *r,
+				  const struct nt_round_evidence *re, int64_t t0)
+{
+	fprintf(out, "  %13s  evidence: %s returned at %+.3f ms", "", request_write_text(run, r),
+		ms(re->body_write_ns - t0));
+	if (re->client_unsent_bytes >= 0)
+		fprintf(out, " with %" PRId64 " B still unsent", re->client_unsent_bytes);
+	if (re->client_unacked >= 0)
+		fprintf(out, " (%" PRId64 " segment%s unacked)", re->client_unacked,
+			re->client_unacked == 1 ? "" : "s");
+	if (re->body_dev_ns && re->body_hold_ns > 0)
+		fprintf(out, "; the kernel handed it to the device at %+.3f ms (held %.3f ms)",
+			ms(re->body_dev_ns - t0), ms(re->body_hold_ns));
+	else if (re->body_dev_ns)
+		fprintf(out, "; it reached the device during the write (%+.3f ms)",
+			ms(re->body_dev_ns - t0));
+	fputc('\n', out);
+}
+
+static void print_target_evidence(FILE *out, const struct nt_round_evidence *re, int64_t t0)
+{
+	fprintf(out, "  %13s  the target, with %" PRId64 " B of the request queued at %+.3f ms:", "",
+		re->target_queued_bytes, ms(re->target_sample_ns - t0));
+	if (re->target_pingpong >= 0)
+		fprintf(out, " %s", re->target_pingpong ? "ping-pong mode" : "not in ping-pong mode");
+	if (re->target_quickack_mode >= 0)
+		fprintf(out, ", quick-ACK %s", re->target_quickack_mode ? "on" : "off");
+	if (re->target_quick >= 0)
+		fprintf(out, " (budget %" PRId64 ")", re->target_quick);
+	if (re->target_ato_us >= 0)
+		fprintf(out, ", ato %.0f ms", (double)re->target_ato_us / 1000.0);
+	else if (re->target_proc_ato_ms >= 0)
+		fprintf(out, ", ato %" PRId64 " ms", re->target_proc_ato_ms);
+	if (re->target_rcv_mss >= 0)
+		fprintf(out, ", rcv_mss %" PRId64 " B", re->target_rcv_mss);
+	fputc('\n', out);
+}
+
+/* One or two lines under a round: the sender's and the receiver's side as the kernel saw them. */
+static void print_round_evidence(FILE *out, const struct nt_run *run, const struct nt_round *r,
+				 const struct style *st)
+{
+	const struct nt_round_evidence *re;
+	int64_t t0 = r->start_ns;
+
+	if (!run->evidence.rounds || r->index < 1 || r->index > run->evidence.n_rounds)
+		return;
+	re = &run->evidence.rounds[r->index - 1];
+	if (!t0)
+		t0 = re->body_write_ns;
+	fputs(st->dim, out);
+	if (re->body_write_ns)
+		print_client_evidence(out, run, r, re, t0);
+	if (re->target_sample_ns)
+		print_target_evidence(out, re, t0);
+	fputs(st->reset, out);
+}
+
+/* The run's kernel counters, one line. */
+static void print_counters(FILE *out, const struct nt_run *run)
+{
+	const struct nt_run_evidence *e = &run->evidence;
+
+	if (!e->rounds || e->delayed_acks < 0)
+		return;
+	fprintf(out, "  kernel counters: target DelayedACKs +%" PRId64 " (%u stalled round%s)",
+		e->delayed_acks, run->summary.verdicts[NT_VERDICT_STALLED],
+		run->summary.verdicts[NT_VERDICT_STALLED] == 1 ? "" : "s");
+	if (e->delayed_ack_locked >= 0)
+		fprintf(out, ", DelayedACKLocked +%" PRId64, e->delayed_ack_locked);
+	if (e->delayed_ack_lost >= 0)
+		fprintf(out, ", DelayedACKLost +%" PRId64, e->delayed_ack_lost);
+	if (e->tcp_autocorking >= 0)
+		fprintf(out, "; client TCPAutoCorking +%" PRId64, e->tcp_autocorking);
+	fputc('\n', out);
 }
 
 static void print_section(FILE *out, const struct nt_run *run, int round, const char *title,
@@ -221,6 +313,7 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		fprintf(out, "  %sinterrupted: the run was stopped before it finished%s\n",
 			st->yellow, st->reset);
 
+	print_counters(out, run);
 	nt_render_explain(run, &why, &fix);
 	if (why) {
 		fprintf(out, "  why: %s\n", why);
@@ -259,8 +352,10 @@ static void render_one(FILE *out, const struct nt_run *run, const struct nt_rend
 	} else {
 		print_section(out, run, NT_ROUND_HANDSHAKE, "handshake (times relative to the SYN)",
 			      0, st);
-		for (unsigned i = 0; i < run->summary.rounds; i++)
+		for (unsigned i = 0; i < run->summary.rounds; i++) {
 			print_round(out, run, &run->rounds[i], st);
+			print_round_evidence(out, run, &run->rounds[i], st);
+		}
 		print_section(out, run, NT_ROUND_TEARDOWN,
 			      "teardown (times relative to round 1's first write)", first, st);
 	}

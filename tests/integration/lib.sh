@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers for the integration tests: the real binary in real namespaces.
+# Sourced, not run. NAGLE_TRACE is the binary; in CI (CI=true) nothing skips.
+set -u
+
+: "${NAGLE_TRACE:?NAGLE_TRACE must point at the nagle-trace binary}"
+NT_TMP=$(mktemp -d)
+trap 'rm -rf "$NT_TMP"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Skip (77) only outside CI, and only when user+net namespaces are impossible.
+need_unshare() {
+	if ! unshare -Urn true 2>/dev/null; then
+		[ "${CI:-}" = "true" ] && fail "unshare -Urn does not work, and CI may not skip"
+		echo "SKIP: unshare -Urn does not work here" >&2
+		exit 77
+	fi
+}
+
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		[ "${CI:-}" = "true" ] && fail "not root, and CI may not skip"
+		echo "SKIP: needs real root" >&2
+		exit 77
+	fi
+}
+
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	[ "${CI:-}" = "true" ] && fail "$1 is not installed (README's setup command installs it)"
+	echo "SKIP: $1 is not installed" >&2
+	exit 77
+}
+
+# nt ARGS...: run the binary in a fresh user+network namespace; sets $rc.
+nt() {
+	set +e
+	unshare -Urn "$NAGLE_TRACE" "$@"
+	rc=$?
+	set -e
+}
+
+# json_check FILE PYTHON: run a python3 snippet with `doc` loaded from FILE; it asserts.
+json_check() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+PY
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The core promise: with no options, round 1 is fast and rounds 2-4 stall for
+# ~40 ms with the causal order header -> pure ACK -> body, exit 0.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_unshare
+need_tool python3
+
+nt --format json -o "$NT_TMP/run.json"
+[ "$rc" = 0 ] || fail "default run exited $rc"
+
+json_check "$NT_TMP/run.json" '
+assert doc["schema_version"] == 1
+assert doc["variant"] == "default"
+c = doc["config"]
+assert (c["header_bytes"], c["body_bytes"], c["reply_bytes"], c["rounds"]) == (4, 8, 2, 4), c
+assert c["client"]["addr"] == "192.0.2.1" and c["target"]["addr"] == "192.0.2.2"
+rounds = doc["rounds"]
+assert [r["index"] for r in rounds] == [1, 2, 3, 4]
+assert rounds[0]["verdict"] == "held", rounds[0]["verdict"]
+for r in rounds[1:]:
+    assert r["verdict"] == "stalled", (r["index"], r["verdict"])
+    # Windows, never exact milliseconds: a stall is 35-250 ms.
+    assert 35e6 <= r["header_ack_gap_ns"] <= 250e6, r["header_ack_gap_ns"]
+    assert 35e6 <= r["rtt_ns"] <= 260e6, r["rtt_ns"]
+    ev = r["events"]
+    segs = [e for e in ev if e["kind"] == "segment"]
+    for e in ev:
+        assert isinstance(e["t_ns"], int) and e["t_ns"] > 1.6e18
+    hdr = next(i for i, e in enumerate(ev) if e["kind"] == "segment" and e["role"] == "header")
+    ack = next(i for i, e in enumerate(ev) if e["kind"] == "segment" and e["role"] == "pure-ack" and e["dir"] == "t2c")
+    body = next(i for i, e in enumerate(ev) if e["kind"] == "segment" and e["role"] == "body")
+    assert hdr < ack < body, (hdr, ack, body)
+    assert ev[ack]["ack"] == ev[hdr]["seq"] + ev[hdr]["len"], "the pure ACK covers exactly the header"
+    wb = next(e for e in ev if e["kind"] == "syscall" and e["call"] == "write-body")
+    # write(body) returned long before the body left: the kernel held it.
+    assert ev[body]["t_ns"] - wb["t_ns"] > 30e6, ev[body]["t_ns"] - wb["t_ns"]
+    # and the body left right after the ACK (capture at the sender).
+    assert 0 <= ev[body]["t_ns"] - ev[ack]["t_ns"] < 5e6
+    assert ev[hdr]["dir"] == "c2t" and ev[body]["dir"] == "c2t"
+s = doc["summary"]
+assert s["stalled_rounds"] == 3 and s["verdicts"]["held"] == 1, s
+assert s["dropped"] == 0 and s["uncertain"] is False and s["teardown_seen"] is True
+assert s["expectation"]["met"] is True
+roles = [e["role"] for e in doc["handshake"]]
+assert roles == ["syn", "syn-ack", "handshake-ack"], roles
+assert any(e["role"] == "fin" for e in doc["teardown"])
+'
+
+# The text report names the stall and the fix, and says round 1 was fast.
+nt >"$NT_TMP/run.txt"
+[ "$rc" = 0 ] || fail "text run exited $rc"
+grep -q '^round 1  held' "$NT_TMP/run.txt" || fail "round 1 not reported held"
+for i in 2 3 4; do
+	grep -q "^round $i  stalled  round trip [0-9.]* ms  header->ACK [0-9.]* ms" "$NT_TMP/run.txt" ||
+		fail "round $i not reported stalled"
+done
+grep -q 'stall: body held by Nagle' "$NT_TMP/run.txt" || fail "no stall marker"
+grep -q '^  fix: send header and body in one write' "$NT_TMP/run.txt" || fail "no fix line"
+grep -q '^  expectation (stalled): met' "$NT_TMP/run.txt" || fail "no expectation line"
+
+# An expectation that does not hold: exit 1, with the reason on stderr.
+nt --expect coalesced --summary >/dev/null 2>"$NT_TMP/err"
+[ "$rc" = 1 ] || fail "--expect coalesced exited $rc, want 1"
+grep -q 'round 2 was stalled, expected coalesced' "$NT_TMP/err" || fail "no reason: $(cat "$NT_TMP/err")"
+echo "ok"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every variant's verdicts on rounds 2..N, the ping-pong sawtooth, the MSS
+# boundary, IPv6 and an application gap between the writes.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_unshare
+need_tool python3
+
+nt --variant all --rounds 5 --format json -o "$NT_TMP/all.json"
+[ "$rc" = 0 ] || fail "--variant all exited $rc"
+json_check "$NT_TMP/all.json" '
+want = {
+    "default": "stalled", "nodelay": "unheld", "one-write": "coalesced", "writev": "coalesced",
+    "cork": "coalesced", "msg-more": "coalesced", "quickack-once": "stalled",
+    "quickack-rearm": "held", "route-quickack": "held", "nodelay-server": "stalled",
+    "autocork-off": "stalled",
+}
+runs = {r["variant"]: r for r in doc["runs"]}
+assert sorted(runs) == sorted(want), sorted(runs)
+for name, verdict in want.items():
+    got = [r["verdict"] for r in runs[name]["rounds"][1:]]
+    assert got == [verdict] * 4, (name, got)
+    assert runs[name]["summary"]["expectation"]["met"], name
+    segs = runs[name]["summary"]["client_data_segments"]
+    assert segs == (5 if verdict == "coalesced" else 10), (name, segs)
+'
+
+nt --variant all --rounds 3 >"$NT_TMP/table.txt"
+[ "$rc" = 0 ] || fail "text table run exited $rc"
+[ "$(grep -c ' met ' "$NT_TMP/table.txt")" = 11 ] || fail "table: $(cat "$NT_TMP/table.txt")"
+
+# tcp_pingpong_thresh 2: about every other round stalls.
+nt --pingpong-thresh 2 --rounds 9 --expect any --format json -o "$NT_TMP/pp.json"
+[ "$rc" = 0 ] || fail "pingpong run exited $rc"
+json_check "$NT_TMP/pp.json" '
+v = [r["verdict"] for r in doc["rounds"][1:]]
+stalled = v.count("stalled")
+assert 3 <= stalled <= 5 and v.count("held") >= 3, v
+assert all(a != b for a, b in zip(v, v[1:])), ("not alternating", v)
+'
+
+# One byte under a full segment stalls; a full segment is never held (tcp_nagle_check).
+nt --body 1447 --rounds 3 --summary >/dev/null
+[ "$rc" = 0 ] || fail "--body 1447 did not stall"
+nt --body 1448 --rounds 3 --expect unheld --summary >/dev/null
+[ "$rc" = 0 ] || fail "--body 1448 (one MSS with timestamps) was held"
+
+nt --ipv6 --format json -o "$NT_TMP/v6.json"
+[ "$rc" = 0 ] || fail "--ipv6 exited $rc"
+json_check "$NT_TMP/v6.json" '
+assert doc["config"]["family"] == "ipv6" and doc["config"]["client"]["addr"] == "2001:db8::1"
+assert [r["verdict"] for r in doc["rounds"]] == ["held", "stalled", "stalled", "stalled"]
+'
+
+# A client that waits 60 ms between its writes: the slow ACK is not what held the body.
+nt --write-gap-ms 60 --rounds 3 --expect unheld --summary >/dev/null
+[ "$rc" = 0 ] || fail "an application gap was called a Nagle stall"
+
+# Server think time longer than ato keeps the target out of ping-pong mode for a while.
+nt --handler-ms 60 --rounds 3 --expect any --format json -o "$NT_TMP/h.json"
+[ "$rc" = 0 ] || fail "--handler-ms exited $rc"
+json_check "$NT_TMP/h.json" '
+for r in doc["rounds"]:
+    assert r["rtt_ns"] >= 60e6, r["rtt_ns"]
+'
+echo "ok"

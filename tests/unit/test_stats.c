@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_stats.c - nearest-rank percentiles and the sort under them.
+ *
+ * Nearest rank: the sample at 1-based rank ceil(p/100 * n). The expected
+ * ranks are worked out by hand in each test's comments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nt/model/stats.h"
+
+/* what this checks: no samples gives -1 for every percentile */
+static void test_percentile_empty(void **state)
+{
+	(void)state;
+	assert_int_equal(nt_stats_percentile(NULL, 0, 50), -1);
+	assert_int_equal(nt_stats_percentile(NULL, 0, 90), -1);
+	assert_int_equal(nt_stats_percentile(NULL, 0, 100), -1);
+}
+
+/* what this checks: one sample is every percentile, p = 0 included */
+static void test_percentile_one(void **state)
+{
+	const int64_t v[] = { 43900000 };
+
+	(void)state;
+	assert_int_equal(nt_stats_percentile(v, 1, 0), 43900000);
+	assert_int_equal(nt_stats_percentile(v, 1, 1), 43900000);
+	assert_int_equal(nt_stats_percentile(v, 1, 50), 43900000);
+	assert_int_equal(nt_stats_percentile(v, 1, 90), 43900000);
+	assert_int_equal(nt_stats_percentile(v, 1, 100), 43900000);
+}
+
+/* what this checks: n = 2: p50 is rank 1 (no interpolation), p51/p90/p100 rank 2 */
+static void test_percentile_two(void **state)
+{
+	const int64_t v[] = { 100, 300 };
+
+	(void)state;
+	assert_int_equal(nt_stats_percentile(v, 2, 50), 100);
+	assert_int_equal(nt_stats_percentile(v, 2, 51), 300);
+	assert_int_equal(nt_stats_percentile(v, 2, 90), 300);
+	assert_int_equal(nt_stats_percentile(v, 2, 100), 300);
+}
+
+/* what this checks: n = 10: p50 rank 5, p90 rank 9, p91 rank 10, p100 rank 10, p1 rank 1 */
+static void test_percentile_ten(void **state)
+{
+	const int64_t v[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+
+	(void)state;
+	assert_int_equal(nt_stats_percentile(v, 10, 1), 10);
+	assert_int_equal(nt_stats_percentile(v, 10, 10), 10);
+	assert_int_equal(nt_stats_percentile(v, 10, 11), 20);
+	assert_int_equal(nt_stats_percentile(v, 10, 50), 50);
+	assert_int_equal(nt_stats_percentile(v, 10, 90), 90);
+	assert_int_equal(nt_stats_percentile(v, 10, 91), 100);
+	assert_int_equal(nt_stats_percentile(v, 10, 100), 100);
+}
+
+/* what this checks: n = 11: p50 rank ceil(5.5) = 6, p90 rank ceil(9.9) = 10, p100 rank 11 */
+static void test_percentile_eleven(void **state)
+{
+	const int64_t v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+	(void)state;
+	assert_int_equal(nt_stats_percentile(v, 11, 50), 6);
+	assert_int_equal(nt_stats_percentile(v, 11, 90), 10);
+	assert_int_equal(nt_stats_percentile(v, 11, 100), 11);
+}
+
+/* what this checks: p above 100 is taken as 100, p = 0 as rank 1 */
+static void test_percentile_out_of_range_p(void **state)
+{
+	const int64_t v[] = { 5, 6, 7 };
+
+	(void)state;
+	assert_int_equal(nt_stats_percentile(v, 3, 101), 7);
+	assert_int_equal(nt_stats_percentile(v, 3, 1000), 7);
+	assert_int_equal(nt_stats_percentile(v, 3, 0), 5);
+}
+
+/* what this checks: the sort is ascending, keeps duplicates, handles extremes and negatives */
+static void test_sort(void **state)
+{
+	int64_t v[] = { 44000000, -1, INT64_MAX, 0, 44000000, INT64_MIN, 3, 40000 };
+	const int64_t want[] = { INT64_MIN, -1, 0, 3, 40000, 44000000, 44000000, INT64_MAX };
+
+	(void)state;
+	nt_stats_sort(v, sizeof(v) / sizeof(v[0]));
+	assert_memory_equal(v, want, sizeof(want));
+}
+
+/* what this checks: sorting 0 or 1 samples touches nothing (NULL allowed for 0) */
+static void test_sort_trivial(void **state)
+{
+	int64_t one[] = { 42 };
+
+	(void)state;
+	nt_stats_sort(NULL, 0);
+	nt_stats_sort(one, 1);
+	assert_int_equal(one[0], 42);
+}
+
+/* what this checks: sort then percentile on shuffled samples picks real samples */
+static void test_sort_then_percentile(void **state)
+{
+	int64_t v[] = { 900, 100, 500, 300, 700, 200, 800, 400, 1000, 600 };
+
+	(void)state;
+	nt_stats_sort(v, 10);
+	assert_int_equal(nt_stats_percentile(v, 10, 50), 500);
+	assert_int_equal(nt_stats_percentile(v, 10, 90), 900);
+	assert_int_equal(nt_stats_percentile(v, 10, 100), 1000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentile_empty),
+		cmocka_unit_test(test_percentile_one),
+		cmocka_unit_test(test_percentile_two),
+		cmocka_unit_test(test_percentile_ten),
+		cmocka_unit_test(test_percentile_eleven),
+		cmocka_unit_test(test_percentile_out_of_range_p),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_sort_trivial),
+		cmocka_unit_test(test_sort_then_percentile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -45,6 +45,7 @@ static const struct option long_options[] = {
 	{ "expect", required_argument, NULL, OPT_EXPECT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "write", required_argument, NULL, 'w' },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
@@ -97,11 +98,14 @@ static const char usage[] =
 	"                       stalled means round 1 not stalled and every later round stalled)\n"
 	"\n"
 	"output:\n"
-	"  --format F           text|json (default text)\n"
+	"  --format F           text|json|markdown|svg|html (default text)\n"
 	"  -o, --output FILE    write the report to FILE (complete or not at all)\n"
+	"  -w, --write FILE     write the captured frames of the connection to FILE (pcap,\n"
+	"                       nanosecond timestamps); with several variants, one file\n"
+	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
 	"  --summary            one line per round instead of the full timeline\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
-	"  --capture B          capture back end: pcap (default pcap)\n"
+	"  --capture B          capture back end: pcap or packet (raw AF_PACKET; default pcap)\n"
 	"  -h, --help           this text\n"
 	"  --version            versions of nagle-trace, libpcap and libmnl\n"
 	"\n"
@@ -198,7 +202,10 @@ static int parse_variants(const char *arg, struct nt_options *opt, struct nt_err
 		if (len == 0)
 			return nt_err_set(err, 0, "--variant: empty variant name in \"%s\"", arg);
 		if (len >= sizeof(name))
-			return nt_err_set(err, 0, "--variant: unknown variant \"%.*s\"", (int)len, p);
+			return nt_err_set(err, 0,
+					  "--variant: unknown variant \"%.*s\" (try --variant all, or "
+					  "see --help)",
+					  (int)len, p);
 		memcpy(name, p, len);
 		name[len] = '\0';
 		v = nt_variant_find(name);
@@ -223,13 +230,14 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 		     struct nt_err *err)
 {
 	struct nt_trace_options *t = &opt->trace;
-	uint64_t v;
+	uint64_t v = 0;
 	int ret = 0;
 
 	switch (c) {
 	case OPT_ROUNDS:
 		ret = nt_cli_parse_uint("--rounds", arg, 1, NT_CLI_ROUNDS_MAX, &v, err);
-		t->shape.rounds = (unsigned)v;
+		if (ret == 0)
+			t->shape.rounds = (unsigned)v;
 		break;
 	case OPT_HEADER:
 		return parse_bytes("--header", arg, &t->shape.header_bytes, err);
@@ -249,7 +257,8 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 		return parse_ms("--write-gap-ms", arg, 0, &t->write_gap_ns, err);
 	case OPT_PINGPONG:
 		ret = nt_cli_parse_uint("--pingpong-thresh", arg, 1, 255, &v, err);
-		t->pingpong_thresh = (int)v;
+		if (ret == 0)
+			t->pingpong_thresh = (int)v;
 		break;
 	case OPT_IPV6:
 		t->ipv6 = true;
@@ -274,6 +283,11 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 		if (!*arg)
 			return nt_err_set(err, 0, "--output: an empty file name");
 		opt->output_path = arg;
+		break;
+	case 'w':
+		if (!*arg)
+			return nt_err_set(err, 0, "--write: an empty file name");
+		opt->pcap_path = arg;
 		break;
 	case OPT_CAPTURE:
 		t->capture = nt_capture_backend(arg);
@@ -307,6 +321,14 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 	return ret;
 }
 
+/* -o and -w: two files, never one path written twice (the second rename would win). */
+static int validate_files(const struct nt_options *opt, struct nt_err *err)
+{
+	if (opt->output_path && opt->pcap_path && strcmp(opt->output_path, opt->pcap_path) == 0)
+		return nt_err_set(err, 0, "--output and --write both name \"%s\"", opt->pcap_path);
+	return 0;
+}
+
 /* Every cross-option rule in one place. */
 static int validate(struct nt_options *opt, bool expect_set, struct nt_err *err)
 {
@@ -330,6 +352,44 @@ static int validate(struct nt_options *opt, bool expect_set, struct nt_err *err)
 	t->variant = opt->variants[0];
 	if (!expect_set)
 		t->expect = t->variant->expect;
+	return validate_files(opt, err);
+}
+
+static const struct option *find_long(const char *name, size_t len)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+			return o;
+	return NULL;
+}
+
+/*
+ * getopt_long() accepts any unambiguous prefix ("--round 5"). Options are a
+ * public interface: check every long option is spelled in full, and that a
+ * flag is not given a value, before getopt sees them.
+ */
+static int check_long_options(int argc, char **argv, struct nt_err *err)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			return 0;
+		if (a[0] == '-' && a[1] != '-' && a[1] && strchr("ow", a[strlen(a) - 1]))
+			i++; /* "-o FILE": the next word is a value, whatever it looks like */
+		if (strncmp(a, "--", 2) != 0)
+			continue;
+		const char *eq = strchr(a + 2, '=');
+		size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		const struct option *o = find_long(a + 2, len);
+
+		if (!o)
+			return nt_err_set(err, 0, "unknown option '--%.*s'", (int)len, a + 2);
+		if (eq && o->has_arg == no_argument)
+			return nt_err_set(err, 0, "option '--%s' takes no value", o->name);
+		if (!eq && o->has_arg == required_argument)
+			i++;
+	}
 	return 0;
 }
 
@@ -345,10 +405,15 @@ int nt_cli_parse(int argc, char **argv, struct nt_options *opt, struct nt_err *e
 		argc--;
 	}
 	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
+	/* 0, not 1: glibc then also forgets a half-read cluster such as "-xh" */
+	optind = 0;
+	ret = check_long_options(argc, argv, err);
+	if (ret < 0)
+		return ret;
+	while ((c = getopt_long(argc, argv, ":ho:w:", long_options, NULL)) != -1) {
 		if (c == '?') {
-			if (optopt)
+			/* For a long option optopt holds its internal code, not a letter. */
+			if (optopt && optopt < 256 && strncmp(argv[optind - 1], "--", 2) != 0)
 				return nt_err_set(err, 0, "unknown option '-%c'", optopt);
 			return nt_err_set(err, 0, "unknown option '%s'", argv[optind - 1]);
 		}

@@ -13,6 +13,7 @@
 
 #include "nt/analyze.h"
 #include "nt/capture/capture.h"
+#include "nt/capture/pcap_writer.h"
 #include "nt/cli.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
@@ -67,7 +68,12 @@ static int render(const struct nt_options *opt, const struct nt_run *runs, unsig
 		return ret;
 	ret = fmt->render(out.fp, runs, n_runs, &ro);
 	if (ret < 0) {
+		/* stdio keeps only an error flag: errno still holds the failed write's reason. */
+		int write_errno = errno;
+
 		nt_output_abort(&out);
+		if (!opt->output_path && write_errno == EPIPE)
+			return -EPIPE;
 		return nt_err_set(err, ret, "write \"%s\"",
 				  opt->output_path ? opt->output_path : "standard output");
 	}
@@ -92,6 +98,68 @@ static void progress(const struct nt_options *opt, unsigned i, bool done)
 			opt->variants[i]->name);
 }
 
+/* -w: one writer per variant, made before any lab so a bad directory fails at once. */
+static struct nt_pcap_writer *pcap_writers[NT_CLI_VARIANTS_MAX];
+
+static void pcap_writers_abort(void)
+{
+	for (unsigned i = 0; i < NT_CLI_VARIANTS_MAX; i++) {
+		nt_pcap_writer_abort(pcap_writers[i]);
+		pcap_writers[i] = NULL;
+	}
+}
+
+/* Commits the writers of the @n runs made (the rest never ran), aborts the others. */
+static int pcap_writers_commit(unsigned n, struct nt_err *err)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < NT_CLI_VARIANTS_MAX; i++) {
+		if (i < n && pcap_writers[i] && !ret)
+			ret = nt_pcap_writer_commit(pcap_writers[i], err);
+		else
+			nt_pcap_writer_abort(pcap_writers[i]);
+		pcap_writers[i] = NULL;
+	}
+	return ret;
+}
+
+/*
+ * Before anything runs: -o's directory must take a file (a temporary one is
+ * made and removed), and -w's writers reserve theirs. One variant writes -w
+ * FILE itself; several write FILE with each variant's name before the extension.
+ */
+static int open_outputs(const struct nt_options *opt, struct nt_err *err)
+{
+	struct nt_output probe;
+	char path[4096];
+	int ret;
+
+	if (opt->output_path) {
+		ret = nt_output_open(&probe, opt->output_path, err);
+		if (ret < 0)
+			return ret;
+		nt_output_abort(&probe);
+	}
+	if (!opt->pcap_path)
+		return 0;
+	for (unsigned i = 0; i < opt->n_variants && i < NT_CLI_VARIANTS_MAX; i++) {
+		if (opt->n_variants == 1)
+			snprintf(path, sizeof(path), "%s", opt->pcap_path);
+		else if (nt_pcap_writer_variant_path(opt->pcap_path, opt->variants[i]->name, path,
+						     sizeof(path)) < 0) {
+			pcap_writers_abort();
+			return nt_err_set(err, -ENAMETOOLONG, "write \"%s\"", opt->pcap_path);
+		}
+		ret = nt_pcap_writer_new(path, &pcap_writers[i], err);
+		if (ret < 0) {
+			pcap_writers_abort();
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Runs every variant, each in its own lab; returns how many runs are in @runs (< 0: error code). */
 static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_err *err)
 {
@@ -103,6 +171,7 @@ static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_e
 		int ret;
 
 		t.variant = opt->variants[i];
+		t.pcap = pcap_writers[i];
 		if (!opt->expect_set)
 			t.expect = t.variant->expect;
 		progress(opt, i, false);
@@ -129,8 +198,13 @@ static int run_trace(struct nt_options *opt)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
+	if (open_outputs(opt, &err) < 0) {
+		free(runs);
+		return fail(NT_EXIT_FILE, &err);
+	}
 	n = run_variants(opt, runs, &err);
 	if (n < 0) {
+		pcap_writers_abort();
 		free_runs(runs, opt->n_variants);
 		if (n == -NT_EXIT_ENVIRONMENT - 1000)
 			fprintf(stderr,
@@ -143,13 +217,19 @@ static int run_trace(struct nt_options *opt)
 	}
 
 	ret = render(opt, runs, (unsigned)n, &err);
+	if (ret < 0 && ret != -EPIPE) {
+		pcap_writers_abort();
+		free_runs(runs, opt->n_variants);
+		return fail(NT_EXIT_FILE, &err);
+	}
+	/* Standard output going away (| head) is no reason to lose the -w file. */
+	if (pcap_writers_commit((unsigned)n, &err) < 0) {
+		free_runs(runs, opt->n_variants);
+		return fail(NT_EXIT_FILE, &err);
+	}
 	if (ret == -EPIPE) {
 		free_runs(runs, opt->n_variants);
 		return NT_EXIT_OK;
-	}
-	if (ret < 0) {
-		free_runs(runs, opt->n_variants);
-		return fail(NT_EXIT_FILE, &err);
 	}
 
 	for (int i = 0; i < n; i++) {

@@ -16,8 +16,10 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "nt/capture/pcap_writer.h"
 #include "nt/clock.h"
 #include "nt/lab/lab.h"
+#include "nt/live/evidence.h"
 #include "nt/live/exchange.h"
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
@@ -52,6 +54,8 @@ struct pipeline {
 	struct nt_flow flow;
 	struct teardown fin;
 	int linktype;
+	struct nt_pcap_writer *pcap;
+	struct nt_evidence *evidence;
 };
 
 static void fill_sockaddr(struct sockaddr_storage *ss, int family, const struct in6_addr *addr,
@@ -103,6 +107,8 @@ static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 	run->counts.segments++;
 	track_teardown(&pl->fin, &ev.seg);
 	(void)nt_timeline_append(&run->tl, &ev);
+	/* -w holds exactly the frames the timeline was built from. */
+	nt_pcap_writer_dump(pl->pcap, frame);
 }
 
 static int drain_capture(struct pipeline *pl, struct nt_err *err)
@@ -160,6 +166,16 @@ static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace
 					       : sizeof(struct sockaddr_in);
 }
 
+/* -w: the file header needs the capture's link type, known only once it is open. */
+static int start_pcap_writer(struct pipeline *pl, const struct nt_trace_options *opt,
+			     const struct nt_capture_config *cc, struct nt_err *err)
+{
+	if (!opt->pcap)
+		return 0;
+	pl->pcap = opt->pcap;
+	return nt_pcap_writer_start(opt->pcap, pl->linktype, cc->snaplen, err);
+}
+
 static bool stopped(const struct nt_trace_options *opt)
 {
 	return opt->stop && *opt->stop;
@@ -198,6 +214,8 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex,
 		ret = drain_capture(pl, err);
 		if (ret < 0)
 			return ret;
+		/* TX timestamps make the client socket poll POLLERR until they are read. */
+		nt_evidence_drain_tx(pl->evidence, nt_exchange_client_fd(ex));
 		if (!exchange_done) {
 			ret = nt_exchange_advance(ex, &pl->run->tl, err);
 			if (ret < 0)
@@ -226,10 +244,13 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	struct nt_exchange ex;
 	struct nt_capture_stats st;
 	struct nt_lab lab;
+	struct nt_evidence evidence;
 	char filter[256];
 	int ret;
 
 	memset(&ex, 0, sizeof(ex));
+	memset(&evidence, 0, sizeof(evidence));
+	pl.evidence = &evidence;
 	ex.listen_fd = ex.client_fd = ex.server_fd = -1;
 
 	ret = nt_lab_up(&lab, &lab_cfg, err);
@@ -244,9 +265,15 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	ret = nt_exchange_listen(&ex, &xc, err);
 	if (ret < 0)
 		goto exchange_close;
+	ret = nt_evidence_open_target(&evidence, &run->evidence, &opt->shape, lab.family,
+				      NT_CLIENT_PORT, NT_TARGET_PORT, err);
+	if (ret < 0)
+		goto exchange_close;
+	nt_exchange_set_hooks(&ex, nt_evidence_hooks(&evidence));
 	ret = nt_lab_enter_client(&lab, err);
 	if (ret < 0)
 		goto exchange_close;
+	nt_evidence_open_client(&evidence);
 
 	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %u",
 		 lab.client_addr_str, lab.target_addr_str, NT_TARGET_PORT);
@@ -260,6 +287,9 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	if (ret < 0)
 		goto exchange_close;
 	pl.linktype = pl.cap.linktype;
+	ret = start_pcap_writer(&pl, opt, &cc, err);
+	if (ret < 0)
+		goto capture_close;
 	nt_flow_init(&pl.flow, lab.family, &lab.client_addr, NT_CLIENT_PORT, &lab.target_addr,
 		     NT_TARGET_PORT);
 
@@ -273,6 +303,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	ret = drain_capture(&pl, err);
 	if (ret < 0)
 		goto capture_close;
+	nt_evidence_finish(&evidence);
 	ret = nt_capture_stats(&pl.cap, &st, err);
 	if (ret < 0)
 		goto capture_close;
@@ -290,6 +321,7 @@ capture_close:
 	nt_capture_close(&pl.cap);
 exchange_close:
 	nt_exchange_close(&ex);
+	nt_evidence_close(&evidence);
 lab_down:
 	nt_lab_down(&lab);
 	return ret;

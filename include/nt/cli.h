@@ -41,6 +41,7 @@ enum nt_cli_action {
  * @expect_set: --expect was given (else each variant's own expectation)
  * @format: output format name
  * @output_path: -o, NULL for stdout
+ * @pcap_path: -w, NULL for none
  * @color: --color
  * @summary_only: --summary
  */
@@ -52,6 +53,7 @@ struct nt_options {
 	bool expect_set;
 	const char *format;
 	const char *output_path;
+	const char *pcap_path;
 	enum nt_color_mode color;
 	bool summary_only;
 };

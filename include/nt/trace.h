@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "nt/capture/capture.h"
+#include "nt/capture/pcap_writer.h"
 #include "nt/err.h"
 #include "nt/live/variant.h"
 #include "nt/model/run.h"
@@ -32,6 +33,8 @@
  * @ipv6: run over IPv6
  * @pingpong_thresh: target's net.ipv4.tcp_pingpong_thresh, 0 to leave
  * @stop: set asynchronously (by a signal handler) to stop the run early; may be NULL
+ * @pcap: -w: a writer made with nt_pcap_writer_new() that receives every frame
+ *        of the traced connection, or NULL; the caller commits or aborts it
  */
 struct nt_trace_options {
 	const struct nt_variant *variant;
@@ -46,6 +49,7 @@ struct nt_trace_options {
 	bool ipv6;
 	int pingpong_thresh;
 	volatile sig_atomic_t *stop;
+	struct nt_pcap_writer *pcap;
 };
 
 /**

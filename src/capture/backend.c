@@ -8,6 +8,7 @@
 
 static const struct nt_capture_ops *const backends[] = {
 	&nt_capture_pcap_ops,
+	&nt_capture_packet_ops,
 };
 
 const struct nt_capture_ops *nt_capture_backend(const char *name)
@@ -20,5 +21,5 @@ const struct nt_capture_ops *nt_capture_backend(const char *name)
 
 const char *nt_capture_backend_names(void)
 {
-	return "pcap";
+	return "pcap|packet";
 }

@@ -56,6 +56,38 @@ static void record(struct nt_timeline *tl, enum nt_side side, enum nt_call call,
 	(void)nt_timeline_append(tl, &ev);
 }
 
+/* ---- observers (struct nt_exchange_hooks) ------------------------------------------------ */
+
+void nt_exchange_set_hooks(struct nt_exchange *ex, const struct nt_exchange_hooks *hooks)
+{
+	ex->hooks = hooks;
+}
+
+static void hook_client_ready(const struct nt_exchange *ex)
+{
+	if (ex->hooks && ex->hooks->client_ready)
+		ex->hooks->client_ready(ex->hooks->ctx, ex->client_fd);
+}
+
+static void hook_client_wrote(const struct nt_exchange *ex, enum nt_call call)
+{
+	if (ex->hooks && ex->hooks->client_wrote)
+		ex->hooks->client_wrote(ex->hooks->ctx, ex->round, call, ex->client_fd);
+}
+
+static void hook_client_closing(const struct nt_exchange *ex)
+{
+	if (ex->hooks && ex->hooks->client_closing)
+		ex->hooks->client_closing(ex->hooks->ctx, ex->client_fd);
+}
+
+static void hook_server_reading(const struct nt_exchange *ex)
+{
+	if (ex->hooks && ex->hooks->server_reading)
+		ex->hooks->server_reading(ex->hooks->ctx, ex->server_round, ex->server_fd,
+					  ex->request_got);
+}
+
 int nt_exchange_listen(struct nt_exchange *ex, const struct nt_exchange_config *cfg,
 		       struct nt_err *err)
 {
@@ -244,6 +276,7 @@ static int client_write(struct nt_exchange *ex, struct nt_timeline *tl, struct n
 			}
 			record(tl, NT_SIDE_CLIENT, op_call(op), ex->round, ex->op_enter_ns,
 			       (int64_t)total);
+			hook_client_wrote(ex, op_call(op));
 		}
 		ex->op++;
 		ex->op_done = 0;
@@ -301,6 +334,7 @@ static int client_drain(struct nt_exchange *ex, struct nt_err *err)
 	if (n > 0)
 		return nt_err_set(err, -EPROTO, "client: %zd unexpected bytes after the last reply",
 				  n);
+	hook_client_closing(ex);
 	close(ex->client_fd);
 	ex->client_fd = -1;
 	ex->cstate = NT_CLIENT_DONE;
@@ -327,6 +361,7 @@ static int client_step(struct nt_exchange *ex, struct nt_timeline *tl, struct nt
 		/* Rounds start once the server has its socket and options in place. */
 		if (ex->sstate == NT_SERVER_ACCEPTING)
 			return 0;
+		hook_client_ready(ex);
 		client_start_round(ex);
 		return 1;
 	}
@@ -382,6 +417,8 @@ static int server_read(struct nt_exchange *ex, struct nt_timeline *tl, struct nt
 		int64_t enter = nt_now_real_ns();
 		ssize_t n;
 
+		/* Before the read and before any TCP_QUICKACK: the state the request found. */
+		hook_server_reading(ex);
 		/* TCP_QUICKACK is not permanent (tcp(7)): re-arm it before every read. */
 		if (ex->cfg.server_quickack == NT_QUICKACK_REARM &&
 		    set_int_opt(ex->server_fd, IPPROTO_TCP, TCP_QUICKACK, 1) < 0)
@@ -489,7 +526,14 @@ static const char *client_waiting_for(const struct nt_exchange *ex)
 
 int nt_exchange_advance(struct nt_exchange *ex, struct nt_timeline *tl, struct nt_err *err)
 {
-	for (;;) {
+	unsigned round = ex->round;
+
+	/*
+	 * Over veth a step often completes synchronously (the peer's softirq
+	 * runs inside our send), so nothing would ever block: return after each
+	 * finished round, so the loop drains the capture before its ring fills.
+	 */
+	while (ex->round == round) {
 		int c = client_step(ex, tl, err);
 		if (c < 0)
 			return c;
@@ -501,12 +545,12 @@ int nt_exchange_advance(struct nt_exchange *ex, struct nt_timeline *tl, struct n
 	}
 	if (ex->cstate == NT_CLIENT_DONE && ex->sstate == NT_SERVER_DONE)
 		return 1;
-	if (ex->round_deadline_mono_ns && nt_now_mono_ns() > ex->round_deadline_mono_ns)
-		return nt_err_set(err, -ETIMEDOUT,
-				  "round %u did not complete within %lld ms: still waiting for %s",
-				  ex->round ? ex->round : 1,
-				  (long long)(ex->cfg.timeout_ns / NT_NS_PER_MS),
-				  client_waiting_for(ex));
+	if (ex->round_deadline_mono_ns && nt_now_mono_ns() > ex->round_deadline_mono_ns) {
+		nt_err_set(err, 0, "round %u did not complete within %lld ms: still waiting for %s",
+			   ex->round ? ex->round : 1, (long long)(ex->cfg.timeout_ns / NT_NS_PER_MS),
+			   client_waiting_for(ex));
+		return -ETIMEDOUT;
+	}
 	return 0;
 }
 

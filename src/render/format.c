@@ -9,6 +9,9 @@
 static const struct nt_format formats[] = {
 	{ .name = "text", .render = nt_render_text },
 	{ .name = "json", .render = nt_render_json },
+	{ .name = "markdown", .render = nt_render_markdown },
+	{ .name = "svg", .render = nt_render_svg },
+	{ .name = "html", .render = nt_render_html },
 };
 
 const struct nt_format *nt_format_find(const char *name)
@@ -21,7 +24,7 @@ const struct nt_format *nt_format_find(const char *name)
 
 const char *nt_format_names(void)
 {
-	return "text|json";
+	return "text|json|markdown|svg|html";
 }
 
 void nt_render_explain(const struct nt_run *run, const char **why, const char **fix)

@@ -63,6 +63,69 @@ static struct json_object *events_of(const struct nt_run *run, int round)
 	return a;
 }
 
+/* ---- evidence (docs/json-schema.md, "Evidence") ----------------------------------------- */
+
+static struct json_object *int_or_null(int64_t v)
+{
+	return v >= 0 ? json_object_new_int64(v) : NULL;
+}
+
+static struct json_object *t_or_null(int64_t t_ns)
+{
+	return t_ns > 0 ? json_object_new_int64(t_ns) : NULL;
+}
+
+static struct json_object *bool_or_null(int v)
+{
+	return v >= 0 ? json_object_new_boolean(v) : NULL;
+}
+
+/* The round's kernel evidence, or NULL (omitted) when the run gathered none. */
+static struct json_object *round_evidence_json(const struct nt_run *run, const struct nt_round *r)
+{
+	const struct nt_round_evidence *re;
+	struct json_object *o;
+
+	if (!run->evidence.rounds || r->index < 1 || r->index > run->evidence.n_rounds)
+		return NULL;
+	re = &run->evidence.rounds[r->index - 1];
+	o = json_object_new_object();
+	add(o, "body_write_ns", t_or_null(re->body_write_ns));
+	add(o, "client_unsent_after_write", int_or_null(re->client_unsent_bytes));
+	add(o, "client_unacked", int_or_null(re->client_unacked));
+	add(o, "client_snd_mss", int_or_null(re->client_snd_mss));
+	add(o, "body_sched_ns", t_or_null(re->body_sched_ns));
+	add(o, "body_dev_ns", t_or_null(re->body_dev_ns));
+	add(o, "body_acked_ns", t_or_null(re->body_acked_ns));
+	add(o, "body_hold_ns", int_or_null(re->body_hold_ns));
+	add(o, "target_sample_ns", t_or_null(re->target_sample_ns));
+	add(o, "target_queued_bytes", int_or_null(re->target_queued_bytes));
+	add(o, "target_ato_ms",
+	    re->target_ato_us >= 0 ? json_object_new_double((double)re->target_ato_us / 1000.0)
+				   : NULL);
+	add(o, "target_proc_ato_ms", int_or_null(re->target_proc_ato_ms));
+	add(o, "target_rto_ms", int_or_null(re->target_rto_ms));
+	add(o, "target_pingpong", bool_or_null(re->target_pingpong));
+	add(o, "target_quick", int_or_null(re->target_quick));
+	add(o, "target_quickack_mode", bool_or_null(re->target_quickack_mode));
+	add(o, "target_rcv_mss", int_or_null(re->target_rcv_mss));
+	return o;
+}
+
+/* Run-level kernel counters into the summary object; nothing when none were gathered. */
+static void summary_evidence_json(struct json_object *o, const struct nt_run *run)
+{
+	const struct nt_run_evidence *e = &run->evidence;
+
+	if (!e->rounds)
+		return;
+	add(o, "delayed_acks", int_or_null(e->delayed_acks));
+	add(o, "delayed_ack_locked", int_or_null(e->delayed_ack_locked));
+	add(o, "delayed_ack_lost", int_or_null(e->delayed_ack_lost));
+	add(o, "tcp_autocorking", int_or_null(e->tcp_autocorking));
+	add(o, "tx_timestamps", json_object_new_int64((int64_t)e->tx_timestamps));
+}
+
 static struct json_object *round_json(const struct nt_run *run, const struct nt_round *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -75,6 +138,8 @@ static struct json_object *round_json(const struct nt_run *run, const struct nt_
 	add(o, "ack_body_gap_ns", ns_or_null(r->release_ns));
 	add(o, "client_data_segments", json_object_new_int((int)r->client_data_segments));
 	add(o, "body_written_after_ack", json_object_new_boolean(r->body_written_after_ack));
+	if (run->evidence.rounds)
+		add(o, "evidence", round_evidence_json(run, r));
 	add(o, "events", events_of(run, (int)r->index));
 	return o;
 }
@@ -136,6 +201,7 @@ static struct json_object *summary_json(const struct nt_run *run)
 	add(o, "uncertain", json_object_new_boolean(run->uncertain));
 	add(o, "teardown_seen", json_object_new_boolean(run->teardown_seen));
 	add(o, "interrupted", json_object_new_boolean(run->interrupted));
+	summary_evidence_json(o, run);
 	add(exp, "expect", json_object_new_string(nt_expect_name(run->cfg.expect)));
 	add(exp, "met", json_object_new_boolean(run->expectation_met));
 	add(exp, "reason",

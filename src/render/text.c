@@ -176,7 +176,7 @@ static void print_target_evidence(FILE *out, const struct nt_round_evidence *re,
 	fprintf(out, "  %13s  the target, with %" PRId64 " B of the request queued at %+.3f ms:", "",
 		re->target_queued_bytes, ms(re->target_sample_ns - t0));
 	if (re->target_pingpong >= 0)
-		fprintf(out, " %s", re->target_pingpong ? "ping-pong mode" : "not in ping-pong mode");
+		fputs(re->target_pingpong ? " ping-pong mode" : " not in ping-pong mode", out);
 	if (re->target_quickack_mode >= 0)
 		fprintf(out, ", quick-ACK %s", re->target_quickack_mode ? "on" : "off");
 	if (re->target_quick >= 0)

@@ -90,6 +90,7 @@ struct nt_capture {
 };
 
 extern const struct nt_capture_ops nt_capture_pcap_ops;
+extern const struct nt_capture_ops nt_capture_packet_ops;
 
 /**
  * nt_capture_backend() - a back end by name

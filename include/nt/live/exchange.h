@@ -95,6 +95,26 @@ enum nt_server_state {
 };
 
 /**
+ * struct nt_exchange_hooks - optional observers of the exchange (the evidence
+ * module); every member may be NULL
+ * @ctx: passed to every hook
+ * @client_ready: the connection is established, before round 1's first
+ *                write (socket options that key on the byte stream go here)
+ * @client_wrote: a client write step of @round completed; @call says which
+ * @server_reading: the server is about to read part of @round's request and
+ *                  has @request_got bytes of it so far
+ * @client_closing: the client is about to close its socket (read what is
+ *                  still queued on it, such as its error queue)
+ */
+struct nt_exchange_hooks {
+	void *ctx;
+	void (*client_ready)(void *ctx, int client_fd);
+	void (*client_wrote)(void *ctx, unsigned round, enum nt_call call, int client_fd);
+	void (*server_reading)(void *ctx, unsigned round, int server_fd, uint64_t request_got);
+	void (*client_closing)(void *ctx, int client_fd);
+};
+
+/**
  * struct nt_exchange - the running exchange (treat as opaque)
  */
 struct nt_exchange {
@@ -120,6 +140,8 @@ struct nt_exchange {
 	int64_t think_until_mono_ns;
 	int64_t server_enter_ns;
 	unsigned server_round;
+	/* observers */
+	const struct nt_exchange_hooks *hooks;
 };
 
 /**
@@ -178,6 +200,13 @@ int nt_exchange_advance(struct nt_exchange *ex, struct nt_timeline *tl, struct n
  * Return: the descriptor.
  */
 int nt_exchange_client_fd(const struct nt_exchange *ex);
+
+/**
+ * nt_exchange_set_hooks() - install observers; call after nt_exchange_listen()
+ * @ex: the exchange
+ * @hooks: the hooks, which must outlive the exchange; NULL removes them
+ */
+void nt_exchange_set_hooks(struct nt_exchange *ex, const struct nt_exchange_hooks *hooks);
 
 /**
  * nt_exchange_close() - close every socket; idempotent

@@ -64,6 +64,28 @@ int nt_render_json(FILE *out, const struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts);
 
 /**
+ * nt_render_markdown() - a paste-ready report: header line, table of rounds
+ * (or of variants), the first stalled round's timeline in a ```text block and
+ * as a ```mermaid sequenceDiagram, the why and the fix
+ */
+int nt_render_markdown(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		       const struct nt_render_opts *opts);
+
+/**
+ * nt_render_svg() - a ladder diagram of each run's first stalled round (else
+ * its last), one panel per run side by side
+ */
+int nt_render_svg(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		  const struct nt_render_opts *opts);
+
+/**
+ * nt_render_html() - one self-contained page: summary, inline SVG diagram,
+ * why and fix, text timelines, legend
+ */
+int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		   const struct nt_render_opts *opts);
+
+/**
  * nt_render_explain() - the two-line explanation and the fix for a run's
  * verdicts; NULL pointers when no round stalled
  * @run: the run

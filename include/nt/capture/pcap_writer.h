@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pcap_writer.h - the raw capture as a pcap file (-w), complete or absent.
+ *
+ * The file holds exactly the frames the timeline was built from (the frames
+ * that decoded as segments of the traced connection), with the capture's
+ * nanosecond timestamps (magic 0xa1b23c4d). Like a report (nt/output.h) it is
+ * written under a temporary name beside its destination and renamed into
+ * place by nt_pcap_writer_commit(); nt_pcap_writer_abort() leaves nothing.
+ *
+ * The life of a writer follows the run: _new() before the lab is built (so an
+ * unwritable directory is refused before anything runs), _start() once the
+ * capture's link type is known, _dump() per frame, then _commit() when the
+ * run's report was written, or _abort() when it failed.
+ */
+#ifndef NT_CAPTURE_PCAP_WRITER_H
+#define NT_CAPTURE_PCAP_WRITER_H
+
+#include <stddef.h>
+
+#include "nt/capture/capture.h"
+#include "nt/err.h"
+
+struct nt_pcap_writer;
+
+/**
+ * nt_pcap_writer_new() - reserve a temporary file beside @path
+ * @path: the destination
+ * @out: set to the writer
+ * @err: filled on failure, the path quoted
+ *
+ * Return: 0 or a negative errno (-ENOENT, -EACCES, ... for the directory).
+ */
+int nt_pcap_writer_new(const char *path, struct nt_pcap_writer **out, struct nt_err *err);
+
+/**
+ * nt_pcap_writer_start() - write the file header
+ * @w: the writer
+ * @linktype: the frames' LINKTYPE_ value
+ * @snaplen: the capture's snapshot length
+ * @err: filled on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_pcap_writer_start(struct nt_pcap_writer *w, int linktype, unsigned snaplen,
+			 struct nt_err *err);
+
+/**
+ * nt_pcap_writer_dump() - append one frame; a no-op before _start() or on NULL
+ * @w: the writer, or NULL
+ * @frame: the frame and its timestamp
+ *
+ * A write error is kept and reported by nt_pcap_writer_commit().
+ */
+void nt_pcap_writer_dump(struct nt_pcap_writer *w, const struct nt_frame *frame);
+
+/**
+ * nt_pcap_writer_frames() - frames dumped so far
+ * @w: the writer
+ *
+ * Return: the count.
+ */
+unsigned long nt_pcap_writer_frames(const struct nt_pcap_writer *w);
+
+/**
+ * nt_pcap_writer_commit() - flush, close, rename into place and free
+ * @w: the writer (freed whatever the result); a writer never started gets a
+ *     valid file with no frames (LINKTYPE_ETHERNET)
+ * @err: filled on failure, the path quoted
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_pcap_writer_commit(struct nt_pcap_writer *w, struct nt_err *err);
+
+/**
+ * nt_pcap_writer_abort() - remove the temporary file and free; NULL is a no-op
+ * @w: the writer
+ */
+void nt_pcap_writer_abort(struct nt_pcap_writer *w);
+
+/**
+ * nt_pcap_writer_variant_path() - the file name for one variant of several
+ * @path: the -w name, "x.pcap"
+ * @variant: the variant's name, "nodelay"
+ * @buf: filled with "x-nodelay.pcap" (the name inserted before the last
+ *       extension of the last path component, or appended when it has none)
+ * @len: size of @buf
+ *
+ * Return: 0, or -ENAMETOOLONG when @buf is too small.
+ */
+int nt_pcap_writer_variant_path(const char *path, const char *variant, char *buf, size_t len);
+
+#endif

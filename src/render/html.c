@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * html.c - one self-contained page for a classroom or an incident: the
+ * summary table, the ladder diagram(s) as inline <svg>, the why and the fix,
+ * the text timelines in <pre>, and a legend of the verdicts.
+ *
+ * Self-contained means no external anything: no script, stylesheet, font or
+ * image is referenced; styles are inline in one <style> element, so the file
+ * can be mailed, attached or opened offline.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nt/render/render.h"
+#include "nt/render/svg.h"
+#include "nt/render/view.h"
+
+static void html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+static const char style[] =
+	"body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', "
+	"Arial, sans-serif; color: #111; background: #fff; margin: 2em auto; max-width: 90em; "
+	"padding: 0 1em; line-height: 1.45; font-size: 17px; }\n"
+	"table { border-collapse: collapse; margin: 1em 0; }\n"
+	"th, td { border: 1px solid #888; padding: .3em .7em; text-align: left; }\n"
+	"td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	"th { background: #eee; }\n"
+	".stalled { color: #b00020; font-weight: bold; }\n"
+	".notmet { color: #b00020; font-weight: bold; }\n"
+	"pre { background: #f6f6f6; border: 1px solid #ccc; padding: 1em; overflow-x: auto; "
+	"font-size: 14px; }\n"
+	".diagram { overflow-x: auto; }\n"
+	"dt { font-weight: bold; margin-top: .5em; }\n";
+
+static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
+{
+	fputs("<table>\n<tr><th>variant</th><th>rounds</th><th>verdicts</th><th>p50 RTT</th>"
+	      "<th>p90 RTT</th><th>max RTT</th><th>expectation</th></tr>\n",
+	      out);
+	for (unsigned i = 0; i < n_runs; i++) {
+		const struct nt_run *run = &runs[i];
+		const struct nt_summary *s = &run->summary;
+		char v[128], p50[32], p90[32], max[32];
+
+		fputs("<tr><td><code>", out);
+		html_text(out, run->cfg.variant);
+		fprintf(out, "</code></td><td class=\"num\">%u</td><td%s>", s->rounds,
+			s->verdicts[NT_VERDICT_STALLED] ? " class=\"stalled\"" : "");
+		html_text(out, nt_view_verdicts(s, v, sizeof(v)));
+		fprintf(out,
+			"</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td>",
+			nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+			nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_view_ms(s->rtt_max_ns, max, sizeof(max)));
+		fprintf(out, "<td%s>%s: %s", run->expectation_met ? "" : " class=\"notmet\"",
+			nt_expect_name(run->cfg.expect), run->expectation_met ? "met" : "NOT met");
+		if (!run->expectation_met) {
+			fputs(" (", out);
+			html_text(out, run->expectation_reason);
+			fputc(')', out);
+		}
+		fprintf(out, "%s</td></tr>\n", run->interrupted ? ", interrupted" : "");
+	}
+	fputs("</table>\n", out);
+}
+
+static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < n_runs; i++) {
+		const char *why, *fix;
+		char line[512];
+
+		nt_render_explain(&runs[i], &why, &fix);
+		if (!why)
+			continue;
+		if (!any)
+			fputs("<h2>Why, and the fix</h2>\n", out);
+		any = true;
+		if (n_runs > 1) {
+			fputs("<h3><code>", out);
+			html_text(out, runs[i].cfg.variant);
+			fputs("</code></h3>\n", out);
+		}
+		fputs("<p><strong>Why:</strong> ", out);
+		html_text(out, nt_view_oneline(why, line, sizeof(line)));
+		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
+		html_text(out, fix);
+		fputs(".</p>\n", out);
+	}
+	if (!any)
+		fputs("<h2>Why</h2>\n<p>No round stalled: nothing held the body until a delayed "
+		      "ACK.</p>\n",
+		      out);
+}
+
+static int timelines(FILE *out, const struct nt_run *runs, unsigned n_runs)
+{
+	struct nt_render_opts ro = { .color = false, .summary_only = false };
+
+	fputs("<h2>Timelines</h2>\n", out);
+	for (unsigned i = 0; i < n_runs; i++) {
+		char *text = NULL;
+		size_t size = 0;
+		FILE *fp = open_memstream(&text, &size);
+		int ret;
+
+		if (!fp)
+			return -ENOMEM;
+		ret = nt_render_text(fp, &runs[i], 1, &ro);
+		if (fclose(fp) != 0 || ret < 0) {
+			free(text);
+			return -ENOMEM;
+		}
+		fputs("<details open>\n<summary>variant <code>", out);
+		html_text(out, runs[i].cfg.variant);
+		fputs("</code></summary>\n<pre>", out);
+		html_text(out, text);
+		fputs("</pre>\n</details>\n", out);
+		free(text);
+	}
+	return 0;
+}
+
+static void legend(FILE *out)
+{
+	fputs("<h2>Verdicts</h2>\n<dl>\n"
+	      "<dt>coalesced</dt><dd>header and body left in one segment (one write, writev, "
+	      "cork).</dd>\n"
+	      "<dt>unheld</dt><dd>the body left before the header&#8217;s ACK: nothing held it "
+	      "(TCP_NODELAY, a full-MSS body).</dd>\n"
+	      "<dt>held</dt><dd>header &#8594; pure ACK &#8594; body, the ACK prompt: Nagle held "
+	      "the body, the ACK came at once.</dd>\n"
+	      "<dt>stalled</dt><dd>header &#8594; pure ACK &#8594; body with the header&#8594;ACK "
+	      "gap at or above the threshold: Nagle held the body until the delayed-ACK timer "
+	      "fired.</dd>\n"
+	      "<dt>incomplete</dt><dd>the round was not seen in full.</dd>\n</dl>\n",
+	      out);
+}
+
+int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		   const struct nt_render_opts *opts)
+{
+	const struct nt_run *first = n_runs ? &runs[0] : NULL;
+	int ret;
+
+	(void)opts;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>nagle-trace",
+	      out);
+	if (n_runs == 1) {
+		fputs(": ", out);
+		html_text(out, first->cfg.variant);
+	}
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>nagle-trace</h1>\n",
+		style);
+	if (first) {
+		fputs("<p>Linux ", out);
+		html_text(out, first->cfg.kernel);
+		fprintf(out,
+			", write-write-read: header %u B + body %u B, reply %u B, %u rounds per "
+			"variant; client ",
+			first->cfg.shape.header_bytes, first->cfg.shape.body_bytes,
+			first->cfg.shape.reply_bytes, first->cfg.shape.rounds);
+		html_text(out, first->cfg.client_addr);
+		fputs(", target ", out);
+		html_text(out, first->cfg.target_addr);
+		fputs(", captured at the client.</p>\n", out);
+	}
+	fputs("<h2>Summary</h2>\n", out);
+	summary_table(out, runs, n_runs);
+	fputs("<h2>Ladder diagram</h2>\n<p>One round per variant: the first stalled round, else "
+	      "the last. Time flows down; gaps of 1 ms or more are drawn as marked breaks.</p>\n"
+	      "<div class=\"diagram\">\n",
+	      out);
+	ret = nt_svg_write(out, runs, n_runs, false);
+	if (ret < 0)
+		return ret;
+	fputs("</div>\n", out);
+	explanations(out, runs, n_runs);
+	ret = timelines(out, runs, n_runs);
+	if (ret < 0)
+		return ret;
+	legend(out);
+	fputs("</body>\n</html>\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * markdown.c - a paste-ready report for an incident writeup or an issue.
+ *
+ * GitHub/GitLab flavoured Markdown: a header line, a table of rounds (or of
+ * variants), the representative round's text timeline in a ```text block,
+ * a ```mermaid sequenceDiagram of that round, and the why and the fix.
+ *
+ * Mermaid message text is free text up to the end of the line, but the
+ * sequence grammar still reads ';' as a statement separator and '#' as the
+ * start of an entity code (#59;), and "->" or "--" inside a text can be taken
+ * for an arrow in older releases: mermaid_text() replaces them all.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nt/clock.h"
+#include "nt/render/render.h"
+#include "nt/render/view.h"
+
+/* Table cells: '|' would end the cell, a newline the row. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void mermaid_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ';')
+			fputc(',', out);
+		else if (*s == '#')
+			fputs("no.", out);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else if ((*s == '-' && (s[1] == '>' || s[1] == '-')) || *s == '<' || *s == '>')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static double ms(int64_t ns)
+{
+	return (double)ns / (double)NT_NS_PER_MS;
+}
+
+static void header_line(FILE *out, const struct nt_run *run)
+{
+	const struct nt_run_config *c = &run->cfg;
+
+	fprintf(out,
+		"Linux %s, variant `%s`, header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
+		" B, %u rounds, capture %s on %s%s\n",
+		c->kernel, c->variant, c->shape.header_bytes, c->shape.body_bytes,
+		c->shape.reply_bytes, c->shape.rounds, c->capture, c->ifname,
+		run->interrupted ? " (interrupted before it finished)" : "");
+}
+
+static void rounds_table(FILE *out, const struct nt_run *run)
+{
+	char a[32], b[32];
+
+	fputs("\n| round | verdict | round trip | header→ACK gap |\n", out);
+	fputs("| ---: | --- | ---: | ---: |\n", out);
+	for (unsigned i = 0; i < run->summary.rounds; i++) {
+		const struct nt_round *r = &run->rounds[i];
+		bool stalled = r->verdict == NT_VERDICT_STALLED;
+
+		fprintf(out, "| %u | %s%s%s | %s | %s |\n", r->index, stalled ? "**" : "",
+			nt_verdict_name(r->verdict), stalled ? "**" : "",
+			nt_view_ms(r->rtt_ns, a, sizeof(a)), nt_view_ms(r->gap_ns, b, sizeof(b)));
+	}
+}
+
+static void summary_line(FILE *out, const struct nt_run *run)
+{
+	const struct nt_summary *s = &run->summary;
+	char v[128], p50[32], p90[32], max[32];
+
+	fprintf(out, "\n%u rounds: %s; round trip p50 %s, p90 %s, max %s. Expectation (%s): %s",
+		s->rounds, nt_view_verdicts(s, v, sizeof(v)),
+		nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+		nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+		nt_view_ms(s->rtt_max_ns, max, sizeof(max)), nt_expect_name(run->cfg.expect),
+		run->expectation_met ? "**met**" : "**NOT met**: ");
+	if (!run->expectation_met)
+		md_cell(out, run->expectation_reason);
+	fputs(".\n", out);
+}
+
+static void compare_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
+{
+	fputs("\n| variant | verdicts | p50 RTT | p90 RTT | max RTT | expectation met |\n", out);
+	fputs("| --- | --- | ---: | ---: | ---: | --- |\n", out);
+	for (unsigned i = 0; i < n_runs; i++) {
+		const struct nt_run *run = &runs[i];
+		const struct nt_summary *s = &run->summary;
+		char v[128], p50[32], p90[32], max[32];
+
+		fprintf(out, "| `%s` | ", run->cfg.variant);
+		md_cell(out, nt_view_verdicts(s, v, sizeof(v)));
+		fprintf(out, " | %s | %s | %s | %s (%s) |\n",
+			nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+			nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_view_ms(s->rtt_max_ns, max, sizeof(max)),
+			run->expectation_met ? "yes" : "**no**", nt_expect_name(run->cfg.expect));
+	}
+}
+
+static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
+{
+	char label[64];
+
+	if (e->kind == NT_EVENT_SYSCALL) {
+		fprintf(out,
+			"    Note %s %s: ", e->sys.side == NT_SIDE_CLIENT ? "left of" : "right of",
+			e->sys.side == NT_SIDE_CLIENT ? "Client" : "Target");
+		mermaid_text(out, nt_view_call_label(e->sys.call));
+		fprintf(out, " returned %" PRId64 " (+%.3f ms)\n", e->sys.bytes, ms(e->t_ns - t0));
+		return;
+	}
+	fputs(e->seg.dir == NT_DIR_C2T ? "    Client->>Target: " : "    Target->>Client: ", out);
+	mermaid_text(out, nt_view_segment_label(&e->seg, label, sizeof(label)));
+	fprintf(out, " (+%.3f ms)\n", ms(e->t_ns - t0));
+}
+
+/* The round as a sequence diagram; the capture sits at the client, so times are the client's. */
+static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_round *r)
+{
+	int64_t t0 = r->start_ns;
+
+	fputs("\n```mermaid\nsequenceDiagram\n    participant Client\n    participant Target\n",
+	      out);
+	for (size_t i = 0; i < run->tl.n; i++) {
+		const struct nt_event *e = &run->tl.ev[i];
+
+		if (e->round != (int)r->index)
+			continue;
+		if (!t0)
+			t0 = e->t_ns;
+		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
+			fprintf(out,
+				"    Note over Client,Target: %.1f ms: body held by Nagle, ACK "
+				"delayed\n",
+				ms(r->gap_ns));
+		mermaid_event(out, e, t0);
+	}
+	fputs("```\n", out);
+}
+
+static void round_section(FILE *out, const struct nt_run *run)
+{
+	int pick = nt_view_pick_round(run);
+	const struct nt_round *r;
+	char *text;
+
+	if (pick < 0)
+		return;
+	r = &run->rounds[pick];
+	fprintf(out, "\n### Round %u of `%s`: %s\n", r->index, run->cfg.variant,
+		nt_verdict_name(r->verdict));
+	if (r->verdict == NT_VERDICT_STALLED)
+		fprintf(out,
+			"\nThe header's ACK came %.3f ms after the header; the body left "
+			"%.3f ms after that ACK.\n",
+			ms(r->gap_ns), r->release_ns >= 0 ? ms(r->release_ns) : 0.0);
+	fputs("\nTimes relative to the round's first write, seq/ack relative, captured at the "
+	      "client.\n",
+	      out);
+	if (nt_view_text_round(run, r->index, &text) == 0) {
+		fprintf(out, "\n```text\n%s\n```\n", text);
+		free(text);
+	}
+	mermaid_round(out, run, r);
+}
+
+static void explain(FILE *out, const struct nt_run *run)
+{
+	const char *why, *fix;
+	char line[512];
+
+	nt_render_explain(run, &why, &fix);
+	if (!why) {
+		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
+		return;
+	}
+	fprintf(out, "\n**Why:** %s.\n", nt_view_oneline(why, line, sizeof(line)));
+	fprintf(out, "\n**Fix:** %s.\n", fix);
+}
+
+int nt_render_markdown(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		       const struct nt_render_opts *opts)
+{
+	const struct nt_run *shown;
+	char v[128];
+
+	(void)opts;
+	if (!n_runs)
+		return 0;
+	shown = &runs[nt_view_first_stalling(runs, n_runs)];
+	if (n_runs == 1) {
+		fprintf(out, "## nagle-trace: %s\n\n",
+			nt_view_verdicts(&shown->summary, v, sizeof(v)));
+		header_line(out, shown);
+		rounds_table(out, shown);
+		summary_line(out, shown);
+	} else {
+		fprintf(out, "## nagle-trace: %u variants compared\n\n", n_runs);
+		fprintf(out,
+			"Linux %s, header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
+			" B, %u rounds per variant, each in its own lab\n",
+			shown->cfg.kernel, shown->cfg.shape.header_bytes,
+			shown->cfg.shape.body_bytes, shown->cfg.shape.reply_bytes,
+			shown->cfg.shape.rounds);
+		compare_table(out, runs, n_runs);
+	}
+	round_section(out, shown);
+	explain(out, shown);
+	return ferror(out) ? -EIO : 0;
+}

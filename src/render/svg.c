@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+/*
+ * svg.c - the ladder diagram (see nt/render/svg.h for the layout rule).
+ *
+ * One panel per run, side by side: the client's and the target's lifelines,
+ * one sloped arrow per segment, the system calls as ticks on the lifelines,
+ * the header->ACK interval of a stall shaded, long gaps drawn as marked
+ * breaks carrying their length. The capture is taken at the client, so a
+ * client segment's time is when it left and a target segment's when it
+ * arrived: c->t arrows start at their time, t->c arrows end at it.
+ *
+ * The output depends on the runs only (no clock, no random ids), labels are
+ * 14 px or more in a system font stack, dark on white, for a projector.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nt/clock.h"
+#include "nt/render/render.h"
+#include "nt/render/svg.h"
+#include "nt/render/view.h"
+
+#define FONT_STACK                                                                             \
+	"system-ui, -apple-system, &apos;Segoe UI&apos;, Roboto, &apos;Helvetica Neue&apos;, " \
+	"Arial, &apos;DejaVu Sans&apos;, sans-serif"
+
+#define COLOR_TEXT	 "#111111"
+#define COLOR_C2T	 "#0b3d91"
+#define COLOR_T2C	 "#8a3b00"
+#define COLOR_STALL	 "#b00020"
+#define COLOR_STALL_FILL "#fde3e6"
+#define COLOR_LIFELINE	 "#444444"
+
+int nt_svg_advance_px(int64_t gap_ns, bool *is_break)
+{
+	int64_t extra_px;
+
+	if (gap_ns < 0)
+		gap_ns = 0;
+	*is_break = gap_ns >= NT_SVG_BREAK_NS;
+	if (*is_break)
+		return NT_SVG_BREAK_PX;
+	extra_px = gap_ns / 1000 * NT_SVG_SCALE_PX_PER_US;
+	if (extra_px > NT_SVG_SCALE_MAX_PX)
+		extra_px = NT_SVG_SCALE_MAX_PX;
+	return NT_SVG_ROW_PX + (int)extra_px;
+}
+
+static int64_t round_t0(const struct nt_run *run, const struct nt_round *r)
+{
+	if (r->start_ns)
+		return r->start_ns;
+	for (size_t i = 0; i < run->tl.n; i++)
+		if (run->tl.ev[i].round == (int)r->index)
+			return run->tl.ev[i].t_ns;
+	return 0;
+}
+
+size_t nt_svg_layout_round(const struct nt_run *run, const struct nt_round *r,
+			   struct nt_svg_row *rows, size_t max, int *height_px)
+{
+	int64_t t0 = round_t0(run, r), prev_ns = 0;
+	int y = NT_SVG_TOP_PX + NT_SVG_SLOPE_PX + 8;
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->tl.n && n < max; i++) {
+		const struct nt_event *e = &run->tl.ev[i];
+		struct nt_svg_row *row = &rows[n];
+
+		if (e->round != (int)r->index)
+			continue;
+		row->ev = i;
+		row->rel_ns = e->t_ns - t0;
+		row->gap_ns = n ? e->t_ns - prev_ns : 0;
+		row->break_before = false;
+		if (n)
+			y += nt_svg_advance_px(row->gap_ns, &row->break_before);
+		row->y_px = y;
+		prev_ns = e->t_ns;
+		n++;
+	}
+	*height_px = y + NT_SVG_SLOPE_PX + NT_SVG_BOTTOM_PX;
+	return n;
+}
+
+static void xml_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+static double ms(int64_t ns)
+{
+	return (double)ns / (double)NT_NS_PER_MS;
+}
+
+static const struct nt_svg_row *row_of(const struct nt_svg_row *rows, size_t n, long ev)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((long)rows[i].ev == ev)
+			return &rows[i];
+	return NULL;
+}
+
+/* How far a row's drawing reaches above and below its y: arrows slope, labels sit above them. */
+static int reach_up_px(const struct nt_event *e)
+{
+	if (e->kind != NT_EVENT_SEGMENT)
+		return 10;
+	return (e->seg.dir == NT_DIR_T2C ? NT_SVG_SLOPE_PX : 0) + 26 - NT_SVG_SLOPE_PX / 2;
+}
+
+static int reach_down_px(const struct nt_event *e)
+{
+	return e->kind == NT_EVENT_SEGMENT && e->seg.dir == NT_DIR_C2T ? NT_SVG_SLOPE_PX : 6;
+}
+
+/* A break band: the lifelines interrupted by two slanted strokes, the gap's length between. */
+static void draw_break(FILE *out, int y_top, int y_bottom, int64_t gap_ns, bool stall,
+		       int64_t shown_gap_ns)
+{
+	int mid = (y_top + y_bottom) / 2;
+	const int xs[2] = { NT_SVG_CLIENT_X, NT_SVG_TARGET_X };
+
+	for (int i = 0; i < 2; i++) {
+		fprintf(out,
+			"<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"%s\"/>\n"
+			"<path d=\"M%d %d l24 -8 M%d %d l24 -8\" stroke=\"%s\" stroke-width=\"2\" "
+			"fill=\"none\"/>\n",
+			xs[i] - 12, mid - 6, stall ? COLOR_STALL_FILL : "#ffffff", xs[i] - 12,
+			mid - 2, xs[i] - 12, mid + 10, COLOR_LIFELINE);
+	}
+	if (stall) {
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"stall\">%.3f ms "
+			"stall</text>\n",
+			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid - 8, ms(shown_gap_ns));
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">body held "
+			"by "
+			"Nagle, ACK delayed</text>\n",
+			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid + 14);
+	} else {
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">%.3f ms "
+			"(not to scale)</text>\n",
+			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid + 5, ms(gap_ns));
+	}
+}
+
+static void draw_segment(FILE *out, const struct nt_event *e, const struct nt_svg_row *row,
+			 bool key)
+{
+	const struct nt_segment *s = &e->seg;
+	bool c2t = s->dir == NT_DIR_C2T;
+	int x1 = c2t ? NT_SVG_CLIENT_X : NT_SVG_TARGET_X;
+	int x2 = c2t ? NT_SVG_TARGET_X : NT_SVG_CLIENT_X;
+	int y1 = c2t ? row->y_px : row->y_px - NT_SVG_SLOPE_PX;
+	int y2 = y1 + NT_SVG_SLOPE_PX;
+	/* Stop short of the lifeline so the arrowhead's tip touches it. */
+	int x2_line = x2 + (c2t ? -2 : 2);
+	const char *color = key ? COLOR_STALL : c2t ? COLOR_C2T : COLOR_T2C;
+	char label[64];
+
+	fprintf(out,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\" "
+		"marker-end=\"url(#nt-head-%s)\"/>\n",
+		x1, y1, x2_line, y2, color, key ? 3 : 2,
+		key   ? "key"
+		: c2t ? "c2t"
+		      : "t2c");
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"seg%s\" fill=\"%s\">",
+		(x1 + x2) / 2, (y1 + y2) / 2 - 7, key ? " key" : "", color);
+	xml_text(out, nt_view_segment_label(s, label, sizeof(label)));
+	fprintf(out, "  +%.3f ms</text>\n", ms(row->rel_ns));
+}
+
+static void draw_syscall(FILE *out, const struct nt_event *e, const struct nt_svg_row *row)
+{
+	bool client = e->sys.side == NT_SIDE_CLIENT;
+	int x = client ? NT_SVG_CLIENT_X : NT_SVG_TARGET_X;
+
+	fprintf(out,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+		"stroke-width=\"3\"/>\n",
+		x - 8, row->y_px, x + 8, row->y_px, COLOR_TEXT);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"call\">",
+		client ? x - 14 : x + 14, row->y_px + 5, client ? "end" : "start");
+	xml_text(out, nt_view_call_label(e->sys.call));
+	fprintf(out, " = %" PRId64 "  +%.3f ms</text>\n", e->sys.bytes, ms(row->rel_ns));
+}
+
+static void draw_lifelines(FILE *out, const struct nt_svg_row *rows, size_t n, int top, int bottom)
+{
+	const int xs[2] = { NT_SVG_CLIENT_X, NT_SVG_TARGET_X };
+
+	for (int i = 0; i < 2; i++)
+		fprintf(out,
+			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>\n",
+			xs[i], top, xs[i], bottom, COLOR_LIFELINE);
+	(void)rows;
+	(void)n;
+}
+
+static void draw_header(FILE *out, const struct nt_run *run, const struct nt_round *r)
+{
+	const struct nt_run_config *c = &run->cfg;
+	const struct {
+		int x;
+		const char *name;
+		const char *addr;
+	} who[2] = { { NT_SVG_CLIENT_X, "Client", c->client_addr },
+		     { NT_SVG_TARGET_X, "Target", c->target_addr } };
+
+	fprintf(out, "<text x=\"%d\" y=\"32\" text-anchor=\"middle\" class=\"title\">",
+		NT_SVG_PANEL_W / 2);
+	xml_text(out, c->variant);
+	fprintf(out, ": round %u of %u, %s</text>\n", r->index, run->summary.rounds,
+		nt_verdict_name(r->verdict));
+	fprintf(out,
+		"<text x=\"%d\" y=\"56\" text-anchor=\"middle\" class=\"note\">header %" PRIu32
+		" B + body %" PRIu32 " B, reply %" PRIu32 " B, Linux ",
+		NT_SVG_PANEL_W / 2, c->shape.header_bytes, c->shape.body_bytes,
+		c->shape.reply_bytes);
+	xml_text(out, c->kernel);
+	fputs("</text>\n", out);
+	for (int i = 0; i < 2; i++) {
+		fprintf(out,
+			"<rect x=\"%d\" y=\"70\" width=\"180\" height=\"44\" rx=\"6\" "
+			"fill=\"#f2f2f2\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+			who[i].x - 90, COLOR_TEXT);
+		fprintf(out,
+			"<text x=\"%d\" y=\"89\" text-anchor=\"middle\" class=\"who\">%s</text>\n",
+			who[i].x, who[i].name);
+		fprintf(out, "<text x=\"%d\" y=\"107\" text-anchor=\"middle\" class=\"addr\">",
+			who[i].x);
+		xml_text(out, who[i].addr);
+		fputs("</text>\n", out);
+	}
+}
+
+static void draw_footer(FILE *out, const struct nt_round *r, int height)
+{
+	char rtt[32], gap[32];
+
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">round trip %s, "
+		"header&#8594;ACK %s; times from the round&apos;s first write, at the "
+		"client</text>\n",
+		NT_SVG_PANEL_W / 2, height - 20, nt_view_ms(r->rtt_ns, rtt, sizeof(rtt)),
+		nt_view_ms(r->gap_ns, gap, sizeof(gap)));
+}
+
+/* One run's panel, its origin at the panel's top left. */
+static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round *r,
+		      const struct nt_svg_row *rows, size_t n, int height)
+{
+	bool stalled = r->verdict == NT_VERDICT_STALLED;
+	const struct nt_svg_row *h = row_of(rows, n, r->marks.h);
+	const struct nt_svg_row *a = row_of(rows, n, r->marks.a);
+
+	draw_header(out, run, r);
+	if (stalled && h && a)
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+			NT_SVG_CLIENT_X, h->y_px, NT_SVG_TARGET_X - NT_SVG_CLIENT_X,
+			a->y_px - h->y_px, COLOR_STALL_FILL);
+	draw_lifelines(out, rows, n, NT_SVG_TOP_PX - 10, height - NT_SVG_BOTTOM_PX + 6);
+	for (size_t i = 0; i < n; i++) {
+		const struct nt_event *e = &run->tl.ev[rows[i].ev];
+		bool in_stall = stalled && a && h && rows[i].y_px > h->y_px &&
+				rows[i].y_px <= a->y_px;
+
+		if (rows[i].break_before)
+			draw_break(
+				out, rows[i - 1].y_px + reach_down_px(&run->tl.ev[rows[i - 1].ev]),
+				rows[i].y_px - reach_up_px(e), rows[i].gap_ns, in_stall, r->gap_ns);
+		if (e->kind == NT_EVENT_SEGMENT)
+			draw_segment(out, e, &rows[i],
+				     stalled && ((long)rows[i].ev == r->marks.a ||
+						 (long)rows[i].ev == r->marks.b));
+		else
+			draw_syscall(out, e, &rows[i]);
+	}
+	draw_footer(out, r, height);
+	return 0;
+}
+
+static void defs(FILE *out)
+{
+	static const struct {
+		const char *id, *color;
+	} heads[] = { { "c2t", COLOR_C2T }, { "t2c", COLOR_T2C }, { "key", COLOR_STALL } };
+
+	fputs("<defs>\n", out);
+	for (unsigned i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		fprintf(out,
+			"<marker id=\"nt-head-%s\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+			"markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" "
+			"orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"%s\"/></marker>\n",
+			heads[i].id, heads[i].color);
+	fputs("</defs>\n", out);
+	fputs("<style>\n"
+	      ".nt-ladder text { font-family: " FONT_STACK "; fill: " COLOR_TEXT "; "
+	      "font-size: 15px; }\n"
+	      ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
+	      ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
+	      ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
+	      ".nt-ladder .seg { font-size: 15px; paint-order: stroke; stroke: #ffffff; "
+	      "stroke-width: 5px; stroke-linejoin: round; }\n"
+	      ".nt-ladder .seg.key { font-weight: bold; fill: " COLOR_STALL "; }\n"
+	      ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " COLOR_STALL "; }\n"
+	      "</style>\n",
+	      out);
+}
+
+int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool standalone)
+{
+	struct nt_svg_row **rows = calloc(n_runs ? n_runs : 1, sizeof(*rows));
+	size_t *n_rows = calloc(n_runs ? n_runs : 1, sizeof(*n_rows));
+	int *heights = calloc(n_runs ? n_runs : 1, sizeof(*heights));
+	int height = NT_SVG_TOP_PX + NT_SVG_BOTTOM_PX, width = NT_SVG_PANEL_W * (int)n_runs;
+	int ret = 0;
+
+	if (!rows || !n_rows || !heights) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (unsigned i = 0; i < n_runs; i++) {
+		int pick = nt_view_pick_round(&runs[i]);
+
+		heights[i] = NT_SVG_TOP_PX + NT_SVG_BOTTOM_PX;
+		if (pick < 0)
+			continue;
+		rows[i] = calloc(runs[i].tl.n ? runs[i].tl.n : 1, sizeof(**rows));
+		if (!rows[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		n_rows[i] = nt_svg_layout_round(&runs[i], &runs[i].rounds[pick], rows[i],
+						runs[i].tl.n, &heights[i]);
+		if (heights[i] > height)
+			height = heights[i];
+	}
+	if (width < NT_SVG_PANEL_W)
+		width = NT_SVG_PANEL_W;
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"nt-ladder\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
+		width, height, width, height);
+	fputs("<title>nagle-trace ladder diagram</title>\n", out);
+	defs(out);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
+		height);
+	for (unsigned i = 0; i < n_runs; i++) {
+		int pick = nt_view_pick_round(&runs[i]);
+
+		fprintf(out, "<g transform=\"translate(%d 0)\">\n", NT_SVG_PANEL_W * (int)i);
+		if (i)
+			fprintf(out,
+				"<line x1=\"0\" y1=\"12\" x2=\"0\" y2=\"%d\" stroke=\"#bbbbbb\" "
+				"stroke-width=\"2\"/>\n",
+				height - 12);
+		if (pick >= 0)
+			draw_panel(out, &runs[i], &runs[i].rounds[pick], rows[i], n_rows[i],
+				   height);
+		else {
+			fprintf(out,
+				"<text x=\"%d\" y=\"60\" text-anchor=\"middle\" class=\"title\">",
+				NT_SVG_PANEL_W / 2);
+			xml_text(out, runs[i].cfg.variant);
+			fputs(": no round captured</text>\n", out);
+		}
+		fputs("</g>\n", out);
+	}
+	fputs("</svg>\n", out);
+	if (ferror(out))
+		ret = -EIO;
+out:
+	for (unsigned i = 0; rows && i < n_runs; i++)
+		free(rows[i]);
+	free(rows);
+	free(n_rows);
+	free(heights);
+	return ret;
+}
+
+int nt_render_svg(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		  const struct nt_render_opts *opts)
+{
+	(void)opts;
+	return nt_svg_write(out, runs, n_runs, true);
+}

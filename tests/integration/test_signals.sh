@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Signals and faults: SIGINT/SIGTERM render what was captured and exit
+# 130/143; SIGPIPE ends quietly; a round that cannot complete in --timeout
+# ends in bounded time naming the round and the step.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_unshare
+need_tool python3
+
+# stop_with SIG FILE: start a long run writing JSON to FILE, send SIG mid-run; sets $rc.
+stop_with() {
+	local sig=$1 out=$2
+	set +e
+	unshare -Urn "$NAGLE_TRACE" --rounds 200 --pause 20 --format json -o "$out" &
+	local pid=$!
+	sleep 0.5
+	# unshare execs nagle-trace in place: the pid is the program's.
+	kill "-$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	set -e
+}
+
+stop_with INT "$NT_TMP/int.json"
+[ "$rc" = 130 ] || fail "SIGINT: exit $rc, want 130"
+json_check "$NT_TMP/int.json" '
+assert doc["interrupted"] is True and doc["summary"]["interrupted"] is True
+n = doc["summary"]["rounds"]
+assert 2 <= n < 200, n
+assert len(doc["rounds"]) == n
+assert doc["summary"]["expectation"]["met"] is False
+assert doc["summary"]["expectation"]["reason"] == "the run was interrupted"
+assert doc["rounds"][1]["verdict"] == "stalled"
+'
+ls "$NT_TMP" | grep -q 'int.json.' && fail "a temporary file was left behind"
+
+stop_with TERM "$NT_TMP/term.json"
+[ "$rc" = 143 ] || fail "SIGTERM: exit $rc, want 143"
+json_check "$NT_TMP/term.json" 'assert doc["interrupted"] is True'
+
+# | head: the reader goes away; no error message, no crash.
+set +e
+unshare -Urn "$NAGLE_TRACE" --rounds 30 2>"$NT_TMP/pipe.err" | head -1 >/dev/null
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" = 0 ] || fail "| head: exit $status, want 0"
+[ ! -s "$NT_TMP/pipe.err" ] || fail "| head printed: $(cat "$NT_TMP/pipe.err")"
+
+# A round that cannot finish in time: bounded, exit 3, names the round and the step.
+start=$(date +%s%N)
+nt --timeout 10 2>"$NT_TMP/to.err" >/dev/null
+end=$(date +%s%N)
+[ "$rc" = 3 ] || fail "--timeout 10: exit $rc, want 3"
+grep -q '^nagle-trace: round 2 did not complete within 10 ms: still waiting for ' "$NT_TMP/to.err" ||
+	fail "timeout message: $(cat "$NT_TMP/to.err")"
+[ $(((end - start) / 1000000)) -lt 3000 ] || fail "the timeout took $(((end - start) / 1000000)) ms"
+echo "ok"

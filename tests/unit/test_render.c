@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_render.c - the renderers on a recorded run, without namespaces.
+ *
+ * render_fixture.h holds the timeline of a real 4-round run (round 1 held,
+ * rounds 2-4 stalled at ~43 ms); each format's output is compared byte for
+ * byte with tests/golden/render/expected.*. NT_REGEN_GOLDEN=1 rewrites the
+ * golden files instead (review the diff; see tests/golden/README.md).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cmocka.h>
+
+#include "nt/render/render.h"
+#include "nt/render/svg.h"
+#include "nt/render/view.h"
+#include "render_fixture.h"
+
+#define GOLDEN_DIR NT_TEST_DATA_DIR "/golden/render/"
+
+static void fixture_run(struct nt_run *run, const char *variant)
+{
+	struct nt_run_config *c = &run->cfg;
+
+	memset(run, 0, sizeof(*run));
+	c->variant = variant;
+	c->shape = (struct nt_shape){ .header_bytes = FIXTURE_HEADER_BYTES,
+				      .body_bytes = FIXTURE_BODY_BYTES,
+				      .reply_bytes = FIXTURE_REPLY_BYTES,
+				      .rounds = FIXTURE_ROUNDS };
+	c->threshold_ns = FIXTURE_THRESHOLD_NS;
+	c->timeout_ns = FIXTURE_TIMEOUT_NS;
+	c->capture = "pcap";
+	c->expect = NT_EXPECT_STALLED;
+	c->family = AF_INET;
+	snprintf(c->client_addr, sizeof(c->client_addr), "%s", FIXTURE_CLIENT_ADDR);
+	snprintf(c->target_addr, sizeof(c->target_addr), "%s", FIXTURE_TARGET_ADDR);
+	c->client_port = FIXTURE_CLIENT_PORT;
+	c->target_port = FIXTURE_TARGET_PORT;
+	c->ifname = "nt-c";
+	snprintf(c->kernel, sizeof(c->kernel), "%s", FIXTURE_KERNEL);
+	for (size_t i = 0; i < sizeof(fixture_events) / sizeof(fixture_events[0]); i++)
+		assert_int_equal(nt_timeline_append(&run->tl, &fixture_events[i]), 0);
+	run->counts.frames = FIXTURE_FRAMES;
+	run->counts.segments = FIXTURE_FRAMES;
+	run->client_mss = FIXTURE_MSS;
+	run->target_mss = FIXTURE_MSS;
+	run->teardown_seen = true;
+	assert_int_equal(nt_run_finish(run), 0);
+}
+
+/* Renders into memory; the caller frees the text. */
+static char *render(int (*fn)(FILE *, const struct nt_run *, unsigned,
+			      const struct nt_render_opts *),
+		    const struct nt_run *runs, unsigned n)
+{
+	struct nt_render_opts ro = { .color = false, .summary_only = false };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&text, &size);
+
+	assert_non_null(fp);
+	assert_int_equal(fn(fp, runs, n, &ro), 0);
+	assert_int_equal(fclose(fp), 0);
+	return text;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem;
+	int c;
+
+	if (!fp)
+		return NULL;
+	mem = open_memstream(&text, &size);
+	assert_non_null(mem);
+	while ((c = fgetc(fp)) != EOF)
+		fputc(c, mem);
+	fclose(fp);
+	fclose(mem);
+	return text;
+}
+
+/* Byte for byte, or (NT_REGEN_GOLDEN=1) rewrite the golden file. */
+static void check_golden(const char *name, const char *got)
+{
+	char path[512];
+	const char *regen = getenv("NT_REGEN_GOLDEN");
+	char *want;
+
+	snprintf(path, sizeof(path), "%s%s", GOLDEN_DIR, name);
+	if (regen && strcmp(regen, "1") == 0) {
+		FILE *fp = fopen(path, "w");
+
+		assert_non_null(fp);
+		fputs(got, fp);
+		assert_int_equal(fclose(fp), 0);
+		return;
+	}
+	want = slurp(path);
+	if (!want)
+		fail_msg("missing golden file %s (NT_REGEN_GOLDEN=1 makes it)", path);
+	if (strcmp(want, got) != 0) {
+		size_t i = 0, line = 1;
+
+		while (want[i] && want[i] == got[i]) {
+			if (want[i] == '\n')
+				line++;
+			i++;
+		}
+		free(want);
+		fail_msg("%s differs from the renderer's output at line %zu "
+			 "(NT_REGEN_GOLDEN=1 rewrites it)",
+			 path, line);
+	}
+	free(want);
+}
+
+static void test_fixture_verdicts(void **state)
+{
+	struct nt_run run;
+
+	(void)state;
+	fixture_run(&run, "default");
+	assert_int_equal(run.summary.rounds, 4);
+	assert_int_equal(run.rounds[0].verdict, NT_VERDICT_HELD);
+	for (int i = 1; i < 4; i++) {
+		assert_int_equal(run.rounds[i].verdict, NT_VERDICT_STALLED);
+		assert_true(run.rounds[i].gap_ns > 35000000 && run.rounds[i].gap_ns < 50000000);
+	}
+	assert_true(run.expectation_met);
+	assert_int_equal(nt_view_pick_round(&run), 1);
+	nt_run_fini(&run);
+}
+
+static void golden_one(const char *name, int (*fn)(FILE *, const struct nt_run *, unsigned,
+						   const struct nt_render_opts *))
+{
+	struct nt_run run;
+	char *got;
+
+	fixture_run(&run, "default");
+	got = render(fn, &run, 1);
+	check_golden(name, got);
+	free(got);
+	nt_run_fini(&run);
+}
+
+static void test_golden_text(void **state)
+{
+	(void)state;
+	golden_one("expected.txt", nt_render_text);
+}
+
+static void test_golden_markdown(void **state)
+{
+	(void)state;
+	golden_one("expected.md", nt_render_markdown);
+}
+
+static void test_golden_svg(void **state)
+{
+	(void)state;
+	golden_one("expected.svg", nt_render_svg);
+}
+
+static void test_golden_html(void **state)
+{
+	(void)state;
+	golden_one("expected.html", nt_render_html);
+}
+
+/* Two variants side by side: the comparison table and two panels. */
+static void test_golden_two_runs(void **state)
+{
+	struct nt_run runs[2];
+	char *got;
+
+	(void)state;
+	fixture_run(&runs[0], "default");
+	fixture_run(&runs[1], "again");
+	got = render(nt_render_markdown, runs, 2);
+	check_golden("expected-2.md", got);
+	assert_non_null(strstr(got, "| `again` | 1 held, 3 stalled |"));
+	free(got);
+	got = render(nt_render_svg, runs, 2);
+	check_golden("expected-2.svg", got);
+	assert_non_null(strstr(got, "translate(760 0)"));
+	free(got);
+	nt_run_fini(&runs[0]);
+	nt_run_fini(&runs[1]);
+}
+
+/* The Mermaid block: a sequenceDiagram, the stall as a note, nothing Mermaid chokes on. */
+static void test_markdown_mermaid(void **state)
+{
+	struct nt_run run;
+	char *got, *start, *end;
+
+	(void)state;
+	fixture_run(&run, "default");
+	got = render(nt_render_markdown, &run, 1);
+	start = strstr(got, "```mermaid\nsequenceDiagram\n");
+	assert_non_null(start);
+	end = strstr(start + 3, "\n```");
+	assert_non_null(end);
+	*end = '\0';
+	assert_null(strchr(start, ';'));
+	assert_null(strchr(start, '#'));
+	assert_non_null(strstr(start, "Note over Client,Target: 42.9 ms: body held by Nagle, "
+				      "ACK delayed\n    Target->>Client: pure ACK (+42."));
+	assert_non_null(strstr(start, "Client->>Target: header 4 B (+0.0"));
+	assert_non_null(strstr(got, "```text\nround 2  stalled"));
+	free(got);
+	nt_run_fini(&run);
+}
+
+/* Markup in a name stays text, in SVG and in HTML. */
+static void test_escaping(void **state)
+{
+	struct nt_run run;
+	char *got;
+
+	(void)state;
+	fixture_run(&run, "a<b>&\"c");
+	got = render(nt_render_svg, &run, 1);
+	assert_null(strstr(got, "a<b>"));
+	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
+	free(got);
+	got = render(nt_render_html, &run, 1);
+	assert_null(strstr(got, "a<b>"));
+	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
+	assert_null(strstr(got, "<script"));
+	assert_null(strstr(got, "<link"));
+	assert_null(strstr(got, "src="));
+	free(got);
+	nt_run_fini(&run);
+}
+
+static void test_svg_advance(void **state)
+{
+	bool brk;
+
+	(void)state;
+	assert_int_equal(nt_svg_advance_px(-5, &brk), NT_SVG_ROW_PX);
+	assert_false(brk);
+	assert_int_equal(nt_svg_advance_px(0, &brk), NT_SVG_ROW_PX);
+	assert_int_equal(nt_svg_advance_px(10000, &brk), NT_SVG_ROW_PX + 10);
+	assert_false(brk);
+	assert_int_equal(nt_svg_advance_px(999999, &brk), NT_SVG_ROW_PX + NT_SVG_SCALE_MAX_PX);
+	assert_false(brk);
+	assert_int_equal(nt_svg_advance_px(NT_SVG_BREAK_NS, &brk), NT_SVG_BREAK_PX);
+	assert_true(brk);
+	assert_int_equal(nt_svg_advance_px(43900000, &brk), NT_SVG_BREAK_PX);
+	assert_true(brk);
+}
+
+/* The stalled round: one break, right before the ACK that ends the stall; y grows. */
+static void test_svg_layout(void **state)
+{
+	struct nt_svg_row rows[64];
+	struct nt_run run;
+	size_t n, breaks = 0;
+	int height;
+
+	(void)state;
+	fixture_run(&run, "default");
+	n = nt_svg_layout_round(&run, &run.rounds[1], rows, 64, &height);
+	assert_int_equal(n, run.rounds[1].events);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_true(rows[i].y_px >= rows[i - 1].y_px + NT_SVG_ROW_PX);
+		if (rows[i].break_before) {
+			breaks++;
+			assert_int_equal((long)rows[i].ev, run.rounds[1].marks.a);
+		}
+	}
+	assert_int_equal(breaks, 1);
+	assert_true(height > rows[n - 1].y_px);
+	assert_true(height < 1000);
+	/* Room is respected. */
+	assert_int_equal(nt_svg_layout_round(&run, &run.rounds[1], rows, 3, &height), 3);
+	nt_run_fini(&run);
+}
+
+static void test_view_helpers(void **state)
+{
+	struct nt_segment seg = { .role = NT_ROLE_HEADER, .payload_bytes = 4 };
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(nt_view_segment_label(&seg, buf, sizeof(buf)), "header 4 B");
+	seg.role = NT_ROLE_PURE_ACK;
+	seg.payload_bytes = 0;
+	assert_string_equal(nt_view_segment_label(&seg, buf, sizeof(buf)), "pure ACK");
+	assert_string_equal(nt_view_ms(-1, buf, sizeof(buf)), "-");
+	assert_string_equal(nt_view_ms(43900000, buf, sizeof(buf)), "43.900 ms");
+	assert_string_equal(nt_view_oneline("a,\n     b", buf, sizeof(buf)), "a, b");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_verdicts), cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_markdown),	 cmocka_unit_test(test_golden_svg),
+		cmocka_unit_test(test_golden_html),	 cmocka_unit_test(test_golden_two_runs),
+		cmocka_unit_test(test_markdown_mermaid), cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_svg_advance),	 cmocka_unit_test(test_svg_layout),
+		cmocka_unit_test(test_view_helpers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

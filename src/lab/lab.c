@@ -27,6 +27,7 @@
  * namespaces and the kernel tears them down.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +38,11 @@
 #include "nt/lab/lab.h"
 #include "nt/lab/netns.h"
 #include "nt/lab/rtnl.h"
+
+/* How long the veth pair may take to come up (linkwatch work) before the lab gives up. */
+#define LINK_UP_TIMEOUT_MS 2000
+/* Buckets of the target namespace's own TCP hash table (rounded up to a power of two). */
+#define TARGET_EHASH_ENTRIES 256
 
 /* Every segment its own skb and wire frame; see the top of the file. */
 #define LAB_GSO_MAX_SEGS 1
@@ -144,7 +150,7 @@ static int sysctl_int(const char *key, int value, struct nt_err *err)
 
 /* Runs in the target namespace: lo, the veth pair (peer into the client), our end. */
 static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
-			struct nt_err *err)
+			struct nt_rtnl *monitor, struct nt_err *err)
 {
 	const struct lab_end end = {
 		.ifname = NT_LAB_TARGET_IF,
@@ -166,6 +172,9 @@ static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 			      nt_rtnl_build_veth(buf, 0, NT_LAB_TARGET_IF, NT_LAB_CLIENT_IF,
 						 lab->client_ns, LAB_GSO_MAX_SEGS),
 			      "create veth pair " NT_LAB_TARGET_IF "/" NT_LAB_CLIENT_IF, err);
+	if (ret)
+		goto close_rtnl;
+	ret = nt_rtnl_open_link_monitor(monitor, err);
 	if (ret)
 		goto close_rtnl;
 	ret = configure_end(&rtnl, buf, lab, &end, err);
@@ -210,6 +219,36 @@ close_rtnl:
 	return ret;
 }
 
+/*
+ * Setting IFF_UP is not always enough to send. The target's end comes up
+ * first, while its peer is down: no carrier, so __dev_open() leaves its
+ * queues on the noop qdisc and dev_activate() happens later, when the
+ * client's end comes up and linkwatch runs from a work queue. A SYN-ACK or
+ * ARP reply sent before that is dropped and the client retries a second later.
+ * linkwatch_do_dev() sends the operstate-UP notification after dev_activate(),
+ * so wait for it. The client's end needs no wait: its carrier is already on
+ * when it comes up, so __dev_open() activates it at once (its own operstate
+ * notification is a non-urgent linkwatch event, about a second later).
+ */
+static int wait_target_up(struct nt_lab *lab, struct nt_rtnl *target_mon, struct nt_err *err)
+{
+	bool up = false;
+
+	for (int waited_ms = 0;; waited_ms += 5) {
+		struct pollfd pfd = { .fd = nt_rtnl_fd(target_mon), .events = POLLIN };
+		int ret = nt_rtnl_link_went_up(target_mon, lab->target_ifindex, &up, err);
+
+		if (ret || up)
+			return ret;
+		if (waited_ms >= LINK_UP_TIMEOUT_MS)
+			return nt_err_set(err, -ETIMEDOUT, "link %s did not come up within %d ms",
+					  NT_LAB_TARGET_IF, LINK_UP_TIMEOUT_MS);
+		if (poll(&pfd, 1, 5) < 0 && errno != EINTR)
+			return nt_err_set(err, -errno, "wait for link %s to come up",
+					  NT_LAB_TARGET_IF);
+	}
+}
+
 /* RFC 5737 TEST-NET-1 and RFC 3849 documentation addresses: never routed anywhere. */
 static void lab_addresses(struct nt_lab *lab, bool ipv6)
 {
@@ -227,6 +266,7 @@ static void lab_addresses(struct nt_lab *lab, bool ipv6)
 int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err *err)
 {
 	char buf[NT_RTNL_BUF_BYTES];
+	struct nt_rtnl target_mon = { 0 };
 	int home_ns, ret;
 
 	memset(lab, 0, sizeof(*lab));
@@ -240,11 +280,19 @@ int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err
 	ret = nt_netns_new(&lab->client_ns, err);
 	if (ret)
 		goto return_home;
+	/*
+	 * The target namespace is a child of the client's: give it its own
+	 * small TCP hash table (tcp_child_ehash_entries, Linux 6.1) instead of
+	 * the host's shared one, so reading its /proc/net/tcp for the evidence
+	 * walks a few buckets, not hundreds of thousands. Best effort: older
+	 * kernels lack it and the lab works without.
+	 */
+	(void)sysctl_int("net.ipv4.tcp_child_ehash_entries", TARGET_EHASH_ENTRIES, NULL);
 	/* From here on the thread is in the target namespace. */
 	ret = nt_netns_new(&lab->target_ns, err);
 	if (ret)
 		goto return_home;
-	ret = setup_target(lab, cfg, buf, err);
+	ret = setup_target(lab, cfg, buf, &target_mon, err);
 	if (ret)
 		goto return_home;
 	ret = nt_netns_enter(lab->client_ns, err);
@@ -253,10 +301,15 @@ int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err
 	ret = setup_client(lab, cfg, buf, err);
 	if (ret)
 		goto return_home;
+	ret = wait_target_up(lab, &target_mon, err);
+	if (ret)
+		goto return_home;
+	nt_rtnl_close(&target_mon);
 	close(home_ns);
 	return 0;
 
 return_home:
+	nt_rtnl_close(&target_mon);
 	/* Best effort and silent: the first error is the one to report. */
 	nt_netns_enter(home_ns, NULL);
 	close(home_ns);

@@ -308,3 +308,78 @@ int nt_rtnl_request(struct nt_rtnl *rtnl, struct nlmsghdr *nlh, const char *what
 		return nt_err_set(err, ack.error, "%s: kernel says \"%s\"", what, ack.msg);
 	return nt_err_set(err, ack.error, "%s", what);
 }
+
+int nt_rtnl_open_link_monitor(struct nt_rtnl *rtnl, struct nt_err *err)
+{
+	rtnl->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!rtnl->nl)
+		return nt_err_set(err, -errno, "open rtnetlink link monitor");
+	if (mnl_socket_bind(rtnl->nl, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0) {
+		int ret = nt_err_set(err, -errno, "bind rtnetlink link monitor");
+
+		nt_rtnl_close(rtnl);
+		return ret;
+	}
+	rtnl->portid = mnl_socket_get_portid(rtnl->nl);
+	rtnl->seq = 0;
+	return 0;
+}
+
+int nt_rtnl_fd(const struct nt_rtnl *rtnl)
+{
+	return mnl_socket_get_fd(rtnl->nl);
+}
+
+/* IF_OPER_UP (RFC 2863 "up"): <linux/if.h> defines it but clashes with <net/if.h>. */
+#define OPER_UP 6
+
+struct oper_watch {
+	int ifindex;
+	bool up;
+};
+
+static int oper_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct oper_watch *w = data;
+
+	if (mnl_attr_get_type(attr) == IFLA_OPERSTATE &&
+	    mnl_attr_validate(attr, MNL_TYPE_U8) == 0 && mnl_attr_get_u8(attr) == OPER_UP)
+		w->up = true;
+	return MNL_CB_OK;
+}
+
+static int oper_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifi;
+	struct oper_watch *w = data;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+		return MNL_CB_OK;
+	ifi = mnl_nlmsg_get_payload(nlh);
+	if (ifi->ifi_index != w->ifindex)
+		return MNL_CB_OK;
+	/* Skip attributes we do not know (libmnl's rule); only IFLA_OPERSTATE matters. */
+	mnl_attr_parse(nlh, sizeof(*ifi), oper_attr_cb, w);
+	return MNL_CB_OK;
+}
+
+int nt_rtnl_link_went_up(struct nt_rtnl *monitor, int ifindex, bool *up, struct nt_err *err)
+{
+	char buf[NT_RTNL_BUF_BYTES];
+	struct oper_watch w = { .ifindex = ifindex };
+
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(monitor->nl, buf, sizeof(buf));
+
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n < 0)
+			return nt_err_set(err, -errno, "read rtnetlink link notifications");
+		/* Notifications carry sequence 0 and the kernel's port id 0. */
+		if (mnl_cb_run(buf, (size_t)n, 0, 0, oper_msg_cb, &w) < 0)
+			return nt_err_set(err, -errno, "parse rtnetlink link notifications");
+	}
+	if (w.up)
+		*up = true;
+	return 0;
+}

@@ -127,4 +127,37 @@ struct nlmsghdr *nt_rtnl_build_route(void *buf, uint32_t seq, int family, int if
 int nt_rtnl_request(struct nt_rtnl *rtnl, struct nlmsghdr *nlh, const char *what,
 		    struct nt_err *err);
 
+/**
+ * nt_rtnl_open_link_monitor() - a non-blocking socket subscribed to link
+ * notifications (RTNLGRP_LINK) in the calling thread's namespace
+ * @rtnl: the socket to set up
+ * @err: filled on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_rtnl_open_link_monitor(struct nt_rtnl *rtnl, struct nt_err *err);
+
+/**
+ * nt_rtnl_fd() - the socket's descriptor, to poll()
+ * @rtnl: an open socket
+ *
+ * Return: the descriptor.
+ */
+int nt_rtnl_fd(const struct nt_rtnl *rtnl);
+
+/**
+ * nt_rtnl_link_went_up() - read pending notifications of a link monitor
+ * @monitor: from nt_rtnl_open_link_monitor()
+ * @ifindex: the link to watch
+ * @up: set to true when an RTM_NEWLINK for @ifindex says IF_OPER_UP;
+ *      left alone otherwise
+ * @err: filled on failure
+ *
+ * linkwatch_do_dev() sends that notification after dev_activate(), so once it
+ * is seen the device's queues take packets (before, the noop qdisc drops them).
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_rtnl_link_went_up(struct nt_rtnl *monitor, int ifindex, bool *up, struct nt_err *err);
+
 #endif

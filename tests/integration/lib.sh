@@ -46,7 +46,7 @@ nt() {
 
 # json_check FILE PYTHON: run a python3 snippet with `doc` loaded from FILE; it asserts.
 json_check() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" <<'PY' || fail "JSON check on $1 failed (traceback above)"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 exec(sys.argv[2])

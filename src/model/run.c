@@ -25,6 +25,68 @@ static unsigned rounds_run(const struct nt_run *run)
 	return (unsigned)last;
 }
 
+/* Group slot of a round: handshake 0, rounds 1..N, teardown N + 1; -1 for unassigned events. */
+static long group_of(int round, unsigned rounds)
+{
+	if (round == NT_ROUND_TEARDOWN)
+		return (long)rounds + 1;
+	if (round >= 0 && (unsigned)round <= rounds)
+		return round;
+	return -1;
+}
+
+/* A counting sort of event indices by round: O(events + rounds). */
+static int index_by_round(struct nt_run *run)
+{
+	unsigned rounds = run->cfg.shape.rounds;
+	size_t groups = (size_t)rounds + 2;
+	size_t *start = calloc(groups + 1, sizeof(*start));
+	size_t *idx = calloc(run->tl.n ? run->tl.n : 1, sizeof(*idx));
+
+	if (!start || !idx) {
+		free(start);
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < run->tl.n; i++) {
+		long g = group_of(run->tl.ev[i].round, rounds);
+
+		if (g >= 0)
+			start[g + 1]++;
+	}
+	for (size_t g = 0; g < groups; g++)
+		start[g + 1] += start[g];
+	size_t *fill = calloc(groups, sizeof(*fill));
+	if (!fill) {
+		free(start);
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < run->tl.n; i++) {
+		long g = group_of(run->tl.ev[i].round, rounds);
+
+		if (g >= 0)
+			idx[start[g] + fill[g]++] = i;
+	}
+	free(fill);
+	free(run->by_round);
+	free(run->by_round_start);
+	run->by_round = idx;
+	run->by_round_start = start;
+	return 0;
+}
+
+const size_t *nt_run_events_of(const struct nt_run *run, int round, size_t *n)
+{
+	long g = group_of(round, run->cfg.shape.rounds);
+
+	*n = 0;
+	if (g < 0 || !run->by_round_start)
+		return NULL;
+	*n = run->by_round_start[g + 1] - run->by_round_start[g];
+	return *n ? run->by_round + run->by_round_start[g] : NULL;
+}
+
 int nt_run_finish(struct nt_run *run)
 {
 	const struct nt_shape *shape = &run->cfg.shape;
@@ -35,6 +97,9 @@ int nt_run_finish(struct nt_run *run)
 	if (!run->rounds)
 		return -ENOMEM;
 	nt_rounds_assign(&run->tl, shape);
+	ret = index_by_round(run);
+	if (ret < 0)
+		return ret;
 	nt_rounds_assemble(&run->tl, shape, run->cfg.threshold_ns, run->rounds);
 	ret = nt_rounds_summarize(run->rounds, rounds_run(run), &run->summary);
 	if (ret < 0)
@@ -62,6 +127,9 @@ int nt_run_finish(struct nt_run *run)
 
 void nt_run_fini(struct nt_run *run)
 {
+	free(run->by_round);
+	free(run->by_round_start);
+	run->by_round = run->by_round_start = NULL;
 	nt_timeline_fini(&run->tl);
 	free(run->rounds);
 	run->rounds = NULL;

@@ -56,10 +56,11 @@ static struct json_object *event_json(const struct nt_event *e)
 static struct json_object *events_of(const struct nt_run *run, int round)
 {
 	struct json_object *a = json_object_new_array();
+	size_t n;
+	const size_t *idx = nt_run_events_of(run, round, &n);
 
-	for (size_t i = 0; i < run->tl.n; i++)
-		if (run->tl.ev[i].round == round)
-			json_object_array_add(a, event_json(&run->tl.ev[i]));
+	for (size_t k = 0; k < n; k++)
+		json_object_array_add(a, event_json(&run->tl.ev[idx[k]]));
 	return a;
 }
 
@@ -220,52 +221,77 @@ static struct json_object *tool_json(void)
 }
 
 /* One run's document; @top adds schema_version and tool (a single-run document). */
-static struct json_object *run_json(const struct nt_run *run, bool top)
-{
-	struct json_object *doc = json_object_new_object();
-	struct json_object *rounds = json_object_new_array();
+/*
+ * Streaming: a document of 20000 rounds held as one json-c tree took
+ * ~450 MiB. Each member (config, one round, summary) is built and
+ * serialised by json-c and freed at once; only the document's own braces,
+ * member names and commas are written here. Indentation follows json-c's
+ * pretty printer (two spaces a level).
+ */
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-	if (top) {
-		add(doc, "schema_version", json_object_new_int(NT_SCHEMA_VERSION));
-		add(doc, "tool", tool_json());
+/* Writes @o (consumed; NULL is null) as a value whose line starts at @depth. */
+static void emit(FILE *out, struct json_object *o, int depth)
+{
+	for (const char *p = json_object_to_json_string_ext(o, JSON_FLAGS); *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fprintf(out, "%*s", depth * 2, "");
 	}
-	add(doc, "variant", json_object_new_string(run->cfg.variant));
-	add(doc, "interrupted", json_object_new_boolean(run->interrupted));
-	add(doc, "config", config_json(run));
-	add(doc, "handshake", events_of(run, NT_ROUND_HANDSHAKE));
-	for (unsigned i = 0; i < run->summary.rounds; i++)
-		json_object_array_add(rounds, round_json(run, &run->rounds[i]));
-	add(doc, "rounds", rounds);
-	add(doc, "teardown", events_of(run, NT_ROUND_TEARDOWN));
-	add(doc, "summary", summary_json(run));
-	return doc;
+	json_object_put(o);
+}
+
+/* "key": value, at @depth; @more adds the comma. */
+static void member(FILE *out, const char *key, struct json_object *o, int depth, bool more)
+{
+	fprintf(out, "%*s\"%s\": ", depth * 2, "", key);
+	emit(out, o, depth);
+	fputs(more ? ",\n" : "\n", out);
+}
+
+static void emit_run(FILE *out, const struct nt_run *run, int depth, bool top)
+{
+	int in = depth + 1;
+
+	fputs("{\n", out);
+	if (top) {
+		member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), in, true);
+		member(out, "tool", tool_json(), in, true);
+	}
+	member(out, "variant", json_object_new_string(run->cfg.variant), in, true);
+	member(out, "interrupted", json_object_new_boolean(run->interrupted), in, true);
+	member(out, "config", config_json(run), in, true);
+	member(out, "handshake", events_of(run, NT_ROUND_HANDSHAKE), in, true);
+	fprintf(out, "%*s\"rounds\": [", in * 2, "");
+	for (unsigned i = 0; i < run->summary.rounds; i++) {
+		fprintf(out, "%s\n%*s", i ? "," : "", (in + 1) * 2, "");
+		emit(out, round_json(run, &run->rounds[i]), in + 1);
+	}
+	if (run->summary.rounds)
+		fprintf(out, "\n%*s", in * 2, "");
+	fputs("],\n", out);
+	member(out, "teardown", events_of(run, NT_ROUND_TEARDOWN), in, true);
+	member(out, "summary", summary_json(run), in, false);
+	fprintf(out, "%*s}", depth * 2, "");
 }
 
 int nt_render_json(FILE *out, const struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts)
 {
-	struct json_object *doc;
-	int ret = 0;
-
 	(void)opts;
 	if (n_runs == 1) {
-		doc = run_json(&runs[0], true);
+		emit_run(out, &runs[0], 0, true);
 	} else {
-		struct json_object *arr = json_object_new_array();
-
-		doc = json_object_new_object();
-		add(doc, "schema_version", json_object_new_int(NT_SCHEMA_VERSION));
-		add(doc, "tool", tool_json());
-		for (unsigned i = 0; i < n_runs; i++)
-			json_object_array_add(arr, run_json(&runs[i], false));
-		add(doc, "runs", arr);
+		fputs("{\n", out);
+		member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1, true);
+		member(out, "tool", tool_json(), 1, true);
+		fputs("  \"runs\": [", out);
+		for (unsigned i = 0; i < n_runs; i++) {
+			fprintf(out, "%s\n    ", i ? "," : "");
+			emit_run(out, &runs[i], 2, false);
+		}
+		fputs("\n  ]\n}", out);
 	}
-	if (fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
-							   JSON_C_TO_STRING_NOSLASHESCAPE),
-		  out) < 0 ||
-	    fputc('\n', out) == EOF)
-		ret = -EIO;
-	json_object_put(doc);
-	return ret;
+	fputc('\n', out);
+	return ferror(out) ? -EIO : 0;
 }

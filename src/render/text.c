@@ -113,11 +113,13 @@ static void print_round(FILE *out, const struct nt_run *run, const struct nt_rou
 		fprintf(out, "  header->ACK %.3f ms", ms(r->gap_ns));
 	fputc('\n', out);
 
-	for (size_t i = 0; i < tl->n; i++) {
+	size_t n;
+	const size_t *idx = nt_run_events_of(run, (int)r->index, &n);
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = idx[k];
 		const struct nt_event *e = &tl->ev[i];
 
-		if (e->round != (int)r->index)
-			continue;
 		if (!t0)
 			t0 = e->t_ns;
 		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
@@ -142,11 +144,13 @@ static void print_round(FILE *out, const struct nt_run *run, const struct nt_rou
 /* What the round's last request write was called on the timeline. */
 static const char *request_write_text(const struct nt_run *run, const struct nt_round *r)
 {
-	for (size_t i = 0; i < run->tl.n; i++) {
-		const struct nt_event *e = &run->tl.ev[i];
+	size_t n;
+	const size_t *idx = nt_run_events_of(run, (int)r->index, &n);
 
-		if (e->round == (int)r->index && e->kind == NT_EVENT_SYSCALL &&
-		    e->sys.call == NT_CALL_WRITE_REQUEST)
+	for (size_t k = 0; k < n; k++) {
+		const struct nt_event *e = &run->tl.ev[idx[k]];
+
+		if (e->kind == NT_EVENT_SYSCALL && e->sys.call == NT_CALL_WRITE_REQUEST)
 			return "write(header+body)";
 	}
 	return "write(body)";
@@ -232,18 +236,16 @@ static void print_counters(FILE *out, const struct nt_run *run)
 static void print_section(FILE *out, const struct nt_run *run, int round, const char *title,
 			  int64_t t0, const struct style *st)
 {
-	bool any = false;
+	size_t n;
+	const size_t *idx = nt_run_events_of(run, round, &n);
 
-	for (size_t i = 0; i < run->tl.n; i++) {
-		const struct nt_event *e = &run->tl.ev[i];
+	if (n)
+		fprintf(out, "\n%s%s%s\n", st->bold, title, st->reset);
+	for (size_t k = 0; k < n; k++) {
+		const struct nt_event *e = &run->tl.ev[idx[k]];
 
-		if (e->round != round)
-			continue;
-		if (!any)
-			fprintf(out, "\n%s%s%s\n", st->bold, title, st->reset);
 		if (!t0)
 			t0 = e->t_ns;
-		any = true;
 		print_event(out, e, t0, st);
 	}
 }

@@ -92,7 +92,7 @@ static void test_defaults(void **state)
 	assert_int_equal(opt.trace.timeout_ns, 2000 * MS);
 	assert_int_equal(opt.trace.pingpong_thresh, 0);
 	assert_false(opt.trace.ipv6);
-	assert_ptr_equal(opt.trace.capture, nt_capture_backend("pcap"));
+	assert_ptr_equal(opt.trace.capture, nt_capture_backend("packet"));
 	assert_non_null(opt.trace.capture);
 	assert_string_equal(opt.format, "text");
 	assert_null(opt.output_path);

@@ -153,6 +153,11 @@ struct nt_run_evidence {
  * @expectation_met: the expectation held (and nothing is uncertain)
  * @expectation_reason: why not, one line
  * @interrupted: the run was stopped by a signal before it finished
+ * @evidence: the kernel's own state per round and over the run
+ * @by_round: indices into @tl of every assigned event, grouped by round
+ *            (handshake, 1..N, teardown), time order within a group; use
+ *            nt_run_events_of()
+ * @by_round_start: where each group starts in @by_round (N + 3 entries)
  * @evidence: the kernel's own evidence (live runs; empty otherwise)
  */
 struct nt_run {
@@ -169,6 +174,8 @@ struct nt_run {
 	char expectation_reason[256];
 	bool interrupted;
 	struct nt_run_evidence evidence;
+	size_t *by_round;
+	size_t *by_round_start;
 };
 
 /**
@@ -178,6 +185,19 @@ struct nt_run {
  * Return: 0 or -ENOMEM.
  */
 int nt_run_finish(struct nt_run *run);
+
+/**
+ * nt_run_events_of() - the events of one round, in time order
+ * @run: a run after nt_run_finish()
+ * @round: 1..rounds, NT_ROUND_HANDSHAKE or NT_ROUND_TEARDOWN
+ * @n: set to how many
+ *
+ * Built once by nt_run_finish(), so renderers walk each round in O(its
+ * events) instead of scanning the whole timeline per round.
+ *
+ * Return: indices into @run->tl.ev (NULL when @n is 0).
+ */
+const size_t *nt_run_events_of(const struct nt_run *run, int round, size_t *n);
 
 /**
  * nt_run_fini() - free what the run owns; safe on a zeroed run

@@ -32,6 +32,7 @@ enum {
 	OPT_IPV6,
 	OPT_PINGPONG,
 	OPT_VERSION,
+	OPT_TIMINGS,
 };
 
 static const struct option long_options[] = {
@@ -56,6 +57,7 @@ static const struct option long_options[] = {
 	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ 0 },
 };
 
@@ -104,6 +106,8 @@ static const char usage[] =
 	"                       nanosecond timestamps); with several variants, one file\n"
 	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
 	"  --summary            one line per round instead of the full timeline\n"
+	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
+	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
 	"  --capture B          capture back end: packet (raw AF_PACKET, the default) or\n"
 	"                       pcap (libpcap); both give the same frames and timestamps\n"
@@ -315,6 +319,9 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 		break;
 	case OPT_SUMMARY:
 		opt->summary_only = true;
+		break;
+	case OPT_TIMINGS:
+		opt->timings = true;
 		break;
 	case 'h':
 		opt->action = NT_CLI_HELP;

@@ -188,6 +188,17 @@ static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_e
 	return (int)n;
 }
 
+static void print_timings(const struct nt_run *r)
+{
+	const struct nt_run_timings *t = &r->timings;
+
+	fprintf(stderr,
+		"nagle-trace: %s: timings: lab %.2f ms, listener %.2f ms, capture open %.2f ms, "
+		"exchange %.2f ms, assemble %.2f ms, close %.2f ms, total %.2f ms\n",
+		r->cfg.variant, t->lab_ns / 1e6, t->listen_ns / 1e6, t->capture_open_ns / 1e6,
+		t->exchange_ns / 1e6, t->assemble_ns / 1e6, t->close_ns / 1e6, t->total_ns / 1e6);
+}
+
 static int run_trace(struct nt_options *opt)
 {
 	struct nt_err err = { "" };
@@ -235,6 +246,8 @@ static int run_trace(struct nt_options *opt)
 	for (int i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
 
+		if (opt->timings)
+			print_timings(r);
 		if (r->interrupted || stop_signal)
 			code = stop_signal == SIGTERM ? NT_EXIT_SIGTERM : NT_EXIT_SIGINT;
 		else if (!r->expectation_met) {

@@ -176,6 +176,15 @@ static int start_pcap_writer(struct pipeline *pl, const struct nt_trace_options 
 	return nt_pcap_writer_start(opt->pcap, pl->linktype, cc->snaplen, err);
 }
 
+/* Time since *@t, which moves on to now: one phase of the run's breakdown. */
+static int64_t lap(int64_t *t)
+{
+	int64_t now = nt_now_mono_ns(), d = now - *t;
+
+	*t = now;
+	return d;
+}
+
 static bool stopped(const struct nt_trace_options *opt)
 {
 	return opt->stop && *opt->stop;
@@ -246,6 +255,8 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	struct nt_lab lab;
 	struct nt_evidence evidence;
 	char filter[256];
+	struct nt_run_timings *tm = &run->timings;
+	int64_t t0 = nt_now_mono_ns(), t = t0;
 	int ret;
 
 	memset(&ex, 0, sizeof(ex));
@@ -256,6 +267,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	ret = nt_lab_up(&lab, &lab_cfg, err);
 	if (ret < 0)
 		return ret;
+	tm->lab_ns = lap(&t);
 	describe_run(run, opt, &lab);
 	exchange_config(&xc, opt, &lab);
 
@@ -274,6 +286,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	if (ret < 0)
 		goto exchange_close;
 	nt_evidence_open_client(&evidence);
+	tm->listen_ns = lap(&t);
 
 	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %u",
 		 lab.client_addr_str, lab.target_addr_str, NT_TARGET_PORT);
@@ -292,6 +305,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 		goto capture_close;
 	nt_flow_init(&pl.flow, lab.family, &lab.client_addr, NT_CLIENT_PORT, &lab.target_addr,
 		     NT_TARGET_PORT);
+	tm->capture_open_ns = lap(&t);
 
 	ret = nt_exchange_connect(&ex, err);
 	if (ret < 0)
@@ -299,6 +313,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	ret = run_loop(&pl, &ex, opt, err);
 	if (ret < 0)
 		goto capture_close;
+	tm->exchange_ns = lap(&t);
 
 	ret = drain_capture(&pl, err);
 	if (ret < 0)
@@ -316,6 +331,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	ret = nt_run_finish(run);
 	if (ret < 0)
 		nt_err_set(err, ret, "assemble the rounds");
+	tm->assemble_ns = lap(&t);
 
 capture_close:
 	nt_capture_close(&pl.cap);
@@ -324,5 +340,7 @@ exchange_close:
 	nt_evidence_close(&evidence);
 lab_down:
 	nt_lab_down(&lab);
+	tm->close_ns = lap(&t);
+	tm->total_ns = t - t0;
 	return ret;
 }

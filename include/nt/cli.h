@@ -44,6 +44,7 @@ enum nt_cli_action {
  * @pcap_path: -w, NULL for none
  * @color: --color
  * @summary_only: --summary
+ * @timings: --timings
  */
 struct nt_options {
 	enum nt_cli_action action;
@@ -56,6 +57,7 @@ struct nt_options {
 	const char *pcap_path;
 	enum nt_color_mode color;
 	bool summary_only;
+	bool timings;
 };
 
 /**

@@ -176,6 +176,20 @@ static struct json_object *config_json(const struct nt_run *run)
 	return o;
 }
 
+static struct json_object *timings_json(const struct nt_run_timings *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "lab_ns", json_object_new_int64(t->lab_ns));
+	add(o, "listen_ns", json_object_new_int64(t->listen_ns));
+	add(o, "capture_open_ns", json_object_new_int64(t->capture_open_ns));
+	add(o, "exchange_ns", json_object_new_int64(t->exchange_ns));
+	add(o, "assemble_ns", json_object_new_int64(t->assemble_ns));
+	add(o, "close_ns", json_object_new_int64(t->close_ns));
+	add(o, "total_ns", json_object_new_int64(t->total_ns));
+	return o;
+}
+
 static struct json_object *summary_json(const struct nt_run *run)
 {
 	const struct nt_summary *s = &run->summary;
@@ -208,6 +222,7 @@ static struct json_object *summary_json(const struct nt_run *run)
 	add(exp, "reason",
 	    run->expectation_met ? NULL : json_object_new_string(run->expectation_reason));
 	add(o, "expectation", exp);
+	add(o, "timings", timings_json(&run->timings));
 	return o;
 }
 

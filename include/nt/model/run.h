@@ -140,6 +140,27 @@ struct nt_run_evidence {
 };
 
 /**
+ * struct nt_run_timings - where a live run's wall time went (CLOCK_MONOTONIC)
+ * @lab_ns: nt_lab_up(): namespaces, veth, addresses, routes, link activation
+ * @listen_ns: the target's listener and its evidence files
+ * @capture_open_ns: opening the capture (and the -w writer)
+ * @exchange_ns: connect, every round, and the teardown seen in the capture
+ * @assemble_ns: draining the capture, its counters, rounds and verdicts
+ * @close_ns: closing the capture, the sockets and the lab (closing an
+ *            AF_PACKET socket waits for an RCU grace period: packet_release())
+ * @total_ns: the whole live run
+ */
+struct nt_run_timings {
+	int64_t lab_ns;
+	int64_t listen_ns;
+	int64_t capture_open_ns;
+	int64_t exchange_ns;
+	int64_t assemble_ns;
+	int64_t close_ns;
+	int64_t total_ns;
+};
+
+/**
  * struct nt_run - one traced run
  * @cfg: configuration
  * @tl: the timeline
@@ -158,6 +179,7 @@ struct nt_run_evidence {
  *            (handshake, 1..N, teardown), time order within a group; use
  *            nt_run_events_of()
  * @by_round_start: where each group starts in @by_round (N + 3 entries)
+ * @timings: where the run's wall time went
  * @evidence: the kernel's own evidence (live runs; empty otherwise)
  */
 struct nt_run {
@@ -176,6 +198,7 @@ struct nt_run {
 	struct nt_run_evidence evidence;
 	size_t *by_round;
 	size_t *by_round_start;
+	struct nt_run_timings timings;
 };
 
 /**

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analysis.h - offline analysis of captured frames: decode, track flows,
+ * apply the stall rule, keep a report per flow that stalled.
+ *
+ * Pure: frames come in as bytes with a timestamp and a link type, results
+ * come out as structs for the renderers. Knows nothing of pcap files.
+ * Memory is bounded by the flow cap plus one report per flow that stalled.
+ */
+#ifndef NT_MODEL_ANALYSIS_H
+#define NT_MODEL_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nt/model/decode.h"
+#include "nt/model/flowtab.h"
+#include "nt/model/stall.h"
+
+#define NT_TIMELINE_MAX (NT_FLOW_RING + NT_FLOW_AFTER)
+/* Decode statuses, NT_DECODE_OK .. NT_DECODE_UNSUPPORTED_LINK, counted per file. */
+#define NT_DECODE_STATUS_COUNT 5
+
+/**
+ * struct nt_analysis_params - the analysis knobs
+ * @stall: the episode rule's thresholds
+ * @max_flows: flow table cap
+ * @idle_ns: idle eviction timeout, capture time
+ */
+struct nt_analysis_params {
+	struct nt_stall_params stall;
+	uint32_t max_flows;
+	int64_t idle_ns;
+};
+
+/**
+ * struct nt_flow_result - the report of one flow with at least one stall
+ * @file: index of its file in &nt_analysis.files
+ * @family: AF_INET or AF_INET6
+ * @client_addr: client address (the SYN's sender, else the first packet's)
+ * @target_addr: target address
+ * @client_port: client port
+ * @target_port: target port
+ * @syn_seen: the handshake was captured
+ * @mss: MSS option per direction's SYN (index enum nt_dir), 0 unseen
+ * @rtt_ns: round trip from the capture point to the client and to the
+ *          target (index NT_DIR_C2T: client side), -1 unknown
+ * @packets: packets of the flow
+ * @first_t_ns: its first packet
+ * @last_t_ns: its last packet
+ * @evicted: left the table before the end of its file (idle or full)
+ * @stalls: stall episodes
+ * @think_time: think-time episodes
+ * @by_delack: stalls per enum nt_delack_class
+ * @stall_ns: each stall's duration (R - H), in order
+ * @stall_ns_cap: allocated slots of @stall_ns
+ * @total_ns: sum of @stall_ns
+ * @p50_ns: nearest-rank median
+ * @max_ns: longest
+ * @first: the first stall
+ * @last: the last stall
+ * @first_held_seq_rel: relative sequence number of the first stall's H
+ * @timeline: segments around the first stall
+ * @n_timeline: how many
+ */
+struct nt_flow_result {
+	uint32_t file;
+	int family;
+	uint8_t client_addr[16];
+	uint8_t target_addr[16];
+	uint16_t client_port;
+	uint16_t target_port;
+	bool syn_seen;
+	uint16_t mss[2];
+	int64_t rtt_ns[2];
+	uint64_t packets;
+	int64_t first_t_ns;
+	int64_t last_t_ns;
+	bool evicted;
+	uint32_t stalls;
+	uint32_t think_time;
+	uint32_t by_delack[3];
+	int64_t *stall_ns;
+	uint32_t stall_ns_cap;
+	int64_t total_ns;
+	int64_t p50_ns;
+	int64_t max_ns;
+	struct nt_stall_episode first;
+	struct nt_stall_episode last;
+	uint32_t first_held_seq_rel;
+	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
+	uint8_t n_timeline;
+};
+
+/**
+ * struct nt_analysis_file - what was read from one input
+ * @path: as given ("-" for standard input)
+ * @linktype: the capture's link type, -1 before it was opened
+ * @packets: frames read
+ * @tcp_packets: frames decoded to TCP
+ * @not_decoded: frames not decoded, per enum nt_decode_status
+ * @first_t_ns: first frame's time, -1 when none
+ * @last_t_ns: last frame's time, -1 when none
+ * @flows: TCP flows seen
+ * @flows_with_stalls: of which stalled
+ * @stalls: stall episodes
+ * @error: why reading stopped early (one line), NULL when read completely
+ */
+struct nt_analysis_file {
+	char *path;
+	int linktype;
+	uint64_t packets;
+	uint64_t tcp_packets;
+	uint64_t not_decoded[NT_DECODE_STATUS_COUNT];
+	int64_t first_t_ns;
+	int64_t last_t_ns;
+	uint64_t flows;
+	uint64_t flows_with_stalls;
+	uint64_t stalls;
+	char *error;
+};
+
+/**
+ * struct nt_analysis_summary - totals over all files
+ * @packets: frames read
+ * @tcp_packets: decoded to TCP
+ * @not_decoded: per enum nt_decode_status
+ * @flows: TCP flows
+ * @flows_with_stalls: flows with at least one stall
+ * @stalls: stall episodes
+ * @think_time: think-time episodes
+ * @by_delack: stalls per enum nt_delack_class
+ * @total_stall_ns: time lost in stalls
+ * @evicted_idle: flows evicted for idleness
+ * @evicted_full: flows evicted because the table was full
+ * @files_damaged: files that could not be read to the end
+ */
+struct nt_analysis_summary {
+	uint64_t packets;
+	uint64_t tcp_packets;
+	uint64_t not_decoded[NT_DECODE_STATUS_COUNT];
+	uint64_t flows;
+	uint64_t flows_with_stalls;
+	uint64_t stalls;
+	uint64_t think_time;
+	uint64_t by_delack[3];
+	int64_t total_stall_ns;
+	uint64_t evicted_idle;
+	uint64_t evicted_full;
+	uint64_t files_damaged;
+};
+
+/**
+ * struct nt_analysis - one analysis over one or more files
+ * @params: the knobs
+ * @tab: flow table of the current file
+ * @files: inputs, in order
+ * @n_files: how many
+ * @flows: reports of the flows that stalled, in order of their first stall
+ *         once nt_analysis_finish() ran
+ * @n_flows: how many
+ * @flows_cap: allocated slots
+ * @sum: totals
+ * @cur_linktype: link type of the current file
+ * @oom: an allocation failed; results are incomplete
+ */
+struct nt_analysis {
+	struct nt_analysis_params params;
+	struct nt_flowtab tab;
+	struct nt_analysis_file *files;
+	size_t n_files;
+	struct nt_flow_result **flows;
+	size_t n_flows;
+	size_t flows_cap;
+	struct nt_analysis_summary sum;
+	int cur_linktype;
+	bool oom;
+};
+
+/**
+ * nt_analysis_init() - start an analysis
+ * @an: the analysis
+ * @params: the knobs (copied)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *params);
+
+/**
+ * nt_analysis_fini() - free everything; safe on a zeroed analysis
+ * @an: the analysis
+ */
+void nt_analysis_fini(struct nt_analysis *an);
+
+/**
+ * nt_analysis_file_begin() - the next input starts
+ * @an: the analysis
+ * @path: its name as the user gave it (copied)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_analysis_file_begin(struct nt_analysis *an, const char *path);
+
+/**
+ * nt_analysis_set_linktype() - the current input's link type, once known
+ * @an: the analysis
+ * @linktype: a LINKTYPE_ or DLT_ value
+ */
+void nt_analysis_set_linktype(struct nt_analysis *an, int linktype);
+
+/**
+ * nt_analysis_frame() - analyse one frame of the current input
+ * @an: the analysis
+ * @t_ns: capture time, ns since the epoch
+ * @frame: captured bytes
+ * @caplen: how many
+ *
+ * Return: 0 or -ENOMEM (counted in @an->oom; analysis goes on).
+ */
+int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen);
+
+/**
+ * nt_analysis_file_end() - the current input ended; its flows are closed
+ * @an: the analysis
+ * @error: why it ended early (one line, copied), NULL when read completely
+ */
+void nt_analysis_file_end(struct nt_analysis *an, const char *error);
+
+/**
+ * nt_analysis_finish() - order the flows and compute their percentiles
+ * @an: the analysis
+ */
+void nt_analysis_finish(struct nt_analysis *an);
+
+#endif

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * flowtab.h - a bounded table of bidirectional TCP connections.
+ *
+ * Keyed by the 4-tuple in a canonical order, so both directions of a
+ * connection find the same entry. Memory is bounded by a flow cap: entries
+ * live in one array that grows by doubling up to the cap (no allocation per
+ * packet); a flow idle for longer than the idle timeout (capture time) is
+ * evicted, and when the table is full the least recently seen flow is. Every
+ * eviction goes through one callback, so the owner can keep what it needs.
+ * Entry pointers stay valid only until the next lookup or flush.
+ */
+#ifndef NT_MODEL_FLOWTAB_H
+#define NT_MODEL_FLOWTAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nt/model/decode.h"
+#include "nt/model/flow.h"
+#include "nt/model/stall.h"
+
+#define NT_FLOWTAB_NIL UINT32_MAX
+/* Segments kept before a flow's first stall for its timeline, and after it. */
+#define NT_FLOW_RING  8
+#define NT_FLOW_AFTER 3
+
+/**
+ * struct nt_flow_key - a connection's endpoints, lower (address, port) first
+ * @family: AF_INET or AF_INET6
+ * @port: ports, host order, matching @addr
+ * @addr: addresses, network order (IPv4: first 4 bytes, the rest zero)
+ */
+struct nt_flow_key {
+	uint32_t family;
+	uint16_t port[2];
+	uint8_t addr[2][16];
+};
+
+/**
+ * struct nt_tl_seg - one segment of a report's timeline
+ * @t_ns: capture time
+ * @frame: frame index in its file
+ * @dir: direction
+ * @flags: TCP flags
+ * @seq_rel: relative sequence number
+ * @ack_rel: relative acknowledgment number
+ * @len: payload bytes
+ */
+struct nt_tl_seg {
+	int64_t t_ns;
+	uint64_t frame;
+	enum nt_dir dir;
+	uint8_t flags;
+	uint32_t seq_rel;
+	uint32_t ack_rel;
+	uint32_t len;
+};
+
+struct nt_flow_result;
+
+/**
+ * struct nt_flow_entry - one tracked connection
+ * @key: the canonical key
+ * @hash: the key's hash
+ * @hnext: next entry in the bucket chain
+ * @lru_prev: more recently seen neighbour
+ * @lru_next: less recently seen neighbour
+ * @used: the slot holds a flow
+ * @client_first: the client (@flow's) is the key's first endpoint
+ * @first_t_ns: first packet
+ * @last_t_ns: last packet
+ * @packets: packets seen
+ * @flow: client/target roles and relative sequence numbers
+ * @stall: the stall rule's state
+ * @ring: the last segments, for the first stall's timeline
+ * @ring_n: how many of @ring are valid
+ * @ring_head: next slot of @ring to write
+ * @after_left: segments still to add to the first stall's timeline
+ * @think_time: think-time episodes
+ * @res: the report, allocated at the first stall; NULL before
+ */
+struct nt_flow_entry {
+	struct nt_flow_key key;
+	uint32_t hash;
+	uint32_t hnext;
+	uint32_t lru_prev;
+	uint32_t lru_next;
+	bool used;
+	bool client_first;
+	int64_t first_t_ns;
+	int64_t last_t_ns;
+	uint64_t packets;
+	struct nt_flow flow;
+	struct nt_stall_tracker stall;
+	struct nt_tl_seg ring[NT_FLOW_RING];
+	uint8_t ring_n;
+	uint8_t ring_head;
+	uint8_t after_left;
+	uint32_t think_time;
+	struct nt_flow_result *res;
+};
+
+enum nt_evict_reason {
+	NT_EVICT_IDLE = 0, /* no packet for the idle timeout */
+	NT_EVICT_FULL,	   /* the least recently seen flow, to make room */
+	NT_EVICT_FLUSH,	   /* end of input */
+};
+
+/* Called for every flow leaving the table; the entry is reused afterwards. */
+typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why);
+
+/**
+ * struct nt_flowtab - the table
+ * @e: entries
+ * @n_alloc: allocated entries
+ * @max_flows: the cap
+ * @n_used: flows in the table
+ * @free_head: first free slot (chained through @hnext)
+ * @bucket: chain heads, @mask + 1 of them
+ * @mask: bucket count minus one
+ * @lru_head: most recently seen
+ * @lru_tail: least recently seen
+ * @idle_ns: idle timeout, 0 for none
+ * @evict: eviction callback, may be NULL
+ * @ctx: its context
+ * @created: flows created
+ * @evicted_idle: flows evicted for idleness
+ * @evicted_full: flows evicted because the table was full
+ */
+struct nt_flowtab {
+	struct nt_flow_entry *e;
+	uint32_t n_alloc;
+	uint32_t max_flows;
+	uint32_t n_used;
+	uint32_t free_head;
+	uint32_t *bucket;
+	uint32_t mask;
+	uint32_t lru_head;
+	uint32_t lru_tail;
+	int64_t idle_ns;
+	nt_flowtab_evict_fn evict;
+	void *ctx;
+	uint64_t created;
+	uint64_t evicted_idle;
+	uint64_t evicted_full;
+};
+
+/**
+ * nt_flowtab_init() - set up an empty table
+ * @tab: the table
+ * @max_flows: cap, at least 1
+ * @idle_ns: idle timeout in capture time, 0 for none
+ * @evict: called for each flow leaving the table (may be NULL)
+ * @ctx: passed to @evict
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_flowtab_init(struct nt_flowtab *tab, uint32_t max_flows, int64_t idle_ns,
+		    nt_flowtab_evict_fn evict, void *ctx);
+
+/**
+ * nt_flowtab_fini() - free the table without calling the callback; safe on a zeroed one
+ * @tab: the table
+ */
+void nt_flowtab_fini(struct nt_flowtab *tab);
+
+/**
+ * nt_flow_key_of() - the canonical key of a packet
+ * @pkt: the packet
+ * @key: filled
+ * @src_is_first: set when the packet's source is the key's first endpoint
+ */
+void nt_flow_key_of(const struct nt_tcp_packet *pkt, struct nt_flow_key *key, bool *src_is_first);
+
+/**
+ * nt_flowtab_lookup() - find or create the flow of @key at time @t_ns
+ * @tab: the table
+ * @key: canonical key
+ * @t_ns: the packet's time; flows idle longer than the timeout are evicted first
+ * @created: set when the entry is new (zeroed but for key and table links)
+ *
+ * Return: the entry (valid until the next lookup or flush), or NULL on -ENOMEM.
+ */
+struct nt_flow_entry *nt_flowtab_lookup(struct nt_flowtab *tab, const struct nt_flow_key *key,
+					int64_t t_ns, bool *created);
+
+/**
+ * nt_flowtab_flush() - evict every flow (NT_EVICT_FLUSH), least recent first
+ * @tab: the table
+ */
+void nt_flowtab_flush(struct nt_flowtab *tab);
+
+#endif

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stall.h - the stall-episode rule for captures of unknown connections.
+ *
+ * One connection's segments are fed in capture order to one function,
+ * nt_stall_feed(), which owns the whole causal rule (see docs/analyze.md):
+ *
+ *   H    a data segment from side A, shorter than A's MSS, not a
+ *        retransmission; A sends no further data after it
+ *   ACK  B's first segment acknowledging H is a pure ACK with ack exactly
+ *        H.seq + H.len, seen at least the threshold after H
+ *   R    A's next data segment starts at H.seq + H.len and is seen within
+ *        release + rtt(A) of the ACK, rtt(A) being the round trip between
+ *        the capture point and A, estimated from the capture itself
+ *
+ * H -> ACK -> R is a stall: Nagle held R until the delayed ACK fired. When R
+ * comes later than that window, A had nothing to send when the ACK came:
+ * application think time. The tracker is pure: no I/O, no allocation.
+ */
+#ifndef NT_MODEL_STALL_H
+#define NT_MODEL_STALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nt/model/event.h"
+
+/*
+ * Without a SYN the MSS is inferred: the largest segment seen so far, but
+ * never below the smallest MSS a host may assume (RFC 9293 §3.7.1: 536 for
+ * IPv4; IPv6's 1280-byte minimum MTU less 60 bytes of headers gives 1220).
+ */
+#define NT_STALL_MSS_FLOOR_V4 536u
+#define NT_STALL_MSS_FLOOR_V6 1220u
+
+enum nt_episode_kind {
+	NT_EPISODE_STALL = 0,  /* the next data left right after the delayed ACK */
+	NT_EPISODE_THINK_TIME, /* the ACK was late, but the next data came much later */
+};
+
+/* Which delayed-ACK timer the ACK delay looks like (names: nt_delack_name()). */
+enum nt_delack_class {
+	NT_DELACK_OTHER = 0,
+	NT_DELACK_MIN, /* TCP_DELACK_MIN, HZ/25: 40 ms plus a tick or two */
+	NT_DELACK_MAX, /* TCP_DELACK_MAX, HZ/5: 200 ms */
+};
+
+/**
+ * struct nt_stall_params - the rule's knobs
+ * @threshold_ns: smallest H -> ACK delay that counts (--threshold)
+ * @release_ns: how soon after the ACK R must leave, at the sender (--release-us)
+ */
+struct nt_stall_params {
+	int64_t threshold_ns;
+	int64_t release_ns;
+};
+
+/**
+ * struct nt_stall_seg - what the rule needs of one segment
+ * @t_ns: capture timestamp
+ * @dir: direction on the connection
+ * @flags: TCP flags
+ * @seq: absolute sequence number
+ * @ack: absolute acknowledgment number (with NT_TCP_ACK)
+ * @len: payload bytes (from the IP header)
+ * @mss_opt: MSS option of a SYN, 0 when absent
+ * @frame_index: frame number in the capture, copied into episodes
+ */
+struct nt_stall_seg {
+	int64_t t_ns;
+	enum nt_dir dir;
+	uint8_t flags;
+	uint32_t seq;
+	uint32_t ack;
+	uint32_t len;
+	uint16_t mss_opt;
+	uint64_t frame_index;
+};
+
+/**
+ * struct nt_stall_episode - one H -> ACK -> R episode
+ * @kind: stall or think time
+ * @dir: direction of the held data (A -> B)
+ * @delack: which delayed-ACK timer the ACK delay matches
+ * @held_t_ns: when H was seen
+ * @ack_t_ns: when the ACK was seen
+ * @release_t_ns: when R was seen
+ * @held_seq: H's absolute sequence number
+ * @held_len: H's payload bytes
+ * @ack_delay_ns: ACK - H
+ * @release_gap_ns: R - ACK
+ * @window_ns: the release window applied (release + rtt(A))
+ * @stall_ns: R - H, the time the held data lost
+ * @held_frame: frame index of H
+ * @ack_frame: frame index of the ACK
+ * @release_frame: frame index of R
+ */
+struct nt_stall_episode {
+	enum nt_episode_kind kind;
+	enum nt_dir dir;
+	enum nt_delack_class delack;
+	int64_t held_t_ns;
+	int64_t ack_t_ns;
+	int64_t release_t_ns;
+	uint32_t held_seq;
+	uint32_t held_len;
+	int64_t ack_delay_ns;
+	int64_t release_gap_ns;
+	int64_t window_ns;
+	int64_t stall_ns;
+	uint64_t held_frame;
+	uint64_t ack_frame;
+	uint64_t release_frame;
+};
+
+enum nt_stall_state {
+	NT_STALL_IDLE = 0, /* nothing held */
+	NT_STALL_HELD,	   /* H is the last data sent, not yet acknowledged */
+	NT_STALL_ACKED,	   /* H got a late pure ACK; waiting for R */
+};
+
+/**
+ * struct nt_stall_side - per-direction state (data sent in that direction)
+ * @state: where the rule stands for this direction's data
+ * @snd_seen: @snd_max is valid
+ * @snd_max: highest sequence number sent plus one (retransmission detection)
+ * @largest_len: largest payload seen (MSS inference)
+ * @mss: MSS announced by the peer's SYN: this direction's limit; 0 unknown
+ * @ack_seen: @ack_max is valid
+ * @ack_max: highest ack this direction has sent (acknowledging the peer)
+ * @rtt_ns: smallest round trip between the capture point and this side, -1 unknown
+ * @sample_t_ns: when the peer's data being timed was seen; -1 none
+ * @sample_end: sequence number the peer's timed data ends at
+ * @h_t_ns: H's time
+ * @h_seq: H's sequence number
+ * @h_len: H's length
+ * @h_frame: H's frame
+ * @ack_t_ns: the late ACK's time
+ * @ack_frame: the late ACK's frame
+ */
+struct nt_stall_side {
+	enum nt_stall_state state;
+	bool snd_seen;
+	uint32_t snd_max;
+	uint32_t largest_len;
+	uint32_t mss;
+	bool ack_seen;
+	uint32_t ack_max;
+	int64_t rtt_ns;
+	int64_t sample_t_ns;
+	uint32_t sample_end;
+	int64_t h_t_ns;
+	uint32_t h_seq;
+	uint32_t h_len;
+	uint64_t h_frame;
+	int64_t ack_t_ns;
+	uint64_t ack_frame;
+};
+
+/**
+ * struct nt_stall_tracker - the rule's state for one connection
+ * @side: per direction (index enum nt_dir)
+ * @mss_floor: MSS assumed at least, for inference (NT_STALL_MSS_FLOOR_*)
+ */
+struct nt_stall_tracker {
+	struct nt_stall_side side[2];
+	uint32_t mss_floor;
+};
+
+/**
+ * nt_stall_init() - start tracking a connection
+ * @tr: the tracker
+ * @family: AF_INET or AF_INET6 (picks the MSS floor)
+ */
+void nt_stall_init(struct nt_stall_tracker *tr, int family);
+
+/**
+ * nt_stall_feed() - apply the rule to the next segment of a connection
+ * @tr: the connection's tracker
+ * @p: thresholds
+ * @seg: the segment, in capture order
+ * @ep: filled when an episode completes
+ *
+ * Return: 1 when @seg completed an episode (written to @ep), 0 otherwise.
+ */
+int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
+		  const struct nt_stall_seg *seg, struct nt_stall_episode *ep);
+
+/**
+ * nt_delack_classify() - name an ACK delay by the timer it matches
+ * @ack_delay_ns: H -> ACK
+ *
+ * Return: the class.
+ */
+enum nt_delack_class nt_delack_classify(int64_t ack_delay_ns);
+
+/** nt_delack_name() - "delack_min", "delack_max" or "other" */
+const char *nt_delack_name(enum nt_delack_class c);
+
+/** nt_episode_kind_name() - "stall" or "think_time" */
+const char *nt_episode_kind_name(enum nt_episode_kind k);
+
+#endif

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analysis.c - frames -> flows -> stall episodes -> reports (see
+ * nt/model/analysis.h).
+ *
+ * Each file gets a fresh flow table: two captures are two vantage points or
+ * two time ranges, and joining their flows would invent gaps. A flow's
+ * report is allocated only at its first stall, so the per-packet path does
+ * not allocate: decode into a stack struct, hash, update the tracker.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nt/model/analysis.h"
+#include "nt/model/stats.h"
+#include "nt/model/tcp.h"
+
+static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why);
+
+static int table_up(struct nt_analysis *an)
+{
+	return nt_flowtab_init(&an->tab, an->params.max_flows, an->params.idle_ns, on_evict, an);
+}
+
+int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *params)
+{
+	memset(an, 0, sizeof(*an));
+	an->params = *params;
+	an->cur_linktype = -1;
+	return 0;
+}
+
+void nt_analysis_fini(struct nt_analysis *an)
+{
+	nt_flowtab_fini(&an->tab);
+	for (size_t i = 0; i < an->n_files; i++) {
+		free(an->files[i].path);
+		free(an->files[i].error);
+	}
+	free(an->files);
+	for (size_t i = 0; i < an->n_flows; i++) {
+		free(an->flows[i]->stall_ns);
+		free(an->flows[i]);
+	}
+	free(an->flows);
+	memset(an, 0, sizeof(*an));
+}
+
+int nt_analysis_file_begin(struct nt_analysis *an, const char *path)
+{
+	struct nt_analysis_file *f = realloc(an->files, (an->n_files + 1) * sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	an->files = f;
+	f = &an->files[an->n_files];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -ENOMEM;
+	f->linktype = -1;
+	f->first_t_ns = f->last_t_ns = -1;
+	an->n_files++;
+	an->cur_linktype = -1;
+	return table_up(an);
+}
+
+void nt_analysis_set_linktype(struct nt_analysis *an, int linktype)
+{
+	an->cur_linktype = linktype;
+	if (an->n_files)
+		an->files[an->n_files - 1].linktype = linktype;
+}
+
+static void result_close(struct nt_flow_result *r, const struct nt_flow_entry *e)
+{
+	r->packets = e->packets;
+	r->first_t_ns = e->first_t_ns;
+	r->last_t_ns = e->last_t_ns;
+	r->syn_seen = e->flow.syn_seen[0] || e->flow.syn_seen[1];
+	r->mss[0] = e->flow.mss[0];
+	r->mss[1] = e->flow.mss[1];
+	r->rtt_ns[0] = e->stall.side[0].rtt_ns;
+	r->rtt_ns[1] = e->stall.side[1].rtt_ns;
+	r->think_time = e->think_time;
+}
+
+static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why)
+{
+	struct nt_analysis *an = ctx;
+
+	if (why == NT_EVICT_IDLE)
+		an->sum.evicted_idle++;
+	else if (why == NT_EVICT_FULL)
+		an->sum.evicted_full++;
+	if (!e->res)
+		return;
+	result_close(e->res, e);
+	e->res->evicted = why != NT_EVICT_FLUSH;
+	/* Room was reserved when the report was allocated: this cannot fail. */
+	an->flows[an->n_flows++] = e->res;
+	e->res = NULL;
+}
+
+static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt_flow_entry *e)
+{
+	struct nt_flow_result *r;
+	size_t alen = e->flow.family == AF_INET6 ? 16 : 4;
+
+	if (an->n_flows + an->tab.n_used + 1 > an->flows_cap) {
+		size_t cap = an->flows_cap ? an->flows_cap * 2 : 16;
+		struct nt_flow_result **v;
+
+		while (cap < an->n_flows + an->tab.n_used + 1)
+			cap *= 2;
+		v = realloc(an->flows, cap * sizeof(struct nt_flow_result *));
+		if (!v)
+			return NULL;
+		an->flows = v;
+		an->flows_cap = cap;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->file = (uint32_t)(an->n_files - 1);
+	r->family = e->flow.family;
+	memcpy(r->client_addr, e->flow.client_addr, alen);
+	memcpy(r->target_addr, e->flow.target_addr, alen);
+	r->client_port = e->flow.client_port;
+	r->target_port = e->flow.target_port;
+	return r;
+}
+
+static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
+			const struct nt_stall_episode *ep)
+{
+	struct nt_flow_result *r = e->res;
+
+	if (!r) {
+		r = result_new(an, e);
+		if (!r)
+			return -ENOMEM;
+		e->res = r;
+		r->first = *ep;
+		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
+		/* The ring holds the last segments, R included: oldest first. */
+		for (unsigned k = 0; k < e->ring_n; k++) {
+			unsigned at = (e->ring_head + NT_FLOW_RING - e->ring_n + k) % NT_FLOW_RING;
+
+			r->timeline[r->n_timeline++] = e->ring[at];
+		}
+		e->after_left = NT_FLOW_AFTER;
+		an->files[an->n_files - 1].flows_with_stalls++;
+		an->sum.flows_with_stalls++;
+	}
+	if (r->stalls == r->stall_ns_cap) {
+		uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : 8;
+		int64_t *v = realloc(r->stall_ns, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		r->stall_ns = v;
+		r->stall_ns_cap = cap;
+	}
+	r->stall_ns[r->stalls++] = ep->stall_ns;
+	r->total_ns += ep->stall_ns;
+	r->by_delack[ep->delack]++;
+	r->last = *ep;
+	an->files[an->n_files - 1].stalls++;
+	an->sum.stalls++;
+	an->sum.by_delack[ep->delack]++;
+	an->sum.total_stall_ns += ep->stall_ns;
+	return 0;
+}
+
+int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
+{
+	struct nt_analysis_file *f = &an->files[an->n_files - 1];
+	struct nt_tcp_packet pkt;
+	struct nt_flow_key key;
+	struct nt_flow_entry *e;
+	struct nt_stall_episode ep;
+	struct nt_segment seg;
+	enum nt_decode_status st;
+	bool src_first, created;
+	enum nt_dir dir;
+
+	f->packets++;
+	an->sum.packets++;
+	if (f->first_t_ns < 0)
+		f->first_t_ns = t_ns;
+	f->last_t_ns = t_ns;
+
+	st = nt_decode_frame(an->cur_linktype, frame, caplen, &pkt);
+	if (st != NT_DECODE_OK) {
+		if ((unsigned)st < NT_DECODE_STATUS_COUNT) {
+			f->not_decoded[st]++;
+			an->sum.not_decoded[st]++;
+		}
+		return 0;
+	}
+	f->tcp_packets++;
+	an->sum.tcp_packets++;
+
+	nt_flow_key_of(&pkt, &key, &src_first);
+	e = nt_flowtab_lookup(&an->tab, &key, t_ns, &created);
+	if (!e) {
+		an->oom = true;
+		return -ENOMEM;
+	}
+	if (created) {
+		/* The SYN's sender is the client; mid-stream, the first sender is. */
+		bool syn_ack = (pkt.flags & (NT_TCP_SYN | NT_TCP_ACK)) == (NT_TCP_SYN | NT_TCP_ACK);
+
+		e->client_first = syn_ack ? !src_first : src_first;
+		if (syn_ack)
+			nt_flow_init(&e->flow, pkt.family, pkt.dst_addr, pkt.dst_port, pkt.src_addr,
+				     pkt.src_port);
+		else
+			nt_flow_init(&e->flow, pkt.family, pkt.src_addr, pkt.src_port, pkt.dst_addr,
+				     pkt.dst_port);
+		nt_stall_init(&e->stall, pkt.family);
+		f->flows++;
+		an->sum.flows++;
+	}
+	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
+	e->packets++;
+	nt_flow_segment(&e->flow, &pkt, dir, &seg);
+
+	struct nt_tl_seg tl = {
+		.t_ns = t_ns,
+		.frame = f->packets,
+		.dir = dir,
+		.flags = pkt.flags,
+		.seq_rel = seg.seq_rel,
+		.ack_rel = seg.ack_rel,
+		.len = pkt.payload_bytes,
+	};
+	e->ring[e->ring_head] = tl;
+	e->ring_head = (e->ring_head + 1) % NT_FLOW_RING;
+	if (e->ring_n < NT_FLOW_RING)
+		e->ring_n++;
+	if (e->res && e->after_left) {
+		e->res->timeline[e->res->n_timeline++] = tl;
+		e->after_left--;
+	}
+
+	struct nt_stall_seg ss = {
+		.t_ns = t_ns,
+		.dir = dir,
+		.flags = pkt.flags,
+		.seq = pkt.seq,
+		.ack = pkt.ack,
+		.len = pkt.payload_bytes,
+		.mss_opt = pkt.mss,
+		.frame_index = f->packets,
+	};
+	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) == 1) {
+		if (ep.kind == NT_EPISODE_THINK_TIME) {
+			e->think_time++;
+			an->sum.think_time++;
+		} else if (record_stall(an, e, &ep) < 0) {
+			an->oom = true;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void nt_analysis_file_end(struct nt_analysis *an, const char *error)
+{
+	struct nt_analysis_file *f = &an->files[an->n_files - 1];
+
+	nt_flowtab_flush(&an->tab);
+	nt_flowtab_fini(&an->tab);
+	if (error) {
+		f->error = strdup(error);
+		an->sum.files_damaged++;
+	}
+}
+
+static int cmp_result(const void *a, const void *b)
+{
+	const struct nt_flow_result *x = *(const struct nt_flow_result *const *)a;
+	const struct nt_flow_result *y = *(const struct nt_flow_result *const *)b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->first.held_t_ns != y->first.held_t_ns)
+		return x->first.held_t_ns < y->first.held_t_ns ? -1 : 1;
+	return x->first.held_frame < y->first.held_frame
+		       ? -1
+		       : x->first.held_frame > y->first.held_frame;
+}
+
+void nt_analysis_finish(struct nt_analysis *an)
+{
+	for (size_t i = 0; i < an->n_flows; i++) {
+		struct nt_flow_result *r = an->flows[i];
+		int64_t *tmp = malloc(r->stalls * sizeof(*tmp));
+
+		if (tmp) {
+			memcpy(tmp, r->stall_ns, r->stalls * sizeof(*tmp));
+			nt_stats_sort(tmp, r->stalls);
+			r->p50_ns = nt_stats_percentile(tmp, r->stalls, 50);
+			r->max_ns = tmp[r->stalls - 1];
+			free(tmp);
+		}
+	}
+	if (an->n_flows > 1)
+		qsort(an->flows, an->n_flows, sizeof(struct nt_flow_result *), cmp_result);
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_flowtab.c - the bounded flow table: both directions of a 4-tuple find
+ * one flow, a full table evicts the least recently seen flow, idle flows are
+ * evicted and counted, and a flush hands every flow to the callback.
+ */
+#include <arpa/inet.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cmocka.h>
+
+#include "nt/model/flowtab.h"
+
+#define SEC 1000000000LL
+
+struct evictions {
+	unsigned n[3];
+	uint16_t last_port;
+};
+
+static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why)
+{
+	struct evictions *ev = ctx;
+
+	ev->n[why]++;
+	ev->last_port = e->key.port[0] == 80 ? e->key.port[1] : e->key.port[0];
+}
+
+static struct nt_tcp_packet pkt4(const char *src, uint16_t sport, const char *dst, uint16_t dport)
+{
+	struct nt_tcp_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.family = AF_INET;
+	inet_pton(AF_INET, src, p.src_addr);
+	inet_pton(AF_INET, dst, p.dst_addr);
+	p.src_port = sport;
+	p.dst_port = dport;
+	return p;
+}
+
+static struct nt_flow_entry *look(struct nt_flowtab *tab, const struct nt_tcp_packet *p,
+				  int64_t t_ns, bool *created, bool *src_first)
+{
+	struct nt_flow_key key;
+
+	nt_flow_key_of(p, &key, src_first);
+	return nt_flowtab_lookup(tab, &key, t_ns, created);
+}
+
+static void test_both_directions(void **state)
+{
+	struct nt_flowtab tab;
+	struct nt_tcp_packet a = pkt4("10.0.0.2", 40000, "10.0.0.1", 80);
+	struct nt_tcp_packet b = pkt4("10.0.0.1", 80, "10.0.0.2", 40000);
+	struct nt_tcp_packet v6;
+	bool created, fa, fb;
+	struct nt_flow_entry *e;
+	uint32_t ia;
+
+	(void)state;
+	assert_int_equal(nt_flowtab_init(&tab, 16, 0, NULL, NULL), 0);
+	e = look(&tab, &a, 1, &created, &fa);
+	assert_non_null(e);
+	assert_true(created);
+	ia = (uint32_t)(e - tab.e);
+	e = look(&tab, &b, 2, &created, &fb);
+	assert_false(created);
+	assert_int_equal((uint32_t)(e - tab.e), ia);
+	assert_true(fa != fb);
+	assert_int_equal(tab.n_used, 1);
+
+	/* Same ports and address bytes but IPv6: another flow. */
+	memset(&v6, 0, sizeof(v6));
+	v6 = a;
+	v6.family = AF_INET6;
+	e = look(&tab, &v6, 3, &created, &fa);
+	assert_true(created);
+	assert_int_equal(tab.n_used, 2);
+	nt_flowtab_fini(&tab);
+}
+
+static void test_full_evicts_lru(void **state)
+{
+	struct evictions ev = { { 0 }, 0 };
+	struct nt_flowtab tab;
+	bool created, f;
+
+	(void)state;
+	assert_int_equal(nt_flowtab_init(&tab, 2, 0, on_evict, &ev), 0);
+	struct nt_tcp_packet p1 = pkt4("10.0.0.2", 1001, "10.0.0.1", 80);
+	struct nt_tcp_packet p2 = pkt4("10.0.0.2", 1002, "10.0.0.1", 80);
+	struct nt_tcp_packet p3 = pkt4("10.0.0.2", 1003, "10.0.0.1", 80);
+
+	look(&tab, &p1, 1, &created, &f);
+	look(&tab, &p2, 2, &created, &f);
+	look(&tab, &p1, 3, &created, &f); /* p1 is now the most recent */
+	look(&tab, &p3, 4, &created, &f);
+	assert_true(created);
+	assert_int_equal(ev.n[NT_EVICT_FULL], 1);
+	assert_int_equal(ev.last_port, 1002);
+	assert_int_equal(tab.evicted_full, 1);
+	assert_int_equal(tab.n_used, 2);
+	look(&tab, &p1, 5, &created, &f);
+	assert_false(created);
+
+	/* Many flows through a small table: still bounded, every flow accounted for. */
+	for (uint16_t port = 2000; port < 3000; port++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.3", port, "10.0.0.1", 80);
+
+		assert_non_null(look(&tab, &p, 10 + port, &created, &f));
+	}
+	assert_int_equal(tab.n_used, 2);
+	assert_true(tab.n_alloc <= 2);
+	assert_int_equal(tab.created, 3 + 1000);
+	nt_flowtab_flush(&tab);
+	assert_int_equal(ev.n[NT_EVICT_FULL] + ev.n[NT_EVICT_FLUSH], 3 + 1000);
+	assert_int_equal(tab.n_used, 0);
+	nt_flowtab_fini(&tab);
+}
+
+static void test_idle_eviction(void **state)
+{
+	struct evictions ev = { { 0 }, 0 };
+	struct nt_flowtab tab;
+	bool created, f;
+
+	(void)state;
+	assert_int_equal(nt_flowtab_init(&tab, 100, 60 * SEC, on_evict, &ev), 0);
+	struct nt_tcp_packet p1 = pkt4("10.0.0.2", 1001, "10.0.0.1", 80);
+	struct nt_tcp_packet p2 = pkt4("10.0.0.2", 1002, "10.0.0.1", 80);
+
+	look(&tab, &p1, 0, &created, &f);
+	look(&tab, &p2, 30 * SEC, &created, &f);
+	look(&tab, &p2, 59 * SEC, &created, &f);
+	assert_int_equal(ev.n[NT_EVICT_IDLE], 0);
+	look(&tab, &p2, 61 * SEC, &created, &f);
+	assert_int_equal(ev.n[NT_EVICT_IDLE], 1);
+	assert_int_equal(ev.last_port, 1001);
+	assert_int_equal(tab.evicted_idle, 1);
+	/* It comes back as a new flow. */
+	look(&tab, &p1, 62 * SEC, &created, &f);
+	assert_true(created);
+	assert_int_equal(tab.n_used, 2);
+	nt_flowtab_fini(&tab);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_both_directions),
+		cmocka_unit_test(test_full_evicts_lru),
+		cmocka_unit_test(test_idle_eviction),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_stall.c - the stall-episode rule (nt_stall_feed()) on synthetic
+ * segment sequences: each test is a tiny tcpdump-like script of segments
+ * with times in microseconds, fed in order, and the episodes it produced.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cmocka.h>
+
+#include "nt/model/stall.h"
+#include "nt/model/tcp.h"
+
+#define C  NT_DIR_C2T
+#define T  NT_DIR_T2C
+#define US 1000LL
+#define MS 1000000LL
+#define PA (NT_TCP_PSH | NT_TCP_ACK)
+#define A  NT_TCP_ACK
+
+static const struct nt_stall_params params = {
+	.threshold_ns = 10 * MS,
+	.release_ns = 1000 * US,
+};
+
+struct script {
+	struct nt_stall_tracker tr;
+	struct nt_stall_episode ep[8];
+	unsigned n_ep;
+	uint64_t frame;
+};
+
+static void start(struct script *s, int family)
+{
+	memset(s, 0, sizeof(*s));
+	nt_stall_init(&s->tr, family);
+}
+
+/* One segment: time in µs, direction, flags, seq, ack, length (and SYN MSS). */
+static void seg_mss(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t flags, uint32_t seq,
+		    uint32_t ack, uint32_t len, uint16_t mss)
+{
+	struct nt_stall_seg seg = {
+		.t_ns = t_us * US,
+		.dir = dir,
+		.flags = flags,
+		.seq = seq,
+		.ack = ack,
+		.len = len,
+		.mss_opt = mss,
+		.frame_index = ++s->frame,
+	};
+	struct nt_stall_episode ep;
+
+	if (nt_stall_feed(&s->tr, &params, &seg, &ep) == 1) {
+		assert_true(s->n_ep < 8);
+		s->ep[s->n_ep++] = ep;
+	}
+}
+
+static void seg(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t flags, uint32_t seq,
+		uint32_t ack, uint32_t len)
+{
+	seg_mss(s, t_us, dir, flags, seq, ack, len, 0);
+}
+
+/* Client side of a handshake, client ISN 1000, target ISN 5000, MSS 1460 both ways. */
+static void handshake(struct script *s, int64_t synack_us, int64_t ack_us)
+{
+	seg_mss(s, 0, C, NT_TCP_SYN, 1000, 0, 0, 1460);
+	seg_mss(s, synack_us, T, NT_TCP_SYN | NT_TCP_ACK, 5000, 1001, 0, 1460);
+	seg(s, ack_us, C, A, 1001, 5001, 0);
+}
+
+/* client: write(4) write(8), seen at the client: H, 40 ms, ACK, 20 µs, body */
+static void test_clean_stall(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0);
+	seg(&s, 41020, C, PA, 1005, 5001, 8);
+	seg(&s, 41100, T, PA, 5001, 1013, 2);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].dir, C);
+	assert_int_equal(s.ep[0].delack, NT_DELACK_MIN);
+	assert_int_equal(s.ep[0].held_len, 4);
+	assert_int_equal(s.ep[0].ack_delay_ns, 40 * MS);
+	assert_int_equal(s.ep[0].release_gap_ns, 20 * US);
+	assert_int_equal(s.ep[0].stall_ns, 40 * MS + 20 * US);
+	assert_int_equal(s.ep[0].held_frame, 4);
+	assert_int_equal(s.ep[0].ack_frame, 5);
+	assert_int_equal(s.ep[0].release_frame, 6);
+}
+
+/* Nagle held the body but the ACK came at once: held, not stalled. */
+static void test_prompt_ack(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 1050, T, A, 5001, 1005, 0);
+	seg(&s, 1060, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/* The ACK was late but the next data left 60 ms after it: application think time. */
+static void test_think_time(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0);
+	seg(&s, 101000, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
+}
+
+/* H retransmitted by an RTO before the ACK: loss, not Nagle. */
+static void test_retransmission(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 201000, C, PA, 1001, 5001, 4); /* RTO */
+	seg(&s, 201100, T, A, 5001, 1005, 0);
+	seg(&s, 201120, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+
+	/* A retransmitted segment never becomes H, even when only it is then in flight. */
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 1100, C, PA, 1005, 5001, 4);
+	seg(&s, 300000, C, PA, 1005, 5001, 4); /* retransmits the second */
+	seg(&s, 350000, T, A, 5001, 1009, 0);
+	seg(&s, 350010, C, PA, 1009, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/* A 200 ms ACK is TCP_DELACK_MAX; an ACK covering more than H is not H's ACK. */
+static void test_delack_max_and_overcovering(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 201000, T, A, 5001, 1005, 0);
+	seg(&s, 201010, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].delack, NT_DELACK_MAX);
+	assert_string_equal(nt_delack_name(s.ep[0].delack), "delack_max");
+
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA | NT_TCP_FIN, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1006, 0);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/*
+ * Captured at the target, 5 ms from the client: the body shows 5 ms after
+ * the ACK. The handshake (SYN-ACK -> ACK = 5 ms) widens the window to 6 ms;
+ * without it the same gap reads as think time.
+ */
+static void test_receiver_vantage(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 20, 5020);
+	seg(&s, 10000, C, PA, 1001, 5001, 4);
+	seg(&s, 50000, T, A, 5001, 1005, 0);
+	seg(&s, 55010, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].window_ns, 1000 * US + 5000 * US);
+	assert_int_equal(s.tr.side[C].rtt_ns, 5000 * US);
+
+	start(&s, AF_INET);
+	seg(&s, 10000, C, PA, 1001, 5001, 4);
+	seg(&s, 50000, T, A, 5001, 1005, 0);
+	seg(&s, 55010, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
+}
+
+/* Mid-stream, no SYN: MSS inferred (floor 536), still a stall; a full segment never is H. */
+static void test_mid_stream(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	seg(&s, 0, C, PA, 3000000000u, 77, 1448);
+	seg(&s, 100, C, PA, 3000001448u, 77, 100);
+	seg(&s, 200, T, A, 77, 3000001548u, 0);
+	assert_int_equal(s.n_ep, 0);
+	seg(&s, 300, C, PA, 3000001548u, 77, 60);
+	seg(&s, 45300, T, A, 77, 3000001608u, 0);
+	seg(&s, 45350, C, PA, 3000001608u, 77, 1448);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+
+	/* 1448 bytes is the largest seen: full-sized, never held by Nagle. */
+	start(&s, AF_INET);
+	seg(&s, 0, C, PA, 1, 1, 1448);
+	seg(&s, 100, C, PA, 1449, 1, 1448);
+	seg(&s, 45100, T, A, 1, 2897, 0);
+	seg(&s, 45110, C, PA, 2897, 1, 10);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/* Both sides hold a small write behind the other's delayed ACK (BGP keepalives). */
+static void test_both_directions(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET6);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 19);
+	seg(&s, 1020, C, PA, 1001, 5001, 19);
+	seg(&s, 42800, C, A, 1020, 5020, 0);
+	seg(&s, 42850, T, A, 5020, 1020, 0);
+	seg(&s, 42900, C, PA, 1020, 5020, 87);
+	seg(&s, 42960, T, PA, 5020, 1107, 19);
+	assert_int_equal(s.n_ep, 2);
+	assert_int_equal(s.ep[0].dir, C);
+	assert_int_equal(s.ep[1].dir, T);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[1].kind, NT_EPISODE_STALL);
+}
+
+/* H's last byte is at 2^32 - 1: the ACK and the released data wrap to 2. */
+static void test_wraparound(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	seg(&s, 0, C, PA, 0xfffffff0u, 9, 8);
+	seg(&s, 100, T, A, 9, 0xfffffff8u, 0);
+	seg(&s, 200, C, PA, 0xfffffff8u, 9, 10);
+	seg(&s, 40200, T, A, 9, 2, 0);
+	seg(&s, 40220, C, PA, 2, 9, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].held_seq, 0xfffffff8u);
+	assert_int_equal(s.ep[0].held_len, 10);
+}
+
+/* An ACK riding on data, or further data from the sender, cancels H. */
+static void test_piggyback_and_more_data(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, PA, 5001, 1005, 2);
+	seg(&s, 41020, C, PA, 1005, 5003, 8);
+	assert_int_equal(s.n_ep, 0);
+
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 1010, C, PA, 1005, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0); /* covers the first only */
+	seg(&s, 41020, C, PA, 1009, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+}
+
+static void test_classify(void **state)
+{
+	(void)state;
+	assert_int_equal(nt_delack_classify(5 * MS), NT_DELACK_OTHER);
+	assert_int_equal(nt_delack_classify(40 * MS), NT_DELACK_MIN);
+	assert_int_equal(nt_delack_classify(48 * MS), NT_DELACK_MIN);
+	assert_int_equal(nt_delack_classify(100 * MS), NT_DELACK_OTHER);
+	assert_int_equal(nt_delack_classify(200 * MS), NT_DELACK_MAX);
+	assert_string_equal(nt_episode_kind_name(NT_EPISODE_THINK_TIME), "think_time");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_stall),
+		cmocka_unit_test(test_prompt_ack),
+		cmocka_unit_test(test_think_time),
+		cmocka_unit_test(test_retransmission),
+		cmocka_unit_test(test_delack_max_and_overcovering),
+		cmocka_unit_test(test_receiver_vantage),
+		cmocka_unit_test(test_mid_stream),
+		cmocka_unit_test(test_both_directions),
+		cmocka_unit_test(test_wraparound),
+		cmocka_unit_test(test_piggyback_and_more_data),
+		cmocka_unit_test(test_classify),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

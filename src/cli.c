@@ -172,7 +172,7 @@ static void defaults(struct nt_options *opt)
 static int parse_ms(const char *name, const char *text, uint64_t min, int64_t *out_ns,
 		    struct nt_err *err)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int ret = nt_cli_parse_uint(name, text, min, NT_CLI_MS_MAX, &v, err);
 
 	if (ret == 0)
@@ -182,7 +182,7 @@ static int parse_ms(const char *name, const char *text, uint64_t min, int64_t *o
 
 static int parse_bytes(const char *name, const char *text, uint32_t *out, struct nt_err *err)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int ret = nt_cli_parse_uint(name, text, 1, NT_CLI_BYTES_MAX, &v, err);
 
 	if (ret == 0)

@@ -12,13 +12,14 @@
 int nt_err_set(struct nt_err *err, int neg_errno, const char *fmt, ...)
 {
 	int ret = neg_errno ? neg_errno : -EINVAL;
+	va_list ap;
+	int n;
 
 	if (!err || err->msg[0])
 		return ret;
-
-	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	/* clang 14's ValistChecker misses the va_start() above when a return precedes it. */
+	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
 	va_end(ap);
 
 	if (neg_errno && n >= 0 && (size_t)n < sizeof(err->msg))

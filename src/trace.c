@@ -288,7 +288,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	nt_evidence_open_client(&evidence);
 	tm->listen_ns = lap(&t);
 
-	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %u",
+	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %d",
 		 lab.client_addr_str, lab.target_addr_str, NT_TARGET_PORT);
 	struct nt_capture_config cc = {
 		.ifname = NT_LAB_CLIENT_IF,

@@ -14,7 +14,7 @@
 
 /* Documented upper bounds (nagle-trace(1)): a 100 MB header is refused, not attempted. */
 #define NT_CLI_ROUNDS_MAX 1000000u
-#define NT_CLI_BYTES_MAX (16u * 1024 * 1024)
+#define NT_CLI_BYTES_MAX 16777216u /* 16 MiB */
 #define NT_CLI_STREAM_BYTES_MAX (1ull << 31) /* rounds x request or reply bytes: no seq wrap */
 #define NT_CLI_MS_MAX 600000u                 /* ten minutes for any duration */
 

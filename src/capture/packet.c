@@ -113,7 +113,7 @@ static int interface_info(int fd, const char *ifname, int *ifindex, int *hatype,
 	memset(&ifr, 0, sizeof(ifr));
 	if (strlen(ifname) >= sizeof(ifr.ifr_name))
 		return nt_err_set(err, -ENAMETOOLONG, "capture interface \"%s\"", ifname);
-	strcpy(ifr.ifr_name, ifname);
+	memcpy(ifr.ifr_name, ifname, strlen(ifname) + 1);
 	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
 		return nt_err_set(err, -errno, "find capture interface \"%s\"", ifname);
 	*ifindex = ifr.ifr_ifindex;

@@ -259,8 +259,8 @@ static void lab_addresses(struct nt_lab *lab, bool ipv6)
 	lab->prefixlen = ipv6 ? 64 : 30;
 	inet_pton(lab->family, client, &lab->client_addr);
 	inet_pton(lab->family, target, &lab->target_addr);
-	strcpy(lab->client_addr_str, client);
-	strcpy(lab->target_addr_str, target);
+	snprintf(lab->client_addr_str, sizeof(lab->client_addr_str), "%s", client);
+	snprintf(lab->target_addr_str, sizeof(lab->target_addr_str), "%s", target);
 }
 
 int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err *err)

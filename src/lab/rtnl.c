@@ -79,7 +79,14 @@ void nt_rtnl_close(struct nt_rtnl *rtnl)
 
 static struct nlmsghdr *put_request(void *buf, uint16_t type, uint16_t flags, uint32_t seq)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
+
+	/*
+	 * libmnl 1.0.4's mnl_attr_put() leaves alignment padding as it finds
+	 * it: start from zeros so no stale stack bytes go to the kernel.
+	 */
+	memset(buf, 0, NT_RTNL_BUF_BYTES);
+	nlh = mnl_nlmsg_put_header(buf);
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;

@@ -37,7 +37,7 @@
 #include "nt/live/procnet.h"
 
 /* /proc/net/netstat is about 4 KiB on 6.x; /proc/net/tcp holds a handful of sockets here. */
-#define PROC_BUF_BYTES (64 * 1024)
+#define PROC_BUF_BYTES ((size_t)64 * 1024)
 
 /*
  * seq_read_iter() fills its page-sized buffer with whole records and stops
@@ -200,7 +200,7 @@ static void on_client_wrote(void *ctx, unsigned round, enum nt_call call, int cl
 	int64_t now = nt_now_real_ns();
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
-	int unsent;
+	int unsent = 0; /* valgrind has no wrapper for SIOCOUTQNSD: it cannot see the kernel fill it */
 
 	/* The write that completes the request: write(body), or one write of both. */
 	if (!re || call == NT_CALL_WRITE_HEADER)

@@ -23,7 +23,7 @@
 #include "nt/live/exchange.h"
 
 /* The server reads and the client sends from one scratch buffer of at most this size per call. */
-#define SCRATCH_BYTES (64 * 1024)
+#define SCRATCH_BYTES ((size_t)64 * 1024)
 
 static const char *const op_names[] = {
 	[NT_OP_WRITE_HEADER] = "write-header",   [NT_OP_WRITE_BODY] = "write-body",

@@ -3,6 +3,7 @@
  * run.c - from a complete timeline to rounds, summary and expectation.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -110,12 +111,13 @@ int nt_run_finish(struct nt_run *run)
 					       run->expectation_reason,
 					       sizeof(run->expectation_reason));
 	if (run->uncertain) {
+		uint64_t lost = run->counts.kernel_dropped + run->counts.if_dropped;
+
 		/* Lost frames can turn any verdict: never present it as certain. */
 		run->expectation_met = false;
 		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
-			 "the capture dropped %llu frame%s: verdicts are uncertain",
-			 (unsigned long long)(run->counts.kernel_dropped + run->counts.if_dropped),
-			 run->counts.kernel_dropped + run->counts.if_dropped == 1 ? "" : "s");
+			 "the capture dropped %" PRIu64 " frame%s: verdicts are uncertain", lost,
+			 lost == 1 ? "" : "s");
 	}
 	if (run->interrupted) {
 		run->expectation_met = false;

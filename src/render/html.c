@@ -164,10 +164,13 @@ static void legend(FILE *out)
 int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts)
 {
-	const struct nt_run *first = n_runs ? &runs[0] : NULL;
+	const struct nt_run *first;
 	int ret;
 
 	(void)opts;
+	if (!runs || !n_runs)
+		return -EINVAL;
+	first = &runs[0];
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>nagle-trace",
@@ -178,7 +181,7 @@ int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
 	}
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>nagle-trace</h1>\n",
 		style);
-	if (first) {
+	{
 		fputs("<p>Linux ", out);
 		html_text(out, first->cfg.kernel);
 		fprintf(out,

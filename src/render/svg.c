@@ -335,7 +335,7 @@ static void defs(FILE *out)
 
 int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool standalone)
 {
-	struct nt_svg_row **rows = calloc(n_runs ? n_runs : 1, sizeof(*rows));
+	struct nt_svg_row **rows = calloc(n_runs ? n_runs : 1, sizeof(struct nt_svg_row *));
 	size_t *n_rows = calloc(n_runs ? n_runs : 1, sizeof(*n_rows));
 	int *heights = calloc(n_runs ? n_runs : 1, sizeof(*heights));
 	int height = NT_SVG_TOP_PX + NT_SVG_BOTTOM_PX, width = NT_SVG_PANEL_W * (int)n_runs;

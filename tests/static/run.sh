@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Static analysis, as run by tests/run-all.sh: cppcheck (warning, performance,
+# portability) and clang-tidy with the check set documented in .clang-tidy.
+# Both must be clean. Needs a configured build directory (compile_commands.json).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+[ -f "$build/compile_commands.json" ] || { echo "static: configure $build first" >&2; exit 2; }
+
+missing=()
+for tool in cppcheck clang-tidy; do
+	command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	[ "${CI:-}" = "true" ] && { echo "static: ${missing[*]} not installed" >&2; exit 1; }
+	echo "static: SKIP (${missing[*]} not installed)"
+	exit 0
+fi
+
+echo "== cppcheck"
+cppcheck --std=c11 --enable=warning,performance,portability --inline-suppr --error-exitcode=1 \
+	-q -I include -I "$build/include" -D_GNU_SOURCE --suppress=missingIncludeSystem src/
+
+echo "== clang-tidy ($(clang-tidy --version | grep -o 'version [0-9.]*'))"
+find src -name '*.c' -print0 |
+	xargs -0 -n 4 -P "$(nproc)" clang-tidy -p "$build" --quiet 2>/dev/null
+echo "static: clean"

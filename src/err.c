@@ -24,6 +24,13 @@ int nt_err_set(struct nt_err *err, int neg_errno, const char *fmt, ...)
 
 	if (neg_errno && n >= 0 && (size_t)n < sizeof(err->msg))
 		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s", strerror(-neg_errno));
+	/*
+	 * One line, always: messages quote the user's values and the kernel's
+	 * text, either of which may hold a newline or an escape sequence.
+	 */
+	for (char *p = err->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	return ret;
 }
 

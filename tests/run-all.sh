@@ -3,7 +3,8 @@
 # The whole test suite, as README.md's test command: a -Werror build and its
 # ctest (unit, golden, integration in real namespaces), then the same suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer in a second build
-# directory, then the fuzz corpora replayed (when clang is installed).
+# directory, cppcheck and clang-tidy, and the fuzz corpora replayed with a
+# short fuzz run of each target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -13,6 +14,9 @@ cmake -S . -B build -DNT_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 echo "== test suite"
 (cd build && ctest --output-on-failure)
+
+echo "== static analysis"
+tests/static/run.sh build
 
 echo "== build with ASan + UBSan"
 cmake -S . -B build-asan -DNT_WERROR=ON -DNT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -541,6 +541,14 @@ static void test_getopt_state_reset(void **state)
 	assert_int_equal(opt.trace.shape.rounds, 5);
 }
 
+/* what this checks: a value with a newline or escape still gives a one-line message (fuzz finding) */
+static void test_error_is_one_line(void **state)
+{
+	(void)state;
+	REFUSED("unknown option '--?'", "--\n");
+	REFUSED("--rounds: \"4?[31m\" is not a number", "--rounds", "4\033[31m");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_flag_option_with_value),
 		/* last: when it fails it leaves getopt's state behind */
 		cmocka_unit_test(test_getopt_state_reset),
+		cmocka_unit_test(test_error_is_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -387,8 +387,8 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n,
 	fprintf(out, "  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
 		" B, %u rounds per variant; round trips in ms\n\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds);
-	fprintf(out, "%-15s %-26s %9s %9s %9s %8s %9s  %s\n", "variant", "verdicts", "p50", "p90",
-		"max", "segs/req", "bytes/seg", "expectation");
+	fprintf(out, "%-15s %-26s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
+		"p90", "max", "segs/req", "bytes/seg", "delacks", "expectation");
 	for (unsigned i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
 		const struct nt_summary *s = &r->summary;
@@ -399,17 +399,25 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n,
 					 : 0;
 		char verdicts[64];
 
+		char delacks[24];
+
 		verdict_counts_str(s, verdicts, sizeof(verdicts));
-		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %8.2f %9.1f  %s%s %s%s\n",
+		if (r->evidence.delayed_acks >= 0)
+			snprintf(delacks, sizeof(delacks), "%" PRId64, r->evidence.delayed_acks);
+		else
+			snprintf(delacks, sizeof(delacks), "?");
+		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
 			r->cfg.variant, verdicts, ms(s->rtt_p50_ns), ms(s->rtt_p90_ns),
-			ms(s->rtt_max_ns), segs, per_seg,
+			ms(s->rtt_max_ns), segs, per_seg, delacks,
 			r->expectation_met ? st->green : st->red,
 			r->expectation_met ? "met" : "NOT met", nt_expect_name(r->cfg.expect),
 			st->reset);
 		if (!r->expectation_met)
 			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
 	}
-	fprintf(out, "\n  expectation: the verdict Linux gives the variant, checked on rounds 2..N "
+	fprintf(out, "\n  delacks: the target's TcpExtDelayedACKs over the run (delayed-ACK timer "
+		"expiries)\n");
+	fprintf(out, "  expectation: the verdict Linux gives the variant, checked on rounds 2..N "
 		"(round 1 runs in quick-ACK mode)\n");
 }
 

@@ -24,6 +24,9 @@ for name, verdict in want.items():
     assert runs[name]["summary"]["expectation"]["met"], name
     segs = runs[name]["summary"]["client_data_segments"]
     assert segs == (5 if verdict == "coalesced" else 10), (name, segs)
+    # TcpExtDelayedACKs of the target: one timer expiry per stalled round.
+    s = runs[name]["summary"]
+    assert abs(s["delayed_acks"] - s["stalled_rounds"]) <= 1, (name, s["delayed_acks"], s["stalled_rounds"])
 '
 
 nt --variant all --rounds 3 >"$NT_TMP/table.txt"

@@ -64,7 +64,8 @@ static const char usage_text[] =
 	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"
 	"  --release-us US     release window after the ACK, at the sender (default 1000)\n"
 	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n"
-	"  --format FMT        text or json (default text)\n"
+	"  --format FMT        text, json, markdown, svg (the worst flow's first stall)\n"
+	"                      or html (default text)\n"
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
 	"  --fail-on-stall     exit 1 when any stall was found\n"
 	"  -h, --help          this text\n"
@@ -134,7 +135,7 @@ static int parse(int argc, char **argv, struct analyze_opts *o, struct nt_err *e
 	char **words = calloc((size_t)argc + 1, sizeof(*words));
 	size_t n_words = 0;
 	bool stdin_seen = false;
-	uint64_t v;
+	uint64_t v = 0;
 	int c, ret = 0;
 
 	o->files = calloc((size_t)argc + 1, sizeof(*o->files));
@@ -160,15 +161,18 @@ static int parse(int argc, char **argv, struct analyze_opts *o, struct nt_err *e
 			break;
 		case OPT_THRESHOLD:
 			ret = nt_cli_parse_uint("--threshold", optarg, 0, NT_CLI_MS_MAX, &v, err);
-			o->params.stall.threshold_ns = (int64_t)v * NT_NS_PER_MS;
+			if (ret == 0)
+				o->params.stall.threshold_ns = (int64_t)v * NT_NS_PER_MS;
 			break;
 		case OPT_RELEASE:
 			ret = nt_cli_parse_uint("--release-us", optarg, 0, 60000000, &v, err);
-			o->params.stall.release_ns = (int64_t)v * 1000;
+			if (ret == 0)
+				o->params.stall.release_ns = (int64_t)v * 1000;
 			break;
 		case OPT_MAX_FLOWS:
 			ret = nt_cli_parse_uint("--max-flows", optarg, 1, MAX_FLOWS_MAX, &v, err);
-			o->params.max_flows = (uint32_t)v;
+			if (ret == 0)
+				o->params.max_flows = (uint32_t)v;
 			break;
 		case OPT_FORMAT:
 			o->format = optarg;
@@ -198,7 +202,8 @@ static int parse(int argc, char **argv, struct analyze_opts *o, struct nt_err *e
 		return 0;
 	}
 	if (!ret && !nt_analysis_format_find(o->format))
-		ret = nt_err_set(err, 0, "--format: \"%s\" is not one of text|json", o->format);
+		ret = nt_err_set(err, 0, "--format: \"%s\" is not one of %s", o->format,
+				 nt_analysis_format_names());
 	if (!ret && o->n_files == 0)
 		ret = nt_err_set(err, 0,
 				 n_words ? "no capture file: \"%s\" is neither a file nor '-'"

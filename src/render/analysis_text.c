@@ -17,8 +17,11 @@
 #include "nt/render/analysis.h"
 
 static const struct nt_analysis_format formats[] = {
-	{ "text", nt_render_analysis_text },
-	{ "json", nt_render_analysis_json },
+	{ .name = "text", .render = nt_render_analysis_text },
+	{ .name = "json", .render = nt_render_analysis_json },
+	{ .name = "markdown", .render = nt_render_analysis_markdown },
+	{ .name = "svg", .render = nt_render_analysis_svg },
+	{ .name = "html", .render = nt_render_analysis_html },
 };
 
 const struct nt_analysis_format *nt_analysis_format_find(const char *name)
@@ -27,6 +30,48 @@ const struct nt_analysis_format *nt_analysis_format_find(const char *name)
 		if (strcmp(formats[i].name, name) == 0)
 			return &formats[i];
 	return NULL;
+}
+
+void nt_analysis_episode_ends(const struct nt_flow_result *r, const struct nt_stall_episode *ep,
+			      char *a, char *b)
+{
+	bool c2t = ep->dir == NT_DIR_C2T;
+
+	nt_analysis_endpoint_str(r->family, c2t ? r->client_addr : r->target_addr,
+				 c2t ? r->client_port : r->target_port, a);
+	nt_analysis_endpoint_str(r->family, c2t ? r->target_addr : r->client_addr,
+				 c2t ? r->target_port : r->client_port, b);
+}
+
+const char *nt_analysis_format_names(void)
+{
+	return "text|json|markdown|svg|html";
+}
+
+int nt_analysis_worst_flow(const struct nt_analysis *an)
+{
+	int worst = -1;
+
+	for (size_t i = 0; i < an->n_flows; i++)
+		if (worst < 0 || an->flows[i]->total_ns > an->flows[worst]->total_ns)
+			worst = (int)i;
+	return worst;
+}
+
+/*
+ * Not the live run's sentence (nt_render_explain()): a capture of unknown
+ * programs shows neither which write was a header nor which side waited for
+ * a reply, only that a small segment waited for a delayed ACK.
+ */
+void nt_analysis_explain(const struct nt_analysis *an, const char **why, const char **fix)
+{
+	*why = NULL;
+	*fix = NULL;
+	if (!an->sum.stalls)
+		return;
+	*why = "a small write was held by Nagle's algorithm (tcp_nagle_check) until the peer's "
+	       "delayed ACK fired";
+	*fix = "send each message in one write (or writev), or set TCP_NODELAY on the sender";
 }
 
 char *nt_analysis_endpoint_str(int family, const uint8_t *addr, uint16_t port, char *buf)
@@ -65,6 +110,16 @@ static char *utc(int64_t t_ns, char *buf)
 	return buf;
 }
 
+char *nt_analysis_ms_str(int64_t ns, char *buf)
+{
+	return ms(ns, buf);
+}
+
+char *nt_analysis_utc_str(int64_t t_ns, char *buf)
+{
+	return utc(t_ns, buf);
+}
+
 static void not_decoded(FILE *out, const uint64_t *nd)
 {
 	bool any = false;
@@ -85,12 +140,8 @@ static void episode(FILE *out, const char *label, const struct nt_analysis *an,
 {
 	const struct nt_analysis_file *f = &an->files[r->file];
 	char t[48], rel[32], a[32], g[32], w[32], s[32], src[64], dst[64];
-	bool c2t = ep->dir == NT_DIR_C2T;
 
-	nt_analysis_endpoint_str(r->family, c2t ? r->client_addr : r->target_addr,
-				 c2t ? r->client_port : r->target_port, src);
-	nt_analysis_endpoint_str(r->family, c2t ? r->target_addr : r->client_addr,
-				 c2t ? r->target_port : r->client_port, dst);
+	nt_analysis_episode_ends(r, ep, src, dst);
 	fprintf(out,
 		"  %s stall: %s (+%s ms in file), frame %" PRIu64 "\n"
 		"    %s sent %u bytes, then nothing; %s acked them after %s ms (%s);\n"
@@ -124,7 +175,8 @@ static void timeline(FILE *out, const struct nt_flow_result *r)
 	}
 }
 
-static void flow(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r)
+void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
+				  const struct nt_flow_result *r)
 {
 	char c[64], tg[64], tot[32], p50[32], mx[32], rc[32], rt[32];
 
@@ -149,13 +201,13 @@ static void flow(FILE *out, const struct nt_analysis *an, const struct nt_flow_r
 	if (r->stalls > 1)
 		episode(out, "last", an, r, &r->last);
 	timeline(out, r);
-	fputc('\n', out);
 }
 
 int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 			    const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
+	const char *why, *fix;
 	char tot[32];
 
 	for (size_t i = 0; i < an->n_files; i++) {
@@ -172,8 +224,10 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 	if (v->filter)
 		fprintf(out, "filter: %s\n", v->filter);
 	fputc('\n', out);
-	for (size_t i = 0; i < an->n_flows; i++)
-		flow(out, an, an->flows[i]);
+	for (size_t i = 0; i < an->n_flows; i++) {
+		nt_render_analysis_text_flow(out, an, an->flows[i]);
+		fputc('\n', out);
+	}
 
 	fprintf(out, "summary: %" PRIu64 " packets, %" PRIu64 " TCP, not decoded: ", s->packets,
 		s->tcp_packets);
@@ -187,12 +241,9 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 		", other %" PRIu64 "), %s ms lost; %" PRIu64 " think-time episodes\n",
 		s->stalls, s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
 		s->by_delack[NT_DELACK_OTHER], ms(s->total_stall_ns, tot), s->think_time);
-	if (s->stalls)
-		fputs("  why: a small write was held by Nagle's algorithm (tcp_nagle_check) until "
-		      "the peer's delayed ACK fired;\n"
-		      "  fix: send each message in one write (or writev), or set TCP_NODELAY on "
-		      "the sender\n",
-		      out);
+	nt_analysis_explain(an, &why, &fix);
+	if (why)
+		fprintf(out, "  why: %s;\n  fix: %s\n", why, fix);
 	if (an->oom)
 		fputs("  warning: out of memory, results are incomplete\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -11,6 +11,7 @@
 #include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/render.h"
+#include "nt/render/svg.h"
 #include "nt/render/view.h"
 
 int nt_view_pick_round(const struct nt_run *run)
@@ -154,4 +155,154 @@ const char *nt_view_oneline(const char *text, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+const char nt_view_html_style[] =
+	"body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', "
+	"Arial, sans-serif; color: #111; background: #fff; margin: 2em auto; max-width: 90em; "
+	"padding: 0 1em; line-height: 1.45; font-size: 17px; }\n"
+	"table { border-collapse: collapse; margin: 1em 0; }\n"
+	"th, td { border: 1px solid #888; padding: .3em .7em; text-align: left; }\n"
+	"td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	"th { background: #eee; }\n"
+	".stalled { color: #b00020; font-weight: bold; }\n"
+	".notmet { color: #b00020; font-weight: bold; }\n"
+	"pre { background: #f6f6f6; border: 1px solid #ccc; padding: 1em; overflow-x: auto; "
+	"font-size: 14px; }\n"
+	".diagram { overflow-x: auto; }\n"
+	"dt { font-weight: bold; margin-top: .5em; }\n";
+
+void nt_view_xml_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+void nt_view_md_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/*
+ * Mermaid message text runs to the end of the line, but the sequence grammar
+ * still reads ';' as a statement separator and '#' as the start of an entity
+ * code (#59;), and older releases take "->" or "--" inside a text for an arrow.
+ */
+void nt_view_mermaid_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ';')
+			fputc(',', out);
+		else if (*s == '#')
+			fputs("no.", out);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else if ((*s == '-' && (s[1] == '>' || s[1] == '-')) || *s == '<' || *s == '>')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+const char *nt_view_tcp_label(uint8_t flags, uint32_t payload_bytes, char *buf, size_t len)
+{
+	if ((flags & (NT_TCP_SYN | NT_TCP_ACK)) == (NT_TCP_SYN | NT_TCP_ACK))
+		snprintf(buf, len, "SYN-ACK");
+	else if (flags & NT_TCP_SYN)
+		snprintf(buf, len, "SYN");
+	else if (flags & NT_TCP_RST)
+		snprintf(buf, len, "RST");
+	else if ((flags & NT_TCP_FIN) && payload_bytes)
+		snprintf(buf, len, "FIN %" PRIu32 " B", payload_bytes);
+	else if (flags & NT_TCP_FIN)
+		snprintf(buf, len, "FIN");
+	else if (payload_bytes)
+		snprintf(buf, len, "data %" PRIu32 " B", payload_bytes);
+	else
+		snprintf(buf, len, "pure ACK");
+	return buf;
+}
+
+void nt_view_svg_defs(FILE *out)
+{
+	static const struct {
+		const char *id, *color;
+	} heads[] = { { "c2t", NT_VIEW_COLOR_C2T },
+		      { "t2c", NT_VIEW_COLOR_T2C },
+		      { "key", NT_VIEW_COLOR_STALL } };
+
+	fputs("<defs>\n", out);
+	for (unsigned i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		fprintf(out,
+			"<marker id=\"nt-head-%s\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+			"markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" "
+			"orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"%s\"/></marker>\n",
+			heads[i].id, heads[i].color);
+	fputs("</defs>\n", out);
+	fputs("<style>\n"
+	      ".nt-ladder text { font-family: " NT_VIEW_FONT_STACK "; fill: " NT_VIEW_COLOR_TEXT
+	      "; font-size: 15px; }\n"
+	      ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
+	      ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
+	      ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
+	      ".nt-ladder .seg { font-size: 15px; paint-order: stroke; stroke: #ffffff; "
+	      "stroke-width: 5px; stroke-linejoin: round; }\n"
+	      ".nt-ladder .seg.key { font-weight: bold; fill: " NT_VIEW_COLOR_STALL "; }\n"
+	      ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " NT_VIEW_COLOR_STALL
+	      "; }\n"
+	      "</style>\n",
+	      out);
+}
+
+/* Two slanted strokes interrupt each lifeline; the gap's length sits between them. */
+void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const char *label,
+		       const char *note)
+{
+	int mid = (y_top + y_bottom) / 2;
+	const int xs[2] = { NT_SVG_CLIENT_X, NT_SVG_TARGET_X };
+
+	for (int i = 0; i < 2; i++) {
+		fprintf(out,
+			"<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"%s\"/>\n"
+			"<path d=\"M%d %d l24 -8 M%d %d l24 -8\" stroke=\"%s\" stroke-width=\"2\" "
+			"fill=\"none\"/>\n",
+			xs[i] - 12, mid - 6, stall ? NT_VIEW_COLOR_STALL_FILL : "#ffffff",
+			xs[i] - 12, mid - 2, xs[i] - 12, mid + 10, NT_VIEW_COLOR_LIFELINE);
+	}
+	if (stall) {
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"stall\">",
+			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid - 8);
+		nt_view_xml_text(out, label);
+		fprintf(out,
+			"</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">",
+			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid + 14);
+	} else {
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">",
+			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid + 5);
+	}
+	nt_view_xml_text(out, note);
+	fputs("</text>\n", out);
 }

@@ -3,13 +3,17 @@
  * view.h - what the document formats (markdown, svg, html) share: which
  * round represents a run, how a segment or a call is labelled, the verdict
  * counts as words, and the text timeline of one round. Pure functions over
- * the model; nothing here writes to a file.
+ * the model; nothing here writes to a file. Below them, the small pieces the
+ * live and the analyze documents share: escapers (they write to the stream
+ * they are given, nothing else), the ladder's colours, style and break band.
  */
 #ifndef NT_RENDER_VIEW_H
 #define NT_RENDER_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "nt/model/run.h"
 
@@ -91,5 +95,76 @@ int nt_view_text_round(const struct nt_run *run, unsigned index, char **out);
  * Return: @buf.
  */
 const char *nt_view_oneline(const char *text, char *buf, size_t len);
+
+/* The ladder's look: dark on white, blue one way, brown the other, red for a stall. */
+#define NT_VIEW_FONT_STACK                                                                     \
+	"system-ui, -apple-system, &apos;Segoe UI&apos;, Roboto, &apos;Helvetica Neue&apos;, " \
+	"Arial, &apos;DejaVu Sans&apos;, sans-serif"
+#define NT_VIEW_COLOR_TEXT	 "#111111"
+#define NT_VIEW_COLOR_C2T	 "#0b3d91"
+#define NT_VIEW_COLOR_T2C	 "#8a3b00"
+#define NT_VIEW_COLOR_STALL	 "#b00020"
+#define NT_VIEW_COLOR_STALL_FILL "#fde3e6"
+#define NT_VIEW_COLOR_LIFELINE	 "#444444"
+
+/* One <style> for an HTML page, the same for every page nagle-trace writes. */
+extern const char nt_view_html_style[];
+
+/**
+ * nt_view_xml_text() - write text escaped for XML or HTML content and attributes
+ * @out: the stream
+ * @s: the text
+ */
+void nt_view_xml_text(FILE *out, const char *s);
+
+/**
+ * nt_view_md_cell() - write text for a Markdown table cell ('|' escaped, newlines as blanks)
+ * @out: the stream
+ * @s: the text
+ */
+void nt_view_md_cell(FILE *out, const char *s);
+
+/**
+ * nt_view_mermaid_text() - write text for a Mermaid message or note
+ * @out: the stream
+ * @s: the text
+ *
+ * ';' (a statement separator) becomes ',', '#' (an entity code) "no.",
+ * '<', '>', "->" and "--" (arrows to older parsers) and newlines blanks.
+ */
+void nt_view_mermaid_text(FILE *out, const char *s);
+
+/**
+ * nt_view_tcp_label() - a segment by its flags and length: "SYN", "SYN-ACK",
+ * "FIN", "RST", "pure ACK", "data 19 B" ("FIN 19 B" with data)
+ * @flags: NT_TCP_* flags
+ * @payload_bytes: payload length
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_view_tcp_label(uint8_t flags, uint32_t payload_bytes, char *buf, size_t len);
+
+/**
+ * nt_view_svg_defs() - the ladder's arrowhead markers (ids nt-head-c2t,
+ * nt-head-t2c, nt-head-key) and its <style> (classes title, who, addr, note,
+ * call, seg, seg key, stall under .nt-ladder)
+ * @out: the stream
+ */
+void nt_view_svg_defs(FILE *out);
+
+/**
+ * nt_view_svg_break() - a break band across both lifelines (NT_SVG_CLIENT_X
+ * and NT_SVG_TARGET_X): a gap not drawn to scale
+ * @out: the stream
+ * @y_top: where the band may start
+ * @y_bottom: where it must end
+ * @stall: the gap is (part of) a stall: shaded, @label in red above @note
+ * @label: the stall's headline ("43.967 ms stall"); unused unless @stall
+ * @note: the smaller line (the gap's length, or what the stall was)
+ */
+void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const char *label,
+		       const char *note);
 
 #endif

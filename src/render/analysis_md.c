@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analysis_md.c - the analyze report as Markdown, paste-ready for an
+ * incident writeup or an issue (GitHub/GitLab flavour).
+ *
+ * The same shape as the live report (markdown.c): a header line, a table (of
+ * the flows with stalls), one stall as the text report prints it in a
+ * ```text block and as a ```mermaid sequenceDiagram, then the why and the
+ * fix. The stall shown is the first of the worst flow, the one that lost the
+ * most time: the diagram a reader wants first. Durations are printed as the
+ * text report prints them (truncated to the microsecond), so the numbers in
+ * the table, the block and the diagram agree to the digit.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "nt/model/tcp.h"
+#include "nt/render/analysis.h"
+#include "nt/render/view.h"
+
+static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
+{
+	const struct nt_analysis_summary *s = &an->sum;
+	char tot[32];
+
+	for (size_t i = 0; i < an->n_files; i++) {
+		const struct nt_analysis_file *f = &an->files[i];
+
+		fprintf(out, "%s`", i ? ", " : "");
+		nt_view_md_cell(out, f->path);
+		fputc('`', out);
+		if (f->error) {
+			fputs(" (incomplete: ", out);
+			nt_view_md_cell(out, f->error);
+			fputc(')', out);
+		}
+	}
+	if (v->filter) {
+		fputs(", filter `", out);
+		nt_view_md_cell(out, v->filter);
+		fputc('`', out);
+	}
+	fprintf(out,
+		": %" PRIu64 " packets (%" PRIu64 " TCP), %" PRIu64 " TCP flows, %" PRIu64
+		" with stalls, %" PRIu64 " stalls (delack_min %" PRIu64 ", delack_max %" PRIu64
+		", other %" PRIu64 "), %s ms lost; %" PRIu64 " think-time episodes%s\n",
+		s->packets, s->tcp_packets, s->flows, s->flows_with_stalls, s->stalls,
+		s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
+		s->by_delack[NT_DELACK_OTHER], nt_analysis_ms_str(s->total_stall_ns, tot),
+		s->think_time, an->oom ? " (out of memory: results are incomplete)" : "");
+}
+
+static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
+		       const struct nt_stall_episode *ep)
+{
+	char t[48];
+
+	if (an->n_files > 1)
+		fprintf(out, "file %u, ", r->file + 1);
+	fprintf(out, "frame %" PRIu64 ", %s", ep->held_frame,
+		nt_analysis_utc_str(ep->held_t_ns, t));
+}
+
+static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
+{
+	fputs("\n| flow (client → target) | stalls | total | p50 | max | delack_min | delack_max "
+	      "| other | first stall | last stall |\n"
+	      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
+	      out);
+	for (size_t i = 0; i < an->n_flows; i++) {
+		const struct nt_flow_result *r = an->flows[i];
+		const char *b = (int)i == worst ? "**" : "";
+		char c[64], tg[64], tot[32], p50[32], mx[32];
+
+		fprintf(out, "| %s`", b);
+		nt_view_md_cell(out, nt_analysis_endpoint_str(r->family, r->client_addr,
+							      r->client_port, c));
+		fputs(" → ", out);
+		nt_view_md_cell(out, nt_analysis_endpoint_str(r->family, r->target_addr,
+							      r->target_port, tg));
+		fprintf(out,
+			"`%s | %" PRIu32 " | %s%s ms%s | %s ms | %s ms | %" PRIu32 " | %" PRIu32
+			" | %" PRIu32 " | ",
+			b, r->stalls, b, nt_analysis_ms_str(r->total_ns, tot), b,
+			nt_analysis_ms_str(r->p50_ns, p50), nt_analysis_ms_str(r->max_ns, mx),
+			r->by_delack[NT_DELACK_MIN], r->by_delack[NT_DELACK_MAX],
+			r->by_delack[NT_DELACK_OTHER]);
+		occurrence(out, an, r, &r->first);
+		fputs(" | ", out);
+		occurrence(out, an, r, &r->last);
+		fputs(" |\n", out);
+	}
+	fputs("\nIn bold: the worst flow, the one that lost the most time; its first stall "
+	      "follows.\n",
+	      out);
+}
+
+/* The text report's role marks, as words a sequence diagram can carry. */
+static const char *mark(const struct nt_flow_result *r, const struct nt_tl_seg *s)
+{
+	if (s->frame == r->first.held_frame)
+		return ", held (H)";
+	if (s->frame == r->first.ack_frame)
+		return ", late";
+	if (s->frame == r->first.release_frame)
+		return ", released";
+	return "";
+}
+
+/*
+ * A is the side whose data was held, on the left as the client is in the
+ * live diagram. The participants are bare letters: a Mermaid alias may not
+ * hold ':' (an IPv6 address), so the endpoints go in notes.
+ */
+static void mermaid(FILE *out, const struct nt_flow_result *r)
+{
+	const struct nt_stall_episode *ep = &r->first;
+	char a[64], b[64], label[48], rel[32], st[32];
+
+	nt_analysis_episode_ends(r, ep, a, b);
+	fputs("\n```mermaid\nsequenceDiagram\n    participant A\n    participant B\n", out);
+	fputs("    Note left of A: A ", out);
+	nt_view_mermaid_text(out, a);
+	fputs(" held the data\n    Note right of B: B ", out);
+	nt_view_mermaid_text(out, b);
+	fputs("\n", out);
+	for (unsigned i = 0; i < r->n_timeline; i++) {
+		const struct nt_tl_seg *s = &r->timeline[i];
+		int64_t d = s->t_ns - ep->held_t_ns;
+
+		fputs(s->dir == ep->dir ? "    A->>B: " : "    B->>A: ", out);
+		nt_view_mermaid_text(out,
+				     nt_view_tcp_label(s->flags, s->len, label, sizeof(label)));
+		nt_view_mermaid_text(out, mark(r, s));
+		fprintf(out, " (%s%s ms)\n", d < 0 ? "" : "+", nt_analysis_ms_str(d, rel));
+		if (s->frame == ep->held_frame)
+			fprintf(out,
+				"    Note over A,B: %s ms stall: held by Nagle until B's delayed "
+				"ACK (%s)\n",
+				nt_analysis_ms_str(ep->stall_ns, st), nt_delack_name(ep->delack));
+	}
+	fputs("```\n", out);
+}
+
+static void worst_section(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r)
+{
+	const struct nt_stall_episode *ep = &r->first;
+	char a[64], b[64], c[64], tg[64], t[48], d[32], g[32], st[32];
+
+	nt_analysis_episode_ends(r, ep, a, b);
+	fprintf(out, "\n### First stall of the worst flow, `%s → %s`\n\n",
+		nt_analysis_endpoint_str(r->family, r->client_addr, r->client_port, c),
+		nt_analysis_endpoint_str(r->family, r->target_addr, r->target_port, tg));
+	fprintf(out,
+		"%s (A) sent %" PRIu32 " bytes at %s (frame %" PRIu64
+		"), then nothing; %s (B) acknowledged them %s ms later with a pure ACK "
+		"(%s), and A's next data followed that ACK by %s ms: %s ms lost.\n",
+		a, ep->held_len, nt_analysis_utc_str(ep->held_t_ns, t), ep->held_frame, b,
+		nt_analysis_ms_str(ep->ack_delay_ns, d), nt_delack_name(ep->delack),
+		nt_analysis_ms_str(ep->release_gap_ns, g), nt_analysis_ms_str(ep->stall_ns, st));
+	fputs("\nFrame numbers as Wireshark counts them, times in ms from the held segment, "
+	      "seq/ack relative.\n\n```text\n",
+	      out);
+	nt_render_analysis_text_flow(out, an, r);
+	fputs("```\n", out);
+	mermaid(out, r);
+}
+
+int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
+				const struct nt_analysis_view *v)
+{
+	const struct nt_analysis_summary *s = &an->sum;
+	int worst = nt_analysis_worst_flow(an);
+	const char *why, *fix;
+	char tot[32];
+
+	if (worst < 0) {
+		fputs("## nagle-trace analyze: no stalls found\n\n", out);
+		files_line(out, an, v);
+		fprintf(out,
+			"\nNo stalls found: no small write waited for a delayed ACK (a sub-MSS "
+			"segment, a pure ACK of it %s ms or more later, the sender's next data "
+			"right behind that ACK) in %" PRIu64 " TCP flow%s.\n",
+			nt_analysis_ms_str(an->params.stall.threshold_ns, tot), s->flows,
+			s->flows == 1 ? "" : "s");
+		return ferror(out) ? -EIO : 0;
+	}
+	fprintf(out,
+		"## nagle-trace analyze: %" PRIu64 " stalls in %" PRIu64 " flows, %s ms lost\n\n",
+		s->stalls, s->flows_with_stalls, nt_analysis_ms_str(s->total_stall_ns, tot));
+	files_line(out, an, v);
+	flows_table(out, an, worst);
+	worst_section(out, an, an->flows[worst]);
+	nt_analysis_explain(an, &why, &fix);
+	fprintf(out, "\n**Why:** %s.\n\n**Fix:** %s.\n", why, fix);
+	return ferror(out) ? -EIO : 0;
+}

@@ -110,11 +110,6 @@ static void draw_header(FILE *out, const struct nt_flow_result *r)
 {
 	const struct nt_stall_episode *ep = &r->first;
 	char a[64], b[64], d[32], st[32];
-	const struct {
-		int x;
-		const char *name;
-		const char *addr;
-	} who[2] = { { NT_SVG_CLIENT_X, "A (held data)", a }, { NT_SVG_TARGET_X, "B", b } };
 
 	nt_analysis_episode_ends(r, ep, a, b);
 	fprintf(out,
@@ -126,19 +121,8 @@ static void draw_header(FILE *out, const struct nt_flow_result *r)
 		" B, then nothing; B&apos;s pure ACK came %s ms later (%s)</text>\n",
 		NT_SVG_PANEL_W / 2, ep->held_len, nt_analysis_ms_str(ep->ack_delay_ns, d),
 		nt_delack_name(ep->delack));
-	for (int i = 0; i < 2; i++) {
-		fprintf(out,
-			"<rect x=\"%d\" y=\"70\" width=\"180\" height=\"44\" rx=\"6\" "
-			"fill=\"#f2f2f2\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			who[i].x - 90, NT_VIEW_COLOR_TEXT);
-		fprintf(out,
-			"<text x=\"%d\" y=\"89\" text-anchor=\"middle\" class=\"who\">%s</text>\n",
-			who[i].x, who[i].name);
-		fprintf(out, "<text x=\"%d\" y=\"107\" text-anchor=\"middle\" class=\"addr\">",
-			who[i].x);
-		nt_view_xml_text(out, who[i].addr);
-		fputs("</text>\n", out);
-	}
+	nt_view_svg_participants(out, (const char *const[2]){ "A (held data)", "B" },
+				 (const char *const[2]){ a, b });
 }
 
 static void draw_footer(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,

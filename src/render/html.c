@@ -16,43 +16,6 @@
 #include "nt/render/svg.h"
 #include "nt/render/view.h"
 
-static void html_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
-
-static const char style[] =
-	"body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', "
-	"Arial, sans-serif; color: #111; background: #fff; margin: 2em auto; max-width: 90em; "
-	"padding: 0 1em; line-height: 1.45; font-size: 17px; }\n"
-	"table { border-collapse: collapse; margin: 1em 0; }\n"
-	"th, td { border: 1px solid #888; padding: .3em .7em; text-align: left; }\n"
-	"td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
-	"th { background: #eee; }\n"
-	".stalled { color: #b00020; font-weight: bold; }\n"
-	".notmet { color: #b00020; font-weight: bold; }\n"
-	"pre { background: #f6f6f6; border: 1px solid #ccc; padding: 1em; overflow-x: auto; "
-	"font-size: 14px; }\n"
-	".diagram { overflow-x: auto; }\n"
-	"dt { font-weight: bold; margin-top: .5em; }\n";
-
 static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
 	fputs("<table>\n<tr><th>variant</th><th>rounds</th><th>verdicts</th><th>p50 RTT</th>"
@@ -64,10 +27,10 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		char v[128], p50[32], p90[32], max[32];
 
 		fputs("<tr><td><code>", out);
-		html_text(out, run->cfg.variant);
+		nt_view_xml_text(out, run->cfg.variant);
 		fprintf(out, "</code></td><td class=\"num\">%u</td><td%s>", s->rounds,
 			s->verdicts[NT_VERDICT_STALLED] ? " class=\"stalled\"" : "");
-		html_text(out, nt_view_verdicts(s, v, sizeof(v)));
+		nt_view_xml_text(out, nt_view_verdicts(s, v, sizeof(v)));
 		fprintf(out,
 			"</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td>",
@@ -78,7 +41,7 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 			nt_expect_name(run->cfg.expect), run->expectation_met ? "met" : "NOT met");
 		if (!run->expectation_met) {
 			fputs(" (", out);
-			html_text(out, run->expectation_reason);
+			nt_view_xml_text(out, run->expectation_reason);
 			fputc(')', out);
 		}
 		fprintf(out, "%s</td></tr>\n", run->interrupted ? ", interrupted" : "");
@@ -102,13 +65,13 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		any = true;
 		if (n_runs > 1) {
 			fputs("<h3><code>", out);
-			html_text(out, runs[i].cfg.variant);
+			nt_view_xml_text(out, runs[i].cfg.variant);
 			fputs("</code></h3>\n", out);
 		}
 		fputs("<p><strong>Why:</strong> ", out);
-		html_text(out, nt_view_oneline(why, line, sizeof(line)));
+		nt_view_xml_text(out, nt_view_oneline(why, line, sizeof(line)));
 		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
-		html_text(out, fix);
+		nt_view_xml_text(out, fix);
 		fputs(".</p>\n", out);
 	}
 	if (!any)
@@ -136,9 +99,9 @@ static int timelines(FILE *out, const struct nt_run *runs, unsigned n_runs)
 			return -ENOMEM;
 		}
 		fputs("<details open>\n<summary>variant <code>", out);
-		html_text(out, runs[i].cfg.variant);
+		nt_view_xml_text(out, runs[i].cfg.variant);
 		fputs("</code></summary>\n<pre>", out);
-		html_text(out, text);
+		nt_view_xml_text(out, text);
 		fputs("</pre>\n</details>\n", out);
 		free(text);
 	}
@@ -177,21 +140,21 @@ int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
 	      out);
 	if (n_runs == 1) {
 		fputs(": ", out);
-		html_text(out, first->cfg.variant);
+		nt_view_xml_text(out, first->cfg.variant);
 	}
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>nagle-trace</h1>\n",
-		style);
+		nt_view_html_style);
 	{
 		fputs("<p>Linux ", out);
-		html_text(out, first->cfg.kernel);
+		nt_view_xml_text(out, first->cfg.kernel);
 		fprintf(out,
 			", write-write-read: header %u B + body %u B, reply %u B, %u rounds per "
 			"variant; client ",
 			first->cfg.shape.header_bytes, first->cfg.shape.body_bytes,
 			first->cfg.shape.reply_bytes, first->cfg.shape.rounds);
-		html_text(out, first->cfg.client_addr);
+		nt_view_xml_text(out, first->cfg.client_addr);
 		fputs(", target ", out);
-		html_text(out, first->cfg.target_addr);
+		nt_view_xml_text(out, first->cfg.target_addr);
 		fputs(", captured at the client.</p>\n", out);
 	}
 	fputs("<h2>Summary</h2>\n", out);

@@ -9,7 +9,7 @@
  * Mermaid message text is free text up to the end of the line, but the
  * sequence grammar still reads ';' as a statement separator and '#' as the
  * start of an entity code (#59;), and "->" or "--" inside a text can be taken
- * for an arrow in older releases: mermaid_text() replaces them all.
+ * for an arrow in older releases: nt_view_mermaid_text() replaces them all.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,34 +23,6 @@
 #include "nt/render/view.h"
 
 /* Table cells: '|' would end the cell, a newline the row. */
-static void md_cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-}
-
-static void mermaid_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == ';')
-			fputc(',', out);
-		else if (*s == '#')
-			fputs("no.", out);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', out);
-		else if ((*s == '-' && (s[1] == '>' || s[1] == '-')) || *s == '<' || *s == '>')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-}
-
 static double ms(int64_t ns)
 {
 	return (double)ns / (double)NT_NS_PER_MS;
@@ -96,7 +68,7 @@ static void summary_line(FILE *out, const struct nt_run *run)
 		nt_view_ms(s->rtt_max_ns, max, sizeof(max)), nt_expect_name(run->cfg.expect),
 		run->expectation_met ? "**met**" : "**NOT met**: ");
 	if (!run->expectation_met)
-		md_cell(out, run->expectation_reason);
+		nt_view_md_cell(out, run->expectation_reason);
 	fputs(".\n", out);
 }
 
@@ -110,7 +82,7 @@ static void compare_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		char v[128], p50[32], p90[32], max[32];
 
 		fprintf(out, "| `%s` | ", run->cfg.variant);
-		md_cell(out, nt_view_verdicts(s, v, sizeof(v)));
+		nt_view_md_cell(out, nt_view_verdicts(s, v, sizeof(v)));
 		fprintf(out, " | %s | %s | %s | %s (%s) |\n",
 			nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
 			nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
@@ -127,12 +99,12 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 		fprintf(out,
 			"    Note %s %s: ", e->sys.side == NT_SIDE_CLIENT ? "left of" : "right of",
 			e->sys.side == NT_SIDE_CLIENT ? "Client" : "Target");
-		mermaid_text(out, nt_view_call_label(e->sys.call));
+		nt_view_mermaid_text(out, nt_view_call_label(e->sys.call));
 		fprintf(out, " returned %" PRId64 " (+%.3f ms)\n", e->sys.bytes, ms(e->t_ns - t0));
 		return;
 	}
 	fputs(e->seg.dir == NT_DIR_C2T ? "    Client->>Target: " : "    Target->>Client: ", out);
-	mermaid_text(out, nt_view_segment_label(&e->seg, label, sizeof(label)));
+	nt_view_mermaid_text(out, nt_view_segment_label(&e->seg, label, sizeof(label)));
 	fprintf(out, " (+%.3f ms)\n", ms(e->t_ns - t0));
 }
 

@@ -23,17 +23,6 @@
 #include "nt/render/svg.h"
 #include "nt/render/view.h"
 
-#define FONT_STACK                                                                             \
-	"system-ui, -apple-system, &apos;Segoe UI&apos;, Roboto, &apos;Helvetica Neue&apos;, " \
-	"Arial, &apos;DejaVu Sans&apos;, sans-serif"
-
-#define COLOR_TEXT	 "#111111"
-#define COLOR_C2T	 "#0b3d91"
-#define COLOR_T2C	 "#8a3b00"
-#define COLOR_STALL	 "#b00020"
-#define COLOR_STALL_FILL "#fde3e6"
-#define COLOR_LIFELINE	 "#444444"
-
 int nt_svg_advance_px(int64_t gap_ns, bool *is_break)
 {
 	int64_t extra_px;
@@ -86,28 +75,6 @@ size_t nt_svg_layout_round(const struct nt_run *run, const struct nt_round *r,
 	return n;
 }
 
-static void xml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
-
 static double ms(int64_t ns)
 {
 	return (double)ns / (double)NT_NS_PER_MS;
@@ -134,37 +101,19 @@ static int reach_down_px(const struct nt_event *e)
 	return e->kind == NT_EVENT_SEGMENT && e->seg.dir == NT_DIR_C2T ? NT_SVG_SLOPE_PX : 6;
 }
 
-/* A break band: the lifelines interrupted by two slanted strokes, the gap's length between. */
+/* A break band with the stall's length, or the gap's length when not to scale. */
 static void draw_break(FILE *out, int y_top, int y_bottom, int64_t gap_ns, bool stall,
 		       int64_t shown_gap_ns)
 {
-	int mid = (y_top + y_bottom) / 2;
-	const int xs[2] = { NT_SVG_CLIENT_X, NT_SVG_TARGET_X };
+	char label[48];
+	char note[48];
 
-	for (int i = 0; i < 2; i++) {
-		fprintf(out,
-			"<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"%s\"/>\n"
-			"<path d=\"M%d %d l24 -8 M%d %d l24 -8\" stroke=\"%s\" stroke-width=\"2\" "
-			"fill=\"none\"/>\n",
-			xs[i] - 12, mid - 6, stall ? COLOR_STALL_FILL : "#ffffff", xs[i] - 12,
-			mid - 2, xs[i] - 12, mid + 10, COLOR_LIFELINE);
-	}
-	if (stall) {
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"stall\">%.3f ms "
-			"stall</text>\n",
-			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid - 8, ms(shown_gap_ns));
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">body held "
-			"by "
-			"Nagle, ACK delayed</text>\n",
-			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid + 14);
-	} else {
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">%.3f ms "
-			"(not to scale)</text>\n",
-			(NT_SVG_CLIENT_X + NT_SVG_TARGET_X) / 2, mid + 5, ms(gap_ns));
-	}
+	snprintf(label, sizeof(label), "%.3f ms stall", ms(shown_gap_ns));
+	if (stall)
+		snprintf(note, sizeof(note), "body held by Nagle, ACK delayed");
+	else
+		snprintf(note, sizeof(note), "%.3f ms (not to scale)", ms(gap_ns));
+	nt_view_svg_break(out, y_top, y_bottom, stall, label, note);
 }
 
 static void draw_segment(FILE *out, const struct nt_event *e, const struct nt_svg_row *row,
@@ -178,7 +127,7 @@ static void draw_segment(FILE *out, const struct nt_event *e, const struct nt_sv
 	int y2 = y1 + NT_SVG_SLOPE_PX;
 	/* Stop short of the lifeline so the arrowhead's tip touches it. */
 	int x2_line = x2 + (c2t ? -2 : 2);
-	const char *color = key ? COLOR_STALL : c2t ? COLOR_C2T : COLOR_T2C;
+	const char *color = key ? NT_VIEW_COLOR_STALL : c2t ? NT_VIEW_COLOR_C2T : NT_VIEW_COLOR_T2C;
 	char label[64];
 
 	fprintf(out,
@@ -190,7 +139,7 @@ static void draw_segment(FILE *out, const struct nt_event *e, const struct nt_sv
 		      : "t2c");
 	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"seg%s\" fill=\"%s\">",
 		(x1 + x2) / 2, (y1 + y2) / 2 - 7, key ? " key" : "", color);
-	xml_text(out, nt_view_segment_label(s, label, sizeof(label)));
+	nt_view_xml_text(out, nt_view_segment_label(s, label, sizeof(label)));
 	fprintf(out, "  +%.3f ms</text>\n", ms(row->rel_ns));
 }
 
@@ -202,10 +151,10 @@ static void draw_syscall(FILE *out, const struct nt_event *e, const struct nt_sv
 	fprintf(out,
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 		"stroke-width=\"3\"/>\n",
-		x - 8, row->y_px, x + 8, row->y_px, COLOR_TEXT);
+		x - 8, row->y_px, x + 8, row->y_px, NT_VIEW_COLOR_TEXT);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"call\">",
 		client ? x - 14 : x + 14, row->y_px + 5, client ? "end" : "start");
-	xml_text(out, nt_view_call_label(e->sys.call));
+	nt_view_xml_text(out, nt_view_call_label(e->sys.call));
 	fprintf(out, " = %" PRId64 "  +%.3f ms</text>\n", e->sys.bytes, ms(row->rel_ns));
 }
 
@@ -217,7 +166,7 @@ static void draw_lifelines(FILE *out, const struct nt_svg_row *rows, size_t n, i
 		fprintf(out,
 			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 			"stroke-width=\"2\"/>\n",
-			xs[i], top, xs[i], bottom, COLOR_LIFELINE);
+			xs[i], top, xs[i], bottom, NT_VIEW_COLOR_LIFELINE);
 	(void)rows;
 	(void)n;
 }
@@ -225,16 +174,10 @@ static void draw_lifelines(FILE *out, const struct nt_svg_row *rows, size_t n, i
 static void draw_header(FILE *out, const struct nt_run *run, const struct nt_round *r)
 {
 	const struct nt_run_config *c = &run->cfg;
-	const struct {
-		int x;
-		const char *name;
-		const char *addr;
-	} who[2] = { { NT_SVG_CLIENT_X, "Client", c->client_addr },
-		     { NT_SVG_TARGET_X, "Target", c->target_addr } };
 
 	fprintf(out, "<text x=\"%d\" y=\"32\" text-anchor=\"middle\" class=\"title\">",
 		NT_SVG_PANEL_W / 2);
-	xml_text(out, c->variant);
+	nt_view_xml_text(out, c->variant);
 	fprintf(out, ": round %u of %u, %s</text>\n", r->index, run->summary.rounds,
 		nt_verdict_name(r->verdict));
 	fprintf(out,
@@ -242,21 +185,10 @@ static void draw_header(FILE *out, const struct nt_run *run, const struct nt_rou
 		" B + body %" PRIu32 " B, reply %" PRIu32 " B, Linux ",
 		NT_SVG_PANEL_W / 2, c->shape.header_bytes, c->shape.body_bytes,
 		c->shape.reply_bytes);
-	xml_text(out, c->kernel);
+	nt_view_xml_text(out, c->kernel);
 	fputs("</text>\n", out);
-	for (int i = 0; i < 2; i++) {
-		fprintf(out,
-			"<rect x=\"%d\" y=\"70\" width=\"180\" height=\"44\" rx=\"6\" "
-			"fill=\"#f2f2f2\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			who[i].x - 90, COLOR_TEXT);
-		fprintf(out,
-			"<text x=\"%d\" y=\"89\" text-anchor=\"middle\" class=\"who\">%s</text>\n",
-			who[i].x, who[i].name);
-		fprintf(out, "<text x=\"%d\" y=\"107\" text-anchor=\"middle\" class=\"addr\">",
-			who[i].x);
-		xml_text(out, who[i].addr);
-		fputs("</text>\n", out);
-	}
+	nt_view_svg_participants(out, (const char *const[2]){ "Client", "Target" },
+				 (const char *const[2]){ c->client_addr, c->target_addr });
 }
 
 static void draw_footer(FILE *out, const struct nt_round *r, int height)
@@ -283,7 +215,7 @@ static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round
 	if (stalled && h && a)
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 			NT_SVG_CLIENT_X, h->y_px, NT_SVG_TARGET_X - NT_SVG_CLIENT_X,
-			a->y_px - h->y_px, COLOR_STALL_FILL);
+			a->y_px - h->y_px, NT_VIEW_COLOR_STALL_FILL);
 	draw_lifelines(out, rows, n, NT_SVG_TOP_PX - 10, height - NT_SVG_BOTTOM_PX + 6);
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_event *e = &run->tl.ev[rows[i].ev];
@@ -303,34 +235,6 @@ static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round
 	}
 	draw_footer(out, r, height);
 	return 0;
-}
-
-static void defs(FILE *out)
-{
-	static const struct {
-		const char *id, *color;
-	} heads[] = { { "c2t", COLOR_C2T }, { "t2c", COLOR_T2C }, { "key", COLOR_STALL } };
-
-	fputs("<defs>\n", out);
-	for (unsigned i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		fprintf(out,
-			"<marker id=\"nt-head-%s\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
-			"markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" "
-			"orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"%s\"/></marker>\n",
-			heads[i].id, heads[i].color);
-	fputs("</defs>\n", out);
-	fputs("<style>\n"
-	      ".nt-ladder text { font-family: " FONT_STACK "; fill: " COLOR_TEXT "; "
-	      "font-size: 15px; }\n"
-	      ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
-	      ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
-	      ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
-	      ".nt-ladder .seg { font-size: 15px; paint-order: stroke; stroke: #ffffff; "
-	      "stroke-width: 5px; stroke-linejoin: round; }\n"
-	      ".nt-ladder .seg.key { font-weight: bold; fill: " COLOR_STALL "; }\n"
-	      ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " COLOR_STALL "; }\n"
-	      "</style>\n",
-	      out);
 }
 
 int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool standalone)
@@ -370,7 +274,7 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool sta
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
 		width, height, width, height);
 	fputs("<title>nagle-trace ladder diagram</title>\n", out);
-	defs(out);
+	nt_view_svg_defs(out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
 		height);
 	for (unsigned i = 0; i < n_runs; i++) {
@@ -389,7 +293,7 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool sta
 			fprintf(out,
 				"<text x=\"%d\" y=\"60\" text-anchor=\"middle\" class=\"title\">",
 				NT_SVG_PANEL_W / 2);
-			xml_text(out, runs[i].cfg.variant);
+			nt_view_xml_text(out, runs[i].cfg.variant);
 			fputs(": no round captured</text>\n", out);
 		}
 		fputs("</g>\n", out);

@@ -277,6 +277,26 @@ void nt_view_svg_defs(FILE *out)
 	      out);
 }
 
+void nt_view_svg_participants(FILE *out, const char *const names[2], const char *const addrs[2])
+{
+	const int xs[2] = { NT_SVG_CLIENT_X, NT_SVG_TARGET_X };
+
+	for (int i = 0; i < 2; i++) {
+		fprintf(out,
+			"<rect x=\"%d\" y=\"70\" width=\"180\" height=\"44\" rx=\"6\" "
+			"fill=\"#f2f2f2\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+			xs[i] - 90, NT_VIEW_COLOR_TEXT);
+		fprintf(out, "<text x=\"%d\" y=\"89\" text-anchor=\"middle\" class=\"who\">",
+			xs[i]);
+		nt_view_xml_text(out, names[i]);
+		fprintf(out,
+			"</text>\n<text x=\"%d\" y=\"107\" text-anchor=\"middle\" class=\"addr\">",
+			xs[i]);
+		nt_view_xml_text(out, addrs[i]);
+		fputs("</text>\n", out);
+	}
+}
+
 /* Two slanted strokes interrupt each lifeline; the gap's length sits between them. */
 void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const char *label,
 		       const char *note)

@@ -167,4 +167,13 @@ void nt_view_svg_defs(FILE *out);
 void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const char *label,
 		       const char *note);
 
+/**
+ * nt_view_svg_participants() - the two lifelines' boxes: name and address,
+ * at NT_SVG_CLIENT_X (left) and NT_SVG_TARGET_X (right)
+ * @out: the stream
+ * @names: left and right names (escaped here)
+ * @addrs: left and right addresses (escaped here)
+ */
+void nt_view_svg_participants(FILE *out, const char *const names[2], const char *const addrs[2]);
+
 #endif

@@ -41,4 +41,20 @@ d["rounds"][0]["verdict"] = "slow"
 json.dump(d, open(sys.argv[1], "w"))
 PY
 if validate "$NT_TMP/one.json" 2>/dev/null; then fail "the schema accepted a bad verdict"; fi
+
+# analyze: every golden capture, and the partial report of a damaged file.
+schema="$NT_SOURCE_DIR/docs/nagle-trace-analyze.schema.json"
+for cap in "$NT_SOURCE_DIR"/tests/golden/captures/*.pcap "$NT_SOURCE_DIR"/tests/golden/captures/*.pcapng; do
+	"$NAGLE_TRACE" analyze --format json -o "$NT_TMP/a.json" "$cap" ||
+		fail "analyze $(basename "$cap") exited $?"
+	validate "$NT_TMP/a.json" || fail "analyze JSON of $(basename "$cap") does not match the schema"
+done
+cap="$NT_SOURCE_DIR/tests/golden/captures/gen-eth-stall.pcap"
+head -c $(($(stat -c %s "$cap") - 30)) "$cap" >"$NT_TMP/cut.pcap"
+set +e
+"$NAGLE_TRACE" analyze --format json -o "$NT_TMP/cut.json" "$NT_TMP/cut.pcap" 2>/dev/null
+rc=$?
+set -e
+[ "$rc" = 4 ] || fail "a cut capture exited $rc, want 4"
+validate "$NT_TMP/cut.json" || fail "the damaged file's partial report does not match the schema"
 echo "ok"

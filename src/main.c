@@ -160,7 +160,7 @@ static int open_outputs(const struct nt_options *opt, struct nt_err *err)
 	return 0;
 }
 
-/* Runs every variant, each in its own lab; returns how many runs are in @runs (< 0: error code). */
+/* Runs every variant, each in its own lab: how many runs are in @runs, or nt_trace_run()'s -errno. */
 static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_err *err)
 {
 	unsigned n = 0;
@@ -179,9 +179,7 @@ static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_e
 		n++;
 		if (ret < 0) {
 			progress(opt, i, true);
-			if (ret == -EPERM)
-				return -NT_EXIT_ENVIRONMENT - 1000;
-			return -NT_EXIT_ENVIRONMENT;
+			return ret;
 		}
 	}
 	progress(opt, 0, true);
@@ -217,7 +215,7 @@ static int run_trace(struct nt_options *opt)
 	if (n < 0) {
 		pcap_writers_abort();
 		free_runs(runs, opt->n_variants);
-		if (n == -NT_EXIT_ENVIRONMENT - 1000)
+		if (n == -EPERM)
 			fprintf(stderr,
 				"nagle-trace: %s: no privileges to create network namespaces; "
 				"run it as 'unshare -Urn nagle-trace'\n",

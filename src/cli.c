@@ -127,8 +127,8 @@ const char *nt_cli_usage(void)
 	return usage;
 }
 
-int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t max,
-		      uint64_t *out, struct nt_err *err)
+int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		      struct nt_err *err)
 {
 	char *end;
 	unsigned long long v;
@@ -154,7 +154,10 @@ static void defaults(struct nt_options *opt)
 	memset(opt, 0, sizeof(*opt));
 	opt->trace.variant = nt_variant_find("default");
 	opt->trace.shape = (struct nt_shape){
-		.header_bytes = 4, .body_bytes = 8, .reply_bytes = 2, .rounds = 4,
+		.header_bytes = 4,
+		.body_bytes = 8,
+		.reply_bytes = 2,
+		.rounds = 4,
 	};
 	opt->trace.threshold_ns = 10 * NT_NS_PER_MS;
 	opt->trace.timeout_ns = 2000 * NT_NS_PER_MS;
@@ -213,18 +216,20 @@ static int parse_variants(const char *arg, struct nt_options *opt, struct nt_err
 		if (len == 0)
 			return nt_err_set(err, 0, "--variant: empty variant name in \"%s\"", arg);
 		if (len >= sizeof(name))
-			return nt_err_set(err, 0,
-					  "--variant: unknown variant \"%.*s\" (try --variant all, or "
-					  "see --help)",
-					  (int)len, p);
+			return nt_err_set(
+				err, 0,
+				"--variant: unknown variant \"%.*s\" (try --variant all, or "
+				"see --help)",
+				(int)len, p);
 		memcpy(name, p, len);
 		name[len] = '\0';
 		v = nt_variant_find(name);
 		if (!v)
-			return nt_err_set(err, 0,
-					  "--variant: unknown variant \"%s\" (try --variant all, or "
-					  "see --help)",
-					  name);
+			return nt_err_set(
+				err, 0,
+				"--variant: unknown variant \"%s\" (try --variant all, or "
+				"see --help)",
+				name);
 		for (unsigned i = 0; i < opt->n_variants; i++)
 			if (opt->variants[i] == v)
 				return nt_err_set(err, 0, "--variant: \"%s\" named twice", name);

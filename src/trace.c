@@ -32,7 +32,7 @@
  * with one snaplen-sized slot per frame: a 256 KiB snaplen left a 2 MiB ring
  * 8 slots and dropped frames in the quick-ACK variants' bursts.
  */
-#define CAPTURE_SNAPLEN 4096
+#define CAPTURE_SNAPLEN	     4096
 #define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
 
 /* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
@@ -92,7 +92,8 @@ static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 {
 	struct nt_run *run = pl->run;
 	struct nt_tcp_packet pkt;
-	struct nt_event ev = { .t_ns = frame->t_ns, .kind = NT_EVENT_SEGMENT,
+	struct nt_event ev = { .t_ns = frame->t_ns,
+			       .kind = NT_EVENT_SEGMENT,
 			       .round = NT_ROUND_NONE };
 	enum nt_dir dir;
 
@@ -191,8 +192,8 @@ static bool stopped(const struct nt_trace_options *opt)
 }
 
 /* The loop: returns 0 when the exchange and its teardown are over (or stopped), < 0 on error. */
-static int run_loop(struct pipeline *pl, struct nt_exchange *ex,
-		    const struct nt_trace_options *opt, struct nt_err *err)
+static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt_trace_options *opt,
+		    struct nt_err *err)
 {
 	int64_t teardown_deadline = 0;
 	bool exchange_done = false;

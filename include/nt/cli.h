@@ -13,10 +13,10 @@
 #include "nt/trace.h"
 
 /* Documented upper bounds (nagle-trace(1)): a 100 MB header is refused, not attempted. */
-#define NT_CLI_ROUNDS_MAX 1000000u
-#define NT_CLI_BYTES_MAX 16777216u /* 16 MiB */
+#define NT_CLI_ROUNDS_MAX	1000000u
+#define NT_CLI_BYTES_MAX	16777216u    /* 16 MiB */
 #define NT_CLI_STREAM_BYTES_MAX (1ull << 31) /* rounds x request or reply bytes: no seq wrap */
-#define NT_CLI_MS_MAX 600000u                 /* ten minutes for any duration */
+#define NT_CLI_MS_MAX		600000u	     /* ten minutes for any duration */
 
 enum nt_color_mode {
 	NT_COLOR_AUTO = 0,
@@ -84,8 +84,8 @@ int nt_cli_parse(int argc, char **argv, struct nt_options *opt, struct nt_err *e
  *
  * Return: 0 or -EINVAL / -ERANGE.
  */
-int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t max,
-		      uint64_t *out, struct nt_err *err);
+int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		      struct nt_err *err);
 
 /**
  * nt_cli_usage() - the --help text

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define NT_NS_PER_MS 1000000LL
+#define NT_NS_PER_MS  1000000LL
 #define NT_NS_PER_SEC 1000000000LL
 
 static inline int64_t nt_clock_ns(clockid_t id)

@@ -94,7 +94,7 @@ static int loopback_up(struct nt_rtnl *rtnl, void *buf, struct nt_err *err)
 static int configure_end(struct nt_rtnl *rtnl, void *buf, const struct nt_lab *lab,
 			 const struct lab_end *end, struct nt_err *err)
 {
-	struct in6_addr prefix = {0};
+	struct in6_addr prefix = { 0 };
 	unsigned int addr_len = lab->family == AF_INET6 ? 16 : 4;
 	uint32_t ifa_flags = IFA_F_NOPREFIXROUTE;
 	char prefix_str[INET6_ADDRSTRLEN];
@@ -159,7 +159,7 @@ static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 		.ifindex_out = &lab->target_ifindex,
 		.quickack = cfg->route_quickack,
 	};
-	struct nt_rtnl rtnl = {0};
+	struct nt_rtnl rtnl = { 0 };
 	int ret;
 
 	ret = nt_rtnl_open(&rtnl, err);
@@ -199,7 +199,7 @@ static int setup_client(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 		.ifindex_out = &lab->client_ifindex,
 		.quickack = false,
 	};
-	struct nt_rtnl rtnl = {0};
+	struct nt_rtnl rtnl = { 0 };
 	int ret;
 
 	ret = nt_rtnl_open(&rtnl, err);

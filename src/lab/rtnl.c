@@ -278,8 +278,8 @@ int nt_rtnl_request(struct nt_rtnl *rtnl, struct nlmsghdr *nlh, const char *what
 {
 	char buf[NT_RTNL_BUF_BYTES];
 	/* libmnl 1.0.4 declares this array non-const (mnl_cb_run2()). */
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {[NLMSG_ERROR] = ack_cb};
-	struct ack ack = {0};
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = ack_cb };
+	struct ack ack = { 0 };
 	uint32_t seq;
 	ssize_t n;
 	int ret;

@@ -200,7 +200,8 @@ static void on_client_wrote(void *ctx, unsigned round, enum nt_call call, int cl
 	int64_t now = nt_now_real_ns();
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
-	int unsent = 0; /* valgrind has no wrapper for SIOCOUTQNSD: it cannot see the kernel fill it */
+	int unsent =
+		0; /* valgrind has no wrapper for SIOCOUTQNSD: it cannot see the kernel fill it */
 
 	/* The write that completes the request: write(body), or one write of both. */
 	if (!re || call == NT_CALL_WRITE_HEADER)

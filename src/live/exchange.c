@@ -26,10 +26,14 @@
 #define SCRATCH_BYTES ((size_t)64 * 1024)
 
 static const char *const op_names[] = {
-	[NT_OP_WRITE_HEADER] = "write-header",   [NT_OP_WRITE_BODY] = "write-body",
-	[NT_OP_WRITE_BOTH] = "write-both",       [NT_OP_WRITEV] = "writev",
-	[NT_OP_SEND_HEADER_MORE] = "send-header-more", [NT_OP_CORK_ON] = "cork-on",
-	[NT_OP_CORK_OFF] = "cork-off",           [NT_OP_GAP] = "gap",
+	[NT_OP_WRITE_HEADER] = "write-header",
+	[NT_OP_WRITE_BODY] = "write-body",
+	[NT_OP_WRITE_BOTH] = "write-both",
+	[NT_OP_WRITEV] = "writev",
+	[NT_OP_SEND_HEADER_MORE] = "send-header-more",
+	[NT_OP_CORK_ON] = "cork-on",
+	[NT_OP_CORK_OFF] = "cork-off",
+	[NT_OP_GAP] = "gap",
 };
 
 const char *nt_write_op_name(enum nt_write_op op)
@@ -194,7 +198,8 @@ static ssize_t client_send(struct nt_exchange *ex, enum nt_write_op op)
 	case NT_OP_WRITE_BOTH:
 		memset(ex->buf, op == NT_OP_WRITE_BODY ? 'B' : 'H', chunk);
 		if (op == NT_OP_WRITE_BOTH && ex->op_done + chunk > s->header_bytes) {
-			uint64_t h_left = ex->op_done < s->header_bytes ? s->header_bytes - ex->op_done : 0;
+			uint64_t h_left =
+				ex->op_done < s->header_bytes ? s->header_bytes - ex->op_done : 0;
 			memset(ex->buf + h_left, 'B', chunk - h_left);
 		}
 		n = write(ex->client_fd, ex->buf, chunk);
@@ -256,7 +261,8 @@ static int client_write(struct nt_exchange *ex, struct nt_timeline *tl, struct n
 				return progress;
 			ex->deadline_mono_ns = 0;
 		} else if (op == NT_OP_CORK_ON || op == NT_OP_CORK_OFF) {
-			if (set_int_opt(ex->client_fd, IPPROTO_TCP, TCP_CORK, op == NT_OP_CORK_ON) < 0)
+			if (set_int_opt(ex->client_fd, IPPROTO_TCP, TCP_CORK, op == NT_OP_CORK_ON) <
+			    0)
 				return nt_err_set(err, -errno, "round %u: set TCP_CORK", ex->round);
 		} else {
 			uint64_t total = op_total(ex, op);
@@ -269,8 +275,8 @@ static int client_write(struct nt_exchange *ex, struct nt_timeline *tl, struct n
 				if (n == -EAGAIN || n == -EWOULDBLOCK)
 					return progress;
 				if (n < 0)
-					return nt_err_set(err, (int)n, "round %u: client %s", ex->round,
-							  nt_write_op_name(op));
+					return nt_err_set(err, (int)n, "round %u: client %s",
+							  ex->round, nt_write_op_name(op));
 				ex->op_done += (uint64_t)n;
 				progress = 1;
 			}
@@ -301,13 +307,15 @@ static int client_read(struct nt_exchange *ex, struct nt_timeline *tl, struct nt
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return progress;
 		if (n < 0)
-			return nt_err_set(err, -errno, "round %u: client read of the reply", ex->round);
+			return nt_err_set(err, -errno, "round %u: client read of the reply",
+					  ex->round);
 		if (n == 0)
-			return nt_err_set(err, -ECONNRESET,
-					  "round %u: the target closed the connection after %llu of "
-					  "%llu reply bytes",
-					  ex->round, (unsigned long long)ex->reply_got,
-					  (unsigned long long)want);
+			return nt_err_set(
+				err, -ECONNRESET,
+				"round %u: the target closed the connection after %llu of "
+				"%llu reply bytes",
+				ex->round, (unsigned long long)ex->reply_got,
+				(unsigned long long)want);
 		ex->reply_got += (uint64_t)n;
 		progress = 1;
 	}
@@ -547,8 +555,8 @@ int nt_exchange_advance(struct nt_exchange *ex, struct nt_timeline *tl, struct n
 		return 1;
 	if (ex->round_deadline_mono_ns && nt_now_mono_ns() > ex->round_deadline_mono_ns) {
 		nt_err_set(err, 0, "round %u did not complete within %lld ms: still waiting for %s",
-			   ex->round ? ex->round : 1, (long long)(ex->cfg.timeout_ns / NT_NS_PER_MS),
-			   client_waiting_for(ex));
+			   ex->round ? ex->round : 1,
+			   (long long)(ex->cfg.timeout_ns / NT_NS_PER_MS), client_waiting_for(ex));
 		return -ETIMEDOUT;
 	}
 	return 0;

@@ -13,8 +13,8 @@ static size_t addr_len(int family)
 	return family == AF_INET6 ? 16 : 4;
 }
 
-void nt_flow_init(struct nt_flow *flow, int family, const void *client_addr,
-		  uint16_t client_port, const void *target_addr, uint16_t target_port)
+void nt_flow_init(struct nt_flow *flow, int family, const void *client_addr, uint16_t client_port,
+		  const void *target_addr, uint16_t target_port)
 {
 	memset(flow, 0, sizeof(*flow));
 	flow->family = family;

@@ -187,8 +187,9 @@ void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *sha
 		}
 		if (e->seg.dir == NT_DIR_C2T) {
 			if (r)
-				mark_c2t(r, e, (long)i, 1 + (uint64_t)(r->index - 1) * q +
-							 shape->header_bytes - 1);
+				mark_c2t(r, e, (long)i,
+					 1 + (uint64_t)(r->index - 1) * q + shape->header_bytes -
+						 1);
 			continue;
 		}
 		if (!(e->seg.flags & NT_TCP_ACK))
@@ -201,7 +202,8 @@ void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *sha
 		 */
 		while (pending_ack < shape->rounds) {
 			struct nt_round *p = &rounds[pending_ack];
-			uint64_t header_last = 1 + (uint64_t)pending_ack * q + shape->header_bytes - 1;
+			uint64_t header_last =
+				1 + (uint64_t)pending_ack * q + shape->header_bytes - 1;
 
 			if ((uint64_t)e->seg.ack_rel <= header_last)
 				break;
@@ -263,7 +265,7 @@ int nt_rounds_summarize(const struct nt_round *rounds, unsigned n, struct nt_sum
 
 static const char *const expect_names[] = {
 	[NT_EXPECT_STALLED] = "stalled", [NT_EXPECT_HELD] = "held",
-	[NT_EXPECT_UNHELD] = "unheld",   [NT_EXPECT_COALESCED] = "coalesced",
+	[NT_EXPECT_UNHELD] = "unheld",	 [NT_EXPECT_COALESCED] = "coalesced",
 	[NT_EXPECT_ANY] = "any",
 };
 
@@ -287,8 +289,10 @@ bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n
 		     size_t len)
 {
 	static const enum nt_verdict wanted[] = {
-		[NT_EXPECT_STALLED] = NT_VERDICT_STALLED, [NT_EXPECT_HELD] = NT_VERDICT_HELD,
-		[NT_EXPECT_UNHELD] = NT_VERDICT_UNHELD,   [NT_EXPECT_COALESCED] = NT_VERDICT_COALESCED,
+		[NT_EXPECT_STALLED] = NT_VERDICT_STALLED,
+		[NT_EXPECT_HELD] = NT_VERDICT_HELD,
+		[NT_EXPECT_UNHELD] = NT_VERDICT_UNHELD,
+		[NT_EXPECT_COALESCED] = NT_VERDICT_COALESCED,
 	};
 
 	if (e == NT_EXPECT_ANY)
@@ -304,9 +308,10 @@ bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n
 			 */
 			if (e == NT_EXPECT_STALLED &&
 			    (v == NT_VERDICT_STALLED || v == NT_VERDICT_INCOMPLETE)) {
-				snprintf(reason, len,
-					 "round 1 was %s, expected a fast first round (not stalled)",
-					 nt_verdict_name(v));
+				snprintf(
+					reason, len,
+					"round 1 was %s, expected a fast first round (not stalled)",
+					nt_verdict_name(v));
 				return false;
 			}
 			continue;

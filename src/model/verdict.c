@@ -37,7 +37,7 @@ enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t thresh
 
 static const char *const verdict_names[NT_VERDICT_COUNT] = {
 	[NT_VERDICT_INCOMPLETE] = "incomplete", [NT_VERDICT_COALESCED] = "coalesced",
-	[NT_VERDICT_UNHELD] = "unheld",         [NT_VERDICT_HELD] = "held",
+	[NT_VERDICT_UNHELD] = "unheld",		[NT_VERDICT_HELD] = "held",
 	[NT_VERDICT_STALLED] = "stalled",
 };
 

@@ -45,7 +45,8 @@ static struct json_object *event_json(const struct nt_event *e)
 	} else {
 		const struct nt_syscall *c = &e->sys;
 
-		add(o, "side", json_object_new_string(c->side == NT_SIDE_CLIENT ? "client" : "target"));
+		add(o, "side",
+		    json_object_new_string(c->side == NT_SIDE_CLIENT ? "client" : "target"));
 		add(o, "call", json_object_new_string(nt_call_name(c->call)));
 		add(o, "enter_ns", json_object_new_int64(c->enter_ns));
 		add(o, "bytes", json_object_new_int64(c->bytes));
@@ -199,7 +200,8 @@ static struct json_object *summary_json(const struct nt_run *run)
 
 	add(o, "rounds", json_object_new_int((int)s->rounds));
 	for (unsigned i = 0; i < NT_VERDICT_COUNT; i++)
-		add(v, nt_verdict_name((enum nt_verdict)i), json_object_new_int((int)s->verdicts[i]));
+		add(v, nt_verdict_name((enum nt_verdict)i),
+		    json_object_new_int((int)s->verdicts[i]));
 	add(o, "verdicts", v);
 	add(o, "stalled_rounds", json_object_new_int((int)s->verdicts[NT_VERDICT_STALLED]));
 	add(o, "rtt_p50_ns", ns_or_null(s->rtt_p50_ns));
@@ -243,7 +245,8 @@ static struct json_object *tool_json(void)
  * member names and commas are written here. Indentation follows json-c's
  * pretty printer (two spaces a level).
  */
-#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define JSON_FLAGS \
+	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* Writes @o (consumed; NULL is null) as a value whose line starts at @depth. */
 static void emit(FILE *out, struct json_object *o, int depth)

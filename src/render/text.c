@@ -22,8 +22,8 @@ struct style {
 };
 
 static const struct style plain = { "", "", "", "", "", "" };
-static const struct style ansi = { "\033[1m", "\033[31m", "\033[32m", "\033[33m", "\033[2m",
-				   "\033[0m" };
+static const struct style ansi = { "\033[1m",  "\033[31m", "\033[32m",
+				   "\033[33m", "\033[2m",  "\033[0m" };
 
 static double ms(int64_t ns)
 {
@@ -123,18 +123,22 @@ static void print_round(FILE *out, const struct nt_run *run, const struct nt_rou
 		if (!t0)
 			t0 = e->t_ns;
 		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
-			fprintf(out, "  %s%13s  ... %.3f ms stall: body held by Nagle, ACK held by "
+			fprintf(out,
+				"  %s%13s  ... %.3f ms stall: body held by Nagle, ACK held by "
 				"the delayed-ACK timer ...%s\n",
 				st->red, "", ms(r->gap_ns), st->reset);
 		print_event(out, e, t0, st);
 		if ((long)i != r->marks.a)
 			continue;
 		if (r->body_written_after_ack)
-			fprintf(out, "  %13s  (this ACK arrived before write(body) returned: Nagle had "
-				"nothing to hold)\n", "");
+			fprintf(out,
+				"  %13s  (this ACK arrived before write(body) returned: Nagle had "
+				"nothing to hold)\n",
+				"");
 		else if (r->release_ns >= 0 &&
 			 (r->verdict == NT_VERDICT_STALLED || r->verdict == NT_VERDICT_HELD))
-			fprintf(out, "  %13s  (the ACK releases the body: it leaves %.3f ms later)\n",
+			fprintf(out,
+				"  %13s  (the ACK releases the body: it leaves %.3f ms later)\n",
 				"", ms(r->release_ns));
 	}
 }
@@ -177,7 +181,8 @@ static void print_client_evidence(FILE *out, const struct nt_run *run, const str
 
 static void print_target_evidence(FILE *out, const struct nt_round_evidence *re, int64_t t0)
 {
-	fprintf(out, "  %13s  the target, with %" PRId64 " B of the request queued at %+.3f ms:", "",
+	fprintf(out,
+		"  %13s  the target, with %" PRId64 " B of the request queued at %+.3f ms:", "",
 		re->target_queued_bytes, ms(re->target_sample_ns - t0));
 	if (re->target_pingpong >= 0)
 		fputs(re->target_pingpong ? " ping-pong mode" : " not in ping-pong mode", out);
@@ -260,7 +265,8 @@ static void print_header(FILE *out, const struct nt_run *run, const struct style
 	fprintf(out, "  client %s%s%s:%u -> target %s%s%s:%u over veth, capture %s on %s\n",
 		v6 ? "[" : "", c->client_addr, v6 ? "]" : "", c->client_port, v6 ? "[" : "",
 		c->target_addr, v6 ? "]" : "", c->target_port, c->capture, c->ifname);
-	fprintf(out, "  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
+	fprintf(out,
+		"  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
 		" B, %u rounds; MSS client %u B, target %u B\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds,
 		run->client_mss, run->target_mss);
@@ -377,14 +383,14 @@ static void verdict_counts_str(const struct nt_summary *s, char *buf, size_t len
 }
 
 /* One row per variant: what each fix costs in latency and in packets. */
-static void print_table(FILE *out, const struct nt_run *runs, unsigned n,
-			const struct style *st)
+static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const struct style *st)
 {
 	const struct nt_run_config *c = &runs[0].cfg;
 
 	fprintf(out, "%snagle-trace%s: %u variants, each in its own lab, Linux %s\n", st->bold,
 		st->reset, n, c->kernel);
-	fprintf(out, "  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
+	fprintf(out,
+		"  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
 		" B, %u rounds per variant; round trips in ms\n\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds);
 	fprintf(out, "%-15s %-26s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
@@ -416,9 +422,9 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n,
 			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
 	}
 	fprintf(out, "\n  delacks: the target's TcpExtDelayedACKs over the run (delayed-ACK timer "
-		"expiries)\n");
+		     "expiries)\n");
 	fprintf(out, "  expectation: the verdict Linux gives the variant, checked on rounds 2..N "
-		"(round 1 runs in quick-ACK mode)\n");
+		     "(round 1 runs in quick-ACK mode)\n");
 }
 
 int nt_render_text(FILE *out, const struct nt_run *runs, unsigned n_runs,

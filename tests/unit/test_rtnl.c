@@ -63,7 +63,7 @@ static int collect_cb(const struct nlattr *attr, void *data)
 /* Every attribute present is in @expected (a 0-terminated list), once. */
 static void assert_only(const struct attrs *a, const int *expected)
 {
-	int want[ATTR_MAX] = {0};
+	int want[ATTR_MAX] = { 0 };
 
 	for (const int *t = expected; *t; t++)
 		want[*t] = 1;
@@ -151,19 +151,19 @@ static void test_veth(void **state)
 	assert_ifinfomsg_blank(mnl_nlmsg_get_payload(nlh));
 
 	parse_top(nlh, sizeof(struct ifinfomsg), &top);
-	assert_only(&top, (const int[]){IFLA_IFNAME, IFLA_GSO_MAX_SEGS, IFLA_LINKINFO, 0});
+	assert_only(&top, (const int[]){ IFLA_IFNAME, IFLA_GSO_MAX_SEGS, IFLA_LINKINFO, 0 });
 	assert_str_attr(top.tb[IFLA_IFNAME], "nt-t");
 	assert_u32_attr(top.tb[IFLA_GSO_MAX_SEGS], 1);
 
 	parse_nest(top.tb[IFLA_LINKINFO], &linkinfo);
-	assert_only(&linkinfo, (const int[]){IFLA_INFO_KIND, IFLA_INFO_DATA, 0});
+	assert_only(&linkinfo, (const int[]){ IFLA_INFO_KIND, IFLA_INFO_DATA, 0 });
 	assert_str_attr(linkinfo.tb[IFLA_INFO_KIND], "veth");
 
 	parse_nest(linkinfo.tb[IFLA_INFO_DATA], &data);
-	assert_only(&data, (const int[]){VETH_INFO_PEER, 0});
+	assert_only(&data, (const int[]){ VETH_INFO_PEER, 0 });
 
 	parse_peer(data.tb[VETH_INFO_PEER], &peer);
-	assert_only(&peer, (const int[]){IFLA_IFNAME, IFLA_NET_NS_FD, IFLA_GSO_MAX_SEGS, 0});
+	assert_only(&peer, (const int[]){ IFLA_IFNAME, IFLA_NET_NS_FD, IFLA_GSO_MAX_SEGS, 0 });
 	assert_str_attr(peer.tb[IFLA_IFNAME], "nt-c");
 	assert_u32_attr(peer.tb[IFLA_NET_NS_FD], 7);
 	assert_u32_attr(peer.tb[IFLA_GSO_MAX_SEGS], 1);
@@ -178,11 +178,11 @@ static void test_veth_same_namespace_default_gso(void **state)
 	nlh = nt_rtnl_build_veth(buf64, 1, "a", "b", -1, 0);
 	assert_header(nlh, RTM_NEWLINK, new_flags, 1);
 	parse_top(nlh, sizeof(struct ifinfomsg), &top);
-	assert_only(&top, (const int[]){IFLA_IFNAME, IFLA_LINKINFO, 0});
+	assert_only(&top, (const int[]){ IFLA_IFNAME, IFLA_LINKINFO, 0 });
 	parse_nest(top.tb[IFLA_LINKINFO], &linkinfo);
 	parse_nest(linkinfo.tb[IFLA_INFO_DATA], &data);
 	parse_peer(data.tb[VETH_INFO_PEER], &peer);
-	assert_only(&peer, (const int[]){IFLA_IFNAME, 0});
+	assert_only(&peer, (const int[]){ IFLA_IFNAME, 0 });
 	assert_str_attr(peer.tb[IFLA_IFNAME], "b");
 }
 
@@ -236,7 +236,7 @@ static void check_addr(int family, const char *text, uint8_t prefixlen, uint32_t
 	assert_int_equal(ifa->ifa_index, 2);
 
 	parse_top(nlh, sizeof(*ifa), &top);
-	assert_only(&top, (const int[]){IFA_ADDRESS, IFA_LOCAL, IFA_FLAGS, 0});
+	assert_only(&top, (const int[]){ IFA_ADDRESS, IFA_LOCAL, IFA_FLAGS, 0 });
 	assert_bytes_attr(top.tb[IFA_LOCAL], addr, len);
 	assert_bytes_attr(top.tb[IFA_ADDRESS], addr, len);
 	assert_u32_attr(top.tb[IFA_FLAGS], flags);
@@ -278,14 +278,14 @@ static void check_route(int family, const char *text, uint8_t dst_len, bool quic
 
 	parse_top(nlh, sizeof(*rtm), &top);
 	if (quickack)
-		assert_only(&top, (const int[]){RTA_DST, RTA_OIF, RTA_METRICS, 0});
+		assert_only(&top, (const int[]){ RTA_DST, RTA_OIF, RTA_METRICS, 0 });
 	else
-		assert_only(&top, (const int[]){RTA_DST, RTA_OIF, 0});
+		assert_only(&top, (const int[]){ RTA_DST, RTA_OIF, 0 });
 	assert_bytes_attr(top.tb[RTA_DST], dst, len);
 	assert_u32_attr(top.tb[RTA_OIF], 4);
 	if (quickack) {
 		parse_nest(top.tb[RTA_METRICS], &metrics);
-		assert_only(&metrics, (const int[]){RTAX_QUICKACK, 0});
+		assert_only(&metrics, (const int[]){ RTAX_QUICKACK, 0 });
 		assert_u32_attr(metrics.tb[RTAX_QUICKACK], 1);
 	}
 }
@@ -310,7 +310,7 @@ static void test_route_ipv6_quickack(void **state)
 
 static void test_close_zeroed(void **state)
 {
-	struct nt_rtnl rtnl = {0};
+	struct nt_rtnl rtnl = { 0 };
 	(void)state;
 
 	nt_rtnl_close(&rtnl);
@@ -333,7 +333,7 @@ static void run_in_fresh_netns(int (*fn)(struct nt_err *err), int *ret_out, stru
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct nt_err child_err = {{0}};
+		struct nt_err child_err = { { 0 } };
 
 		close(fds[0]);
 		if (unshare(CLONE_NEWNET) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
@@ -359,7 +359,7 @@ static void run_in_fresh_netns(int (*fn)(struct nt_err *err), int *ret_out, stru
 
 static int link_up_missing(struct nt_err *err)
 {
-	struct nt_rtnl rtnl = {0};
+	struct nt_rtnl rtnl = { 0 };
 	int ret;
 
 	ret = nt_rtnl_open(&rtnl, err);
@@ -373,7 +373,7 @@ static int link_up_missing(struct nt_err *err)
 
 static void test_request_no_such_device(void **state)
 {
-	struct nt_err err = {{0}};
+	struct nt_err err = { { 0 } };
 	int ret = 0;
 	(void)state;
 
@@ -385,7 +385,7 @@ static void test_request_no_such_device(void **state)
 
 static int veth_twice(struct nt_err *err)
 {
-	struct nt_rtnl rtnl = {0};
+	struct nt_rtnl rtnl = { 0 };
 	uint32_t first_seq;
 	int ret;
 
@@ -411,7 +411,7 @@ close_rtnl:
 
 static void test_request_exists(void **state)
 {
-	struct nt_err err = {{0}};
+	struct nt_err err = { { 0 } };
 	int ret = 0;
 	(void)state;
 
@@ -423,7 +423,7 @@ static void test_request_exists(void **state)
 
 static int bad_name(struct nt_err *err)
 {
-	struct nt_rtnl rtnl = {0};
+	struct nt_rtnl rtnl = { 0 };
 	int ret;
 
 	ret = nt_rtnl_open(&rtnl, err);
@@ -438,7 +438,7 @@ static int bad_name(struct nt_err *err)
 
 static void test_request_kernel_text(void **state)
 {
-	struct nt_err err = {{0}};
+	struct nt_err err = { { 0 } };
 	int ret = 0;
 	(void)state;
 

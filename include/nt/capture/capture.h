@@ -70,7 +70,8 @@ struct nt_capture;
  */
 struct nt_capture_ops {
 	const char *name;
-	int (*open)(struct nt_capture *cap, const struct nt_capture_config *cfg, struct nt_err *err);
+	int (*open)(struct nt_capture *cap, const struct nt_capture_config *cfg,
+		    struct nt_err *err);
 	int (*fd)(const struct nt_capture *cap);
 	int (*next)(struct nt_capture *cap, struct nt_frame *frame, struct nt_err *err);
 	int (*stats)(struct nt_capture *cap, struct nt_capture_stats *st, struct nt_err *err);

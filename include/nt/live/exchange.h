@@ -25,14 +25,14 @@
 
 /* One step of the client's write pattern. */
 enum nt_write_op {
-	NT_OP_WRITE_HEADER,     /* write(header) */
-	NT_OP_WRITE_BODY,       /* write(body) */
-	NT_OP_WRITE_BOTH,       /* write(header + body) from one buffer */
-	NT_OP_WRITEV,           /* writev({header, body}) */
+	NT_OP_WRITE_HEADER,	/* write(header) */
+	NT_OP_WRITE_BODY,	/* write(body) */
+	NT_OP_WRITE_BOTH,	/* write(header + body) from one buffer */
+	NT_OP_WRITEV,		/* writev({header, body}) */
 	NT_OP_SEND_HEADER_MORE, /* send(header, MSG_MORE) */
-	NT_OP_CORK_ON,          /* setsockopt(TCP_CORK, 1) */
-	NT_OP_CORK_OFF,         /* setsockopt(TCP_CORK, 0): pushes what was corked */
-	NT_OP_GAP,              /* wait write_gap_ns before the next step */
+	NT_OP_CORK_ON,		/* setsockopt(TCP_CORK, 1) */
+	NT_OP_CORK_OFF,		/* setsockopt(TCP_CORK, 0): pushes what was corked */
+	NT_OP_GAP,		/* wait write_gap_ns before the next step */
 };
 
 #define NT_WRITE_OPS_MAX 8

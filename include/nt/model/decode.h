@@ -22,12 +22,12 @@
  * the decoder accepts all three for raw IP.
  */
 enum nt_linktype {
-	NT_LINKTYPE_NULL = 0,         /* BSD loopback, 4-byte family in host byte order */
+	NT_LINKTYPE_NULL = 0,	      /* BSD loopback, 4-byte family in host byte order */
 	NT_LINKTYPE_ETHERNET = 1,     /* Ethernet II, with 802.1Q / 802.1ad tags */
 	NT_LINKTYPE_DLT_RAW = 12,     /* DLT_RAW on Linux and most systems */
 	NT_LINKTYPE_DLT_RAW_BSD = 14, /* DLT_RAW on OpenBSD */
-	NT_LINKTYPE_RAW = 101,        /* raw IPv4 or IPv6, version from the first nibble */
-	NT_LINKTYPE_LOOP = 108,       /* OpenBSD loopback, family in network byte order */
+	NT_LINKTYPE_RAW = 101,	      /* raw IPv4 or IPv6, version from the first nibble */
+	NT_LINKTYPE_LOOP = 108,	      /* OpenBSD loopback, family in network byte order */
 	NT_LINKTYPE_LINUX_SLL = 113,  /* Linux cooked v1 (tcpdump -i any, libpcap < 1.10) */
 	NT_LINKTYPE_IPV4 = 228,
 	NT_LINKTYPE_IPV6 = 229,
@@ -36,9 +36,9 @@ enum nt_linktype {
 
 enum nt_decode_status {
 	NT_DECODE_OK = 0,
-	NT_DECODE_NOT_TCP,          /* not IP, not TCP, or a non-first IP fragment: skip it */
-	NT_DECODE_TRUNCATED,        /* the capture ends inside the IP or TCP header */
-	NT_DECODE_MALFORMED,        /* a length or offset field contradicts the packet */
+	NT_DECODE_NOT_TCP,	    /* not IP, not TCP, or a non-first IP fragment: skip it */
+	NT_DECODE_TRUNCATED,	    /* the capture ends inside the IP or TCP header */
+	NT_DECODE_MALFORMED,	    /* a length or offset field contradicts the packet */
 	NT_DECODE_UNSUPPORTED_LINK, /* a link type this decoder does not know */
 };
 

@@ -32,12 +32,12 @@ enum nt_role {
 	NT_ROLE_SYN,
 	NT_ROLE_SYN_ACK,
 	NT_ROLE_HANDSHAKE_ACK, /* the client's ACK completing the handshake */
-	NT_ROLE_HEADER,        /* carries request bytes of the header only */
-	NT_ROLE_BODY,          /* carries request bytes of the body only */
+	NT_ROLE_HEADER,	       /* carries request bytes of the header only */
+	NT_ROLE_BODY,	       /* carries request bytes of the body only */
 	NT_ROLE_REQUEST,       /* carries header and body bytes: the request left coalesced */
-	NT_ROLE_REPLY,         /* carries reply bytes */
+	NT_ROLE_REPLY,	       /* carries reply bytes */
 	NT_ROLE_PURE_ACK,      /* no payload, no SYN/FIN/RST: only acknowledges */
-	NT_ROLE_DATA,          /* payload outside every round's ranges */
+	NT_ROLE_DATA,	       /* payload outside every round's ranges */
 	NT_ROLE_FIN,
 	NT_ROLE_RST,
 };
@@ -76,12 +76,12 @@ enum nt_side {
 
 /* The system calls of the exchange that the timeline shows. Names: nt_call_name(). */
 enum nt_call {
-	NT_CALL_WRITE_HEADER, /* client: write()/send() of the header returned */
-	NT_CALL_WRITE_BODY,   /* client: write()/send() of the body returned */
+	NT_CALL_WRITE_HEADER,  /* client: write()/send() of the header returned */
+	NT_CALL_WRITE_BODY,    /* client: write()/send() of the body returned */
 	NT_CALL_WRITE_REQUEST, /* client: one write()/writev() carrying header and body returned */
-	NT_CALL_READ_REPLY,   /* client: the read() completing the reply returned */
-	NT_CALL_READ_REQUEST, /* target: the read() completing the request returned */
-	NT_CALL_WRITE_REPLY,  /* target: write() of the reply returned */
+	NT_CALL_READ_REPLY,    /* client: the read() completing the reply returned */
+	NT_CALL_READ_REQUEST,  /* target: the read() completing the request returned */
+	NT_CALL_WRITE_REPLY,   /* target: write() of the reply returned */
 };
 
 /**
@@ -105,8 +105,8 @@ enum nt_event_kind {
 
 /* Round numbers for events outside the request/response rounds. */
 #define NT_ROUND_HANDSHAKE 0
-#define NT_ROUND_TEARDOWN (-1)
-#define NT_ROUND_NONE (-2)
+#define NT_ROUND_TEARDOWN  (-1)
+#define NT_ROUND_NONE	   (-2)
 
 /**
  * struct nt_event - one event of the timeline

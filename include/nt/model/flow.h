@@ -47,8 +47,8 @@ struct nt_flow {
  * @target_addr: 4 or 16 bytes, network order
  * @target_port: host order
  */
-void nt_flow_init(struct nt_flow *flow, int family, const void *client_addr,
-		  uint16_t client_port, const void *target_addr, uint16_t target_port);
+void nt_flow_init(struct nt_flow *flow, int family, const void *client_addr, uint16_t client_port,
+		  const void *target_addr, uint16_t target_port);
 
 /**
  * nt_flow_direction() - which way @pkt goes on @flow

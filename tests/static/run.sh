@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Static analysis, as run by tests/run-all.sh: cppcheck (warning, performance,
-# portability) and clang-tidy with the check set documented in .clang-tidy.
+# Static analysis, as run by tests/run-all.sh: the tree clean under
+# .clang-format, cppcheck (warning, performance, portability) and clang-tidy
+# with the check set documented in .clang-tidy.
 # Both must be clean. Needs a configured build directory (compile_commands.json).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -9,13 +10,22 @@ build=${1:-build}
 [ -f "$build/compile_commands.json" ] || { echo "static: configure $build first" >&2; exit 2; }
 
 missing=()
-for tool in cppcheck clang-tidy; do
+for tool in cppcheck clang-tidy clang-format; do
 	command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	[ "${CI:-}" = "true" ] && { echo "static: ${missing[*]} not installed" >&2; exit 1; }
 	echo "static: SKIP (${missing[*]} not installed)"
 	exit 0
+fi
+
+echo "== clang-format ($(clang-format --version | grep -o 'version [0-9.]*'))"
+unformatted=$(git ls-files '*.c' '*.h' 2>/dev/null | while read -r f; do
+	clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
+done)
+if [ -n "$unformatted" ]; then
+	echo "static: not clean under .clang-format (run clang-format -i):" $unformatted >&2
+	exit 1
 fi
 
 echo "== cppcheck"

@@ -11,6 +11,7 @@
  * leaves us when its IP length field is 0 (see decode_ipv4()).
  */
 #include <assert.h>
+#include <endian.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -105,17 +106,23 @@ static uint8_t get_u8(const struct pkt *p, size_t off)
 	return p->data[off];
 }
 
+/* memcpy() then be*toh(): one load and a byte swap, at any alignment. */
 static uint16_t get_be16(const struct pkt *p, size_t off)
 {
+	uint16_t v;
+
 	assert(pkt_has(p, off, 2));
-	return (uint16_t)(p->data[off] << 8 | p->data[off + 1]);
+	memcpy(&v, p->data + off, sizeof(v));
+	return be16toh(v);
 }
 
 static uint32_t get_be32(const struct pkt *p, size_t off)
 {
+	uint32_t v;
+
 	assert(pkt_has(p, off, 4));
-	return (uint32_t)p->data[off] << 24 | (uint32_t)p->data[off + 1] << 16 |
-	       (uint32_t)p->data[off + 2] << 8 | (uint32_t)p->data[off + 3];
+	memcpy(&v, p->data + off, sizeof(v));
+	return be32toh(v);
 }
 
 static uint32_t get_he32(const struct pkt *p, size_t off)
@@ -508,6 +515,36 @@ static enum nt_decode_status decode_tcp(const struct pkt *p, const struct ip_spa
 	return NT_DECODE_OK;
 }
 
+/*
+ * The frame nearly every capture is made of: Ethernet II without tags, IPv4
+ * without options, not a fragment, TCP, and the minimal TCP header inside
+ * both the datagram and the capture. Returns false, having written nothing,
+ * for anything else, and the general path below decides it with its
+ * statuses; for a frame it accepts it sets exactly what decode_link() and
+ * decode_ipv4() would, minus their re-checks.
+ */
+static bool eth_ipv4_is_common(const struct pkt *p, struct ip_span *ip, struct nt_tcp_packet *out)
+{
+	const size_t off = ETH_HLEN;
+	uint16_t total_len;
+
+	if (!pkt_has(p, 0, ETH_HLEN + IPV4_MIN_HLEN + TCP_MIN_HLEN))
+		return false;
+	if (get_be16(p, ETH_HLEN - 2) != ETHERTYPE_IPV4 || get_u8(p, off) != 0x45)
+		return false;
+	total_len = get_be16(p, off + 2);
+	if (total_len < IPV4_MIN_HLEN + TCP_MIN_HLEN || (get_be16(p, off + 6) & 0x1fff) ||
+	    get_u8(p, off + 9) != IPPROTO_NUM_TCP)
+		return false;
+	out->family = AF_INET;
+	get_bytes(p, off + 12, out->src_addr, 4);
+	get_bytes(p, off + 16, out->dst_addr, 4);
+	ip->len_from_capture = false;
+	ip->end = off + total_len;
+	ip->tcp_off = off + IPV4_MIN_HLEN;
+	return true;
+}
+
 enum nt_decode_status nt_decode_frame(int linktype, const uint8_t *frame, size_t caplen,
 				      struct nt_tcp_packet *out)
 {
@@ -524,19 +561,21 @@ enum nt_decode_status nt_decode_frame(int linktype, const uint8_t *frame, size_t
 	memset(out, 0, sizeof(*out));
 	out->wscale = -1;
 
-	st = decode_link(linktype, &p, &ip_off, &version, &out->vlan_tags);
-	if (st)
-		return st;
-	/*
-	 * The IP decoders check the version nibble: a link header that says
-	 * IPv4 over an IPv6 header contradicts itself.
-	 */
-	if (version == 4)
-		st = decode_ipv4(&p, ip_off, &ip, out);
-	else
-		st = decode_ipv6(&p, ip_off, &ip, out);
-	if (st)
-		return st;
+	if (linktype != NT_LINKTYPE_ETHERNET || !eth_ipv4_is_common(&p, &ip, out)) {
+		st = decode_link(linktype, &p, &ip_off, &version, &out->vlan_tags);
+		if (st)
+			return st;
+		/*
+		 * The IP decoders check the version nibble: a link header that
+		 * says IPv4 over an IPv6 header contradicts itself.
+		 */
+		if (version == 4)
+			st = decode_ipv4(&p, ip_off, &ip, out);
+		else
+			st = decode_ipv6(&p, ip_off, &ip, out);
+		if (st)
+			return st;
+	}
 	return decode_tcp(&p, &ip, out);
 }
 

@@ -7,6 +7,10 @@
 # packets a round plus 3 for each handshake) has exactly FLOWS*ROUNDS stalls;
 # the script checks analyze found all of them. Not a ctest: figures depend on
 # the machine. Default: 2000 flows x 500 rounds = 4,006,000 packets.
+# The floor is the pcap_next_ex() loop (what issues #6/#8 measure against);
+# the pcap_dispatch() loop is libpcap's cheapest path, reported beside it.
+# BENCH_RUNS=N takes the best of N runs (default 3); BENCH_QUICK=1 skips
+# tcpdump and tshark (minutes at this size).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-analyze}
@@ -20,9 +24,10 @@ cc -O2 -o "$tmp/pcap_read_loop" "$root/tests/bench/pcap_read_loop.c" -lpcap
 packets=$("$tmp/pcap_read_loop" "$cap" | cut -d' ' -f1)
 echo "capture: $packets packets, $flows flows, $((flows * rounds)) stalls, $(du -h "$cap" | cut -f1)"
 
-best() { # best-of-3 wall time in seconds of a command
+runs=${BENCH_RUNS:-3}
+best() { # best-of-$runs wall time in seconds of a command
 	local b=
-	for _ in 1 2 3; do
+	for _ in $(seq "$runs"); do
 		local s e
 		s=$(date +%s.%N)
 		"$@" >/dev/null 2>&1 || true
@@ -37,14 +42,19 @@ report() {
 	awk -v n="$packets" -v t="$2" -v f="$floor" -v name="$1" \
 		'BEGIN { printf "%-28s %8.3f s %12.0f packets/s %6.2fx the read loop\n", name, t, n / t, t / f }'
 }
+dispatch=$(best "$tmp/pcap_read_loop" --dispatch "$cap")
+text=$(best "$build/nagle-trace" analyze "$cap")
 report "pcap_read_loop (floor)" "$floor"
-report "nagle-trace analyze" "$(best "$build/nagle-trace" analyze "$cap")"
+report "pcap_read_loop --dispatch" "$dispatch"
+report "nagle-trace analyze" "$text"
 report "nagle-trace analyze json" "$(best "$build/nagle-trace" analyze --format json "$cap")"
-if command -v tcpdump >/dev/null; then
+awk -v t="$text" -v d="$dispatch" \
+	'BEGIN { printf "analyze is %.2fx the pcap_dispatch loop\n", t / d }'
+if [ "${BENCH_QUICK:-0}" != 1 ] && command -v tcpdump >/dev/null; then
 	report "tcpdump -r -w /dev/null" "$(best tcpdump -r "$cap" -w /dev/null)"
 	report "tcpdump -qn -r" "$(best tcpdump -qn -r "$cap")"
 fi
-if command -v tshark >/dev/null; then
+if [ "${BENCH_QUICK:-0}" != 1 ] && command -v tshark >/dev/null; then
 	report "tshark -q -z io,stat,0" "$(best tshark -r "$cap" -q -z io,stat,0)"
 fi
 

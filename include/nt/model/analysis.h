@@ -56,10 +56,10 @@ struct nt_analysis_params {
  * @stall_ns: each stall's duration (R - H), in order
  * @stall_ns_cap: allocated slots of @stall_ns
  * @total_ns: sum of @stall_ns
+ * @last: the last stall (next to the fields every stall updates)
  * @p50_ns: nearest-rank median
  * @max_ns: longest
  * @first: the first stall
- * @last: the last stall
  * @first_held_seq_rel: relative sequence number of the first stall's H
  * @timeline: segments around the first stall
  * @n_timeline: how many
@@ -84,10 +84,10 @@ struct nt_flow_result {
 	int64_t *stall_ns;
 	uint32_t stall_ns_cap;
 	int64_t total_ns;
+	struct nt_stall_episode last;
 	int64_t p50_ns;
 	int64_t max_ns;
 	struct nt_stall_episode first;
-	struct nt_stall_episode last;
 	uint32_t first_held_seq_rel;
 	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
 	uint8_t n_timeline;

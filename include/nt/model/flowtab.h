@@ -64,41 +64,56 @@ struct nt_flow_result;
  * @key: the canonical key
  * @hash: the key's hash
  * @hnext: next entry in the bucket chain
- * @lru_prev: more recently seen neighbour
- * @lru_next: less recently seen neighbour
- * @used: the slot holds a flow
- * @client_first: the client (@flow's) is the key's first endpoint
- * @first_t_ns: first packet
  * @last_t_ns: last packet
  * @packets: packets seen
- * @flow: client/target roles and relative sequence numbers
- * @stall: the stall rule's state
- * @ring: the last segments, for the first stall's timeline
+ * @res: the report, allocated at the first stall; NULL before
+ * @used: the slot holds a flow
+ * @client_first: the client (@flow's) is the key's first endpoint
  * @ring_n: how many of @ring are valid
  * @ring_head: next slot of @ring to write
  * @after_left: segments still to add to the first stall's timeline
  * @think_time: think-time episodes
- * @res: the report, allocated at the first stall; NULL before
+ * @stall: the stall rule's state
+ * @first_t_ns: first packet
+ * @flow: client/target roles and relative sequence numbers
+ * @ring: the last segments, for the first stall's timeline
+ *
+ * Ordered by use: every packet reads the first cache line and @stall; @flow
+ * and @ring only matter until the flow's first stall (see analysis.c).
  */
 struct nt_flow_entry {
 	struct nt_flow_key key;
 	uint32_t hash;
 	uint32_t hnext;
-	uint32_t lru_prev;
-	uint32_t lru_next;
-	bool used;
-	bool client_first;
-	int64_t first_t_ns;
 	int64_t last_t_ns;
 	uint64_t packets;
-	struct nt_flow flow;
-	struct nt_stall_tracker stall;
-	struct nt_tl_seg ring[NT_FLOW_RING];
+	struct nt_flow_result *res;
+	bool used;
+	bool client_first;
 	uint8_t ring_n;
 	uint8_t ring_head;
 	uint8_t after_left;
 	uint32_t think_time;
-	struct nt_flow_result *res;
+	struct nt_stall_tracker stall;
+	int64_t first_t_ns;
+	struct nt_flow flow;
+	struct nt_tl_seg ring[NT_FLOW_RING];
+};
+
+/**
+ * struct nt_flowtab_lru - an entry's place in the LRU list
+ * @last_t_ns: the entry's @last_t_ns, for the idle check at the tail
+ * @prev: more recently seen neighbour
+ * @next: less recently seen neighbour
+ *
+ * Kept apart from the entries, in one array of 16-byte links: a move to the
+ * head writes two neighbours and the idle check reads the tail, and in the
+ * array of entries those are three more cache lines per packet.
+ */
+struct nt_flowtab_lru {
+	int64_t last_t_ns;
+	uint32_t prev;
+	uint32_t next;
 };
 
 enum nt_evict_reason {
@@ -113,7 +128,8 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
 /**
  * struct nt_flowtab - the table
  * @e: entries
- * @n_alloc: allocated entries
+ * @lru: LRU links, parallel to @e
+ * @n_alloc: allocated entries (and links)
  * @max_flows: the cap
  * @n_used: flows in the table
  * @free_head: first free slot (chained through @hnext)
@@ -130,6 +146,7 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
  */
 struct nt_flowtab {
 	struct nt_flow_entry *e;
+	struct nt_flowtab_lru *lru;
 	uint32_t n_alloc;
 	uint32_t max_flows;
 	uint32_t n_used;

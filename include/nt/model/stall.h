@@ -137,21 +137,24 @@ enum nt_stall_state {
  * @h_frame: H's frame
  * @ack_t_ns: the late ACK's time
  * @ack_frame: the late ACK's frame
+ *
+ * Fields are grouped by size, without holes: two sides are 176 bytes, read
+ * on every packet.
  */
 struct nt_stall_side {
 	enum nt_stall_state state;
-	bool snd_seen;
 	uint32_t snd_max;
 	uint32_t largest_len;
 	uint32_t mss;
-	bool ack_seen;
 	uint32_t ack_max;
-	int64_t rtt_ns;
-	int64_t sample_t_ns;
 	uint32_t sample_end;
-	int64_t h_t_ns;
 	uint32_t h_seq;
 	uint32_t h_len;
+	bool snd_seen;
+	bool ack_seen;
+	int64_t rtt_ns;
+	int64_t sample_t_ns;
+	int64_t h_t_ns;
 	uint64_t h_frame;
 	int64_t ack_t_ns;
 	uint64_t ack_frame;

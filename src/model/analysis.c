@@ -134,6 +134,20 @@ static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt
 	return r;
 }
 
+/* The flow's first stall and the segments around it, from the ring (oldest first, R included). */
+static void set_first(struct nt_flow_result *r, struct nt_flow_entry *e,
+		      const struct nt_stall_episode *ep)
+{
+	r->first = *ep;
+	r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
+	for (unsigned k = 0; k < e->ring_n; k++) {
+		unsigned at = (e->ring_head + NT_FLOW_RING - e->ring_n + k) % NT_FLOW_RING;
+
+		r->timeline[r->n_timeline++] = e->ring[at];
+	}
+	e->after_left = NT_FLOW_AFTER;
+}
+
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
@@ -144,17 +158,19 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		if (!r)
 			return -ENOMEM;
 		e->res = r;
-		r->first = *ep;
-		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
-		/* The ring holds the last segments, R included: oldest first. */
-		for (unsigned k = 0; k < e->ring_n; k++) {
-			unsigned at = (e->ring_head + NT_FLOW_RING - e->ring_n + k) % NT_FLOW_RING;
-
-			r->timeline[r->n_timeline++] = e->ring[at];
-		}
-		e->after_left = NT_FLOW_AFTER;
+		set_first(r, e, ep);
 		an->files[an->n_files - 1].flows_with_stalls++;
 		an->sum.flows_with_stalls++;
+	} else if (ep->held_t_ns < r->first.held_t_ns && e->after_left) {
+		/*
+		 * Episodes are found when the data is released, so two that
+		 * overlap (both sides held at once) can be recorded out of order.
+		 * "First" is by when the held segment left. The timeline, still
+		 * being filled, already spans this one: its H came before the
+		 * recorded first's and its release is the segment just added.
+		 */
+		r->first = *ep;
+		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
 	if (r->stalls == r->stall_ns_cap) {
 		uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : 8;
@@ -168,7 +184,8 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 	r->stall_ns[r->stalls++] = ep->stall_ns;
 	r->total_ns += ep->stall_ns;
 	r->by_delack[ep->delack]++;
-	r->last = *ep;
+	if (r->stalls == 1 || ep->held_t_ns >= r->last.held_t_ns)
+		r->last = *ep;
 	an->files[an->n_files - 1].stalls++;
 	an->sum.stalls++;
 	an->sum.by_delack[ep->delack]++;

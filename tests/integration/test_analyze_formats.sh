@@ -46,7 +46,7 @@ done
 
 # With stalls: the diagram and the report name the worst flow's first stall.
 bgp=$NT_TMP/tcpdump-tests-bgp-4byte-asn
-grep -q '41.885 ms stall' "$bgp.svg" || fail "bgp: no stall band in the SVG"
+grep -q '41.928 ms stall' "$bgp.svg" || fail "bgp: no stall band in the SVG"
 grep -q '^```mermaid$' "$bgp.md" || fail "bgp: no Mermaid diagram"
 grep -q '<pre>file 1: ' "$bgp.html" || fail "bgp: no text report in the HTML"
 

@@ -57,13 +57,11 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
 		       const struct nt_stall_episode *ep)
 {
-	char t[48];
+	char where[96];
 
 	fputs("<td>", out);
-	if (an->n_files > 1)
-		fprintf(out, "file %u, ", r->file + 1);
-	fprintf(out, "frame %" PRIu64 ", %s</td>", ep->held_frame,
-		nt_analysis_utc_str(ep->held_t_ns, t));
+	nt_view_xml_text(out, nt_analysis_occurrence_str(an, r, ep, where));
+	fputs("</td>", out);
 }
 
 static void flows_table(FILE *out, const struct nt_analysis *an, int worst)

@@ -54,12 +54,9 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
 		       const struct nt_stall_episode *ep)
 {
-	char t[48];
+	char where[96];
 
-	if (an->n_files > 1)
-		fprintf(out, "file %u, ", r->file + 1);
-	fprintf(out, "frame %" PRIu64 ", %s", ep->held_frame,
-		nt_analysis_utc_str(ep->held_t_ns, t));
+	fputs(nt_analysis_occurrence_str(an, r, ep, where), out);
 }
 
 static void flows_table(FILE *out, const struct nt_analysis *an, int worst)

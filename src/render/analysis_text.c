@@ -120,6 +120,17 @@ char *nt_analysis_utc_str(int64_t t_ns, char *buf)
 	return utc(t_ns, buf);
 }
 
+char *nt_analysis_occurrence_str(const struct nt_analysis *an, const struct nt_flow_result *r,
+				 const struct nt_stall_episode *ep, char *buf)
+{
+	char file[24] = "", t[48];
+
+	if (an->n_files > 1)
+		snprintf(file, sizeof(file), "file %u, ", r->file + 1);
+	snprintf(buf, 96, "%sframe %" PRIu64 ", %s", file, ep->held_frame, utc(ep->held_t_ns, t));
+	return buf;
+}
+
 static void not_decoded(FILE *out, const uint64_t *nd)
 {
 	bool any = false;

@@ -188,4 +188,18 @@ char *nt_analysis_ms_str(int64_t ns, char *buf);
  */
 char *nt_analysis_utc_str(int64_t t_ns, char *buf);
 
+/**
+ * nt_analysis_occurrence_str() - where a stall happened, as the tables show
+ * it: "frame 37, 2019-04-11T17:16:41.910018000Z", with "file 2, " in front
+ * when several files were read
+ * @an: the analysis
+ * @r: the stall's flow
+ * @ep: the stall
+ * @buf: at least 96 bytes
+ *
+ * Return: @buf.
+ */
+char *nt_analysis_occurrence_str(const struct nt_analysis *an, const struct nt_flow_result *r,
+				 const struct nt_stall_episode *ep, char *buf);
+
 #endif

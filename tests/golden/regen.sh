@@ -10,8 +10,8 @@ root=$(cd "$here/../.." && pwd)
 : "${NAGLE_TRACE:=$root/build-analyze/nagle-trace}"
 : "${MKCAP:=$root/build-analyze/tests/golden/mkcap}"
 # The script changes directory: make the binaries' paths absolute first.
-NAGLE_TRACE=$(realpath "$NAGLE_TRACE")
-MKCAP=$(realpath "$MKCAP")
+NAGLE_TRACE=$(realpath -m "$NAGLE_TRACE")
+MKCAP=$(realpath -m "$MKCAP")
 scenarios="eth-stall sll2-stall raw-stall ipv6-stall vlan-stall snap54-stall receiver-stall
 delack200 nodelay writev think"
 

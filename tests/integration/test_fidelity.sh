@@ -20,7 +20,7 @@ need_tool python3
 
 # As real root nagle-trace needs no user namespace, so nsenter can join its
 # network namespace by pid. A pause between rounds leaves time to attach.
-"$NAGLE_TRACE" --rounds 12 --pause 150 --format json -o "$NT_TMP/run.json" -w "$NT_TMP/ours.pcap" \
+"$NAGLE_TRACE" --rounds 20 --pause 150 --format json -o "$NT_TMP/run.json" -w "$NT_TMP/ours.pcap" \
 	2>"$NT_TMP/nt.err" &
 pid=$!
 mine=$(readlink /proc/self/ns/net)

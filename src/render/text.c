@@ -17,6 +17,9 @@
 #include "nt/model/tcp.h"
 #include "nt/render/render.h"
 
+/* The summary names this many stalled rounds, then gives the range of the rest. */
+#define STALLS_LISTED 12
+
 struct style {
 	const char *bold, *red, *green, *yellow, *dim, *reset;
 };
@@ -300,15 +303,20 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, max %.3f ms\n",
 			ms(s->rtt_p50_ns), ms(s->rtt_p90_ns), ms(s->rtt_max_ns));
 	if (s->verdicts[NT_VERDICT_STALLED]) {
-		const char *sep = "";
+		unsigned listed = 0;
 
 		fprintf(out, "  stalls (header->ACK):");
-		for (unsigned i = 0; i < s->rounds; i++) {
+		for (unsigned i = 0; i < s->rounds && listed < STALLS_LISTED; i++) {
 			if (run->rounds[i].verdict != NT_VERDICT_STALLED)
 				continue;
-			fprintf(out, "%s round %u %.1f ms", sep, i + 1, ms(run->rounds[i].gap_ns));
-			sep = ",";
+			fprintf(out, "%s round %u %.1f ms", listed ? "," : "", i + 1,
+				ms(run->rounds[i].gap_ns));
+			listed++;
 		}
+		if (s->verdicts[NT_VERDICT_STALLED] > listed)
+			fprintf(out, ", and %u more; all stalls %.1f to %.1f ms",
+				s->verdicts[NT_VERDICT_STALLED] - listed, ms(s->stall_min_ns),
+				ms(s->stall_max_ns));
 		fputc('\n', out);
 	}
 	fprintf(out, "  capture: %" PRIu64 " frames, %" PRIu64 " dropped by the kernel%s\n",

@@ -79,31 +79,17 @@ static void draw_segment(FILE *out, const struct nt_flow_result *r, const struct
 	const struct nt_stall_episode *ep = &r->first;
 	bool a2b = is_a2b(r, s);
 	bool key = s->frame == ep->ack_frame || s->frame == ep->release_frame;
-	int x1 = a2b ? NT_SVG_CLIENT_X : NT_SVG_TARGET_X;
-	int x2 = a2b ? NT_SVG_TARGET_X : NT_SVG_CLIENT_X;
-	int y1 = a2b ? row->y_px : row->y_px - NT_SVG_SLOPE_PX;
-	int y2 = y1 + NT_SVG_SLOPE_PX;
-	/* Stop short of the lifeline so the arrowhead's tip touches it. */
-	int x2_line = x2 + (a2b ? -2 : 2);
-	const char *color = key ? NT_VIEW_COLOR_STALL : a2b ? NT_VIEW_COLOR_C2T : NT_VIEW_COLOR_T2C;
 	const char *mark = s->frame == ep->held_frame	   ? ", held (H)"
 			   : s->frame == ep->ack_frame	   ? ", late"
 			   : s->frame == ep->release_frame ? ", released"
 							   : "";
 	int64_t d = s->t_ns - ep->held_t_ns;
-	char label[48], rel[32];
+	char label[48], rel[32], text[112];
 
-	fprintf(out,
-		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\" "
-		"marker-end=\"url(#nt-head-%s)\"/>\n",
-		x1, y1, x2_line, y2, color, key ? 3 : 2,
-		key   ? "key"
-		: a2b ? "c2t"
-		      : "t2c");
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"seg%s\" fill=\"%s\">",
-		(x1 + x2) / 2, (y1 + y2) / 2 - 7, key ? " key" : "", color);
-	nt_view_xml_text(out, nt_view_tcp_label(s->flags, s->len, label, sizeof(label)));
-	fprintf(out, "%s  %s%s ms</text>\n", mark, d < 0 ? "" : "+", nt_analysis_ms_str(d, rel));
+	nt_view_tcp_label(s->flags, s->len, label, sizeof(label));
+	snprintf(text, sizeof(text), "%s%s  %s%s ms", label, mark, d < 0 ? "" : "+",
+		 nt_analysis_ms_str(d, rel));
+	nt_view_svg_arrow(out, a2b, row->y_px, key, text);
 }
 
 static void draw_header(FILE *out, const struct nt_flow_result *r)

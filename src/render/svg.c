@@ -119,28 +119,11 @@ static void draw_break(FILE *out, int y_top, int y_bottom, int64_t gap_ns, bool 
 static void draw_segment(FILE *out, const struct nt_event *e, const struct nt_svg_row *row,
 			 bool key)
 {
-	const struct nt_segment *s = &e->seg;
-	bool c2t = s->dir == NT_DIR_C2T;
-	int x1 = c2t ? NT_SVG_CLIENT_X : NT_SVG_TARGET_X;
-	int x2 = c2t ? NT_SVG_TARGET_X : NT_SVG_CLIENT_X;
-	int y1 = c2t ? row->y_px : row->y_px - NT_SVG_SLOPE_PX;
-	int y2 = y1 + NT_SVG_SLOPE_PX;
-	/* Stop short of the lifeline so the arrowhead's tip touches it. */
-	int x2_line = x2 + (c2t ? -2 : 2);
-	const char *color = key ? NT_VIEW_COLOR_STALL : c2t ? NT_VIEW_COLOR_C2T : NT_VIEW_COLOR_T2C;
-	char label[64];
+	char label[64], text[96];
 
-	fprintf(out,
-		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\" "
-		"marker-end=\"url(#nt-head-%s)\"/>\n",
-		x1, y1, x2_line, y2, color, key ? 3 : 2,
-		key   ? "key"
-		: c2t ? "c2t"
-		      : "t2c");
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"seg%s\" fill=\"%s\">",
-		(x1 + x2) / 2, (y1 + y2) / 2 - 7, key ? " key" : "", color);
-	nt_view_xml_text(out, nt_view_segment_label(s, label, sizeof(label)));
-	fprintf(out, "  +%.3f ms</text>\n", ms(row->rel_ns));
+	nt_view_segment_label(&e->seg, label, sizeof(label));
+	snprintf(text, sizeof(text), "%s  +%.3f ms", label, ms(row->rel_ns));
+	nt_view_svg_arrow(out, e->seg.dir == NT_DIR_C2T, row->y_px, key, text);
 }
 
 static void draw_syscall(FILE *out, const struct nt_event *e, const struct nt_svg_row *row)

@@ -297,6 +297,31 @@ void nt_view_svg_participants(FILE *out, const char *const names[2], const char 
 	}
 }
 
+void nt_view_svg_arrow(FILE *out, bool left_to_right, int y_px, bool key, const char *text)
+{
+	int x1 = left_to_right ? NT_SVG_CLIENT_X : NT_SVG_TARGET_X;
+	int x2 = left_to_right ? NT_SVG_TARGET_X : NT_SVG_CLIENT_X;
+	int y1 = left_to_right ? y_px : y_px - NT_SVG_SLOPE_PX;
+	int y2 = y1 + NT_SVG_SLOPE_PX;
+	/* Stop short of the lifeline so the arrowhead's tip touches it. */
+	int x2_line = x2 + (left_to_right ? -2 : 2);
+	const char *color = key		    ? NT_VIEW_COLOR_STALL
+			    : left_to_right ? NT_VIEW_COLOR_C2T
+					    : NT_VIEW_COLOR_T2C;
+
+	fprintf(out,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\" "
+		"marker-end=\"url(#nt-head-%s)\"/>\n",
+		x1, y1, x2_line, y2, color, key ? 3 : 2,
+		key		? "key"
+		: left_to_right ? "c2t"
+				: "t2c");
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"seg%s\" fill=\"%s\">",
+		(x1 + x2) / 2, (y1 + y2) / 2 - 7, key ? " key" : "", color);
+	nt_view_xml_text(out, text);
+	fputs("</text>\n", out);
+}
+
 /* Two slanted strokes interrupt each lifeline; the gap's length sits between them. */
 void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const char *label,
 		       const char *note)

@@ -176,4 +176,16 @@ void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const cha
  */
 void nt_view_svg_participants(FILE *out, const char *const names[2], const char *const addrs[2]);
 
+/**
+ * nt_view_svg_arrow() - one segment of a ladder: a sloped arrow from one
+ * lifeline to the other, its label above the middle
+ * @out: the stream
+ * @left_to_right: from the left lifeline (client, A) to the right one
+ * @y_px: where the arrow starts on the sender's lifeline (a right-to-left
+ *        arrow is drawn ending there, as the capture sits on the left)
+ * @key: drawn bold in the stall colour
+ * @text: the label (escaped here)
+ */
+void nt_view_svg_arrow(FILE *out, bool left_to_right, int y_px, bool key, const char *text);
+
 #endif

@@ -5,7 +5,16 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need_unshare
 need_tool python3
-python3 -c 'import jsonschema' 2>/dev/null || {
+# Debian's python3-jsonschema serves /usr/bin/python3, which a pyenv or venv
+# python3 earlier on PATH does not see: use whichever one imports it.
+py=
+for candidate in python3 /usr/bin/python3; do
+	if "$candidate" -c 'import jsonschema' 2>/dev/null; then
+		py=$candidate
+		break
+	fi
+done
+[ -n "$py" ] || {
 	[ "${CI:-}" = "true" ] && fail "python3-jsonschema is not installed"
 	echo "SKIP: python3-jsonschema missing" >&2
 	exit 77
@@ -13,7 +22,7 @@ python3 -c 'import jsonschema' 2>/dev/null || {
 schema="${NT_SOURCE_DIR:?}/docs/nagle-trace.schema.json"
 
 validate() {
-	python3 - "$schema" "$1" <<'PY'
+	"$py" - "$schema" "$1" <<'PY'
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 doc = json.load(open(sys.argv[2]))

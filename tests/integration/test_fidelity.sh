@@ -5,11 +5,12 @@
 # namespace with nsenter) of the same run must agree:
 #  - outgoing frames (client -> target) to the nanosecond: both taps read the
 #    one timestamp dev_queue_xmit_nit() put on the skb;
-#  - incoming frames within 10 us, and so every header -> ACK -> body gap:
+#  - incoming frames within 50 us, and so every header -> ACK -> body gap:
 #    the target's TCP leaves its monotonic delivery time on the skb (EDT), so
 #    each packet tap stamps the frame itself when it runs (tpacket_rcv()'s
 #    ktime_get_real(), packet_rcv()'s skb_clear_delivery_time()): two taps
-#    differ by their order on the device's list, measured 0.3-5.3 us here.
+#    differ by their order on the device's list, measured 0.3-5.3 us on a
+#    quiet machine and once 10.0 us under load (an interrupt between taps).
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -75,7 +76,7 @@ for t, key in ours:
         in_max = max(in_max, abs(d))
 if out_exact < 20:
     sys.exit(f"only {out_exact} outgoing frames were seen by both captures")
-if in_max >= 10000:
+if in_max >= 50000:
     sys.exit(f"an incoming frame is {in_max} ns apart in the two captures")
 compared = 0
 for r in doc["rounds"]:
@@ -95,11 +96,11 @@ for r in doc["rounds"]:
     if len(pts) < 3:
         continue  # the independent capture attached after this round
     for (o1, i1), (o2, i2), name in ((pts[0], pts[1], "header->ACK"), (pts[1], pts[2], "ACK->body")):
-        if abs((o2 - o1) - (i2 - i1)) >= 10000:
+        if abs((o2 - o1) - (i2 - i1)) >= 50000:
             sys.exit(f"round {r['index']} {name}: nagle-trace {o2 - o1} ns, tcpdump {i2 - i1} ns")
     compared += 1
 print(f"{out_exact} outgoing frames identical to the ns; incoming within {in_max} ns; "
-      f"gaps of {compared} stalled rounds agree within 10 us")
+      f"gaps of {compared} stalled rounds agree within 50 us")
 if compared < 5:
     sys.exit(f"only {compared} stalled rounds were seen by both captures")
 PY

@@ -58,6 +58,28 @@ static void check_ok(int linktype, const struct nt_tcp_packet *pkt, size_t caple
 		check(pkt->vlan_tags == 0);
 }
 
+/*
+ * Differential check of the decoder's Ethernet + IPv4 fast path: an untagged
+ * Ethernet frame carrying IPv4 must decode exactly as its IP packet does as
+ * raw IP (which always takes the general path), 14 bytes further on.
+ */
+static void ethernet_agrees_with_raw(int linktype, const uint8_t *frame, size_t caplen,
+				     enum nt_decode_status st, const struct nt_tcp_packet *pkt)
+{
+	struct nt_tcp_packet raw;
+	enum nt_decode_status raw_st;
+
+	if (linktype != NT_LINKTYPE_ETHERNET || caplen < 15 || frame[12] != 0x08 ||
+	    frame[13] != 0x00 || (frame[14] >> 4) != 4)
+		return;
+	raw_st = nt_decode_frame(NT_LINKTYPE_RAW, frame + 14, caplen - 14, &raw);
+	check(raw_st == st);
+	if (st != NT_DECODE_OK)
+		return;
+	raw.payload_offset += 14;
+	check(!memcmp(&raw, pkt, sizeof(raw)));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nt_tcp_packet pkt, again;
@@ -75,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	st = nt_decode_frame(linktype, frame, caplen, &pkt);
 	check(st >= NT_DECODE_OK && st <= NT_DECODE_MALFORMED);
+	ethernet_agrees_with_raw(linktype, frame, caplen, st, &pkt);
 	check(strcmp(nt_decode_status_name(st), "unknown") != 0);
 	if (st != NT_DECODE_OK)
 		return 0;

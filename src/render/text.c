@@ -406,13 +406,9 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 	for (unsigned i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
 		const struct nt_summary *s = &r->summary;
-		uint64_t request = (uint64_t)r->cfg.shape.header_bytes + r->cfg.shape.body_bytes;
-		double segs = s->rounds ? (double)s->client_data_segments / s->rounds : 0;
-		double per_seg = s->client_data_segments
-					 ? (double)(request * s->rounds) / s->client_data_segments
-					 : 0;
+		double segs = nt_summary_segments_per_request(s);
+		double per_seg = nt_summary_bytes_per_segment(s, &r->cfg.shape);
 		char verdicts[64];
-
 		char delacks[24];
 
 		verdict_counts_str(s, verdicts, sizeof(verdicts));

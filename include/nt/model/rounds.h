@@ -112,6 +112,25 @@ struct nt_summary {
  */
 int nt_rounds_summarize(const struct nt_round *rounds, unsigned n, struct nt_summary *out);
 
+/**
+ * nt_summary_segments_per_request() - client data segments per round: 1 when
+ * the request leaves coalesced, 2 for header and body apart
+ * @s: the summary
+ *
+ * Return: the ratio, 0 with no rounds.
+ */
+double nt_summary_segments_per_request(const struct nt_summary *s);
+
+/**
+ * nt_summary_bytes_per_segment() - request bytes per client data segment: the
+ * packet cost of a fix (TCP_NODELAY sends twice the segments of writev)
+ * @s: the summary
+ * @shape: the exchange's sizes
+ *
+ * Return: the ratio, 0 with no segments.
+ */
+double nt_summary_bytes_per_segment(const struct nt_summary *s, const struct nt_shape *shape);
+
 /* What the exit status checks. NT_EXPECT_DEFAULT_STALL: round 1 not stalled, later rounds stalled. */
 enum nt_expect {
 	NT_EXPECT_STALLED = 0,

@@ -24,6 +24,19 @@ for name, verdict in want.items():
     assert runs[name]["summary"]["expectation"]["met"], name
     segs = runs[name]["summary"]["client_data_segments"]
     assert segs == (5 if verdict == "coalesced" else 10), (name, segs)
+    # Causality, on one clock: no data is seen on the wire after the read that
+    # consumed it returned, and no request data before the write that made it.
+    for r in runs[name]["rounds"]:
+        ev = r["events"]
+        calls = {e["call"]: e for e in ev if e["kind"] == "syscall"}
+        first_write = min(e["enter_ns"] for e in ev if e["kind"] == "syscall" and e["call"].startswith("write-") and e["side"] == "client")
+        for e in ev:
+            if e["kind"] != "segment" or not e["len"]:
+                continue
+            if e["dir"] == "c2t":
+                assert first_write <= e["t_ns"] <= calls["read-request"]["t_ns"], (name, r["index"], "request data", e)
+            else:
+                assert e["t_ns"] <= calls["read-reply"]["t_ns"], (name, r["index"], "reply", e)
     # TcpExtDelayedACKs of the target: one timer expiry per stalled round.
     s = runs[name]["summary"]
     assert abs(s["delayed_acks"] - s["stalled_rounds"]) <= 1, (name, s["delayed_acks"], s["stalled_rounds"])

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nt/model/run.h"
 
@@ -57,19 +58,15 @@ static int index_by_round(struct nt_run *run)
 	}
 	for (size_t g = 0; g < groups; g++)
 		start[g + 1] += start[g];
-	size_t *fill = calloc(groups, sizeof(*fill));
-	if (!fill) {
-		free(start);
-		free(idx);
-		return -ENOMEM;
-	}
+	/* start[g] serves as group g's write cursor; it ends where group g + 1 begins. */
 	for (size_t i = 0; i < run->tl.n; i++) {
 		long g = group_of(run->tl.ev[i].round, rounds);
 
 		if (g >= 0)
-			idx[start[g] + fill[g]++] = i;
+			idx[start[g]++] = i;
 	}
-	free(fill);
+	memmove(start + 1, start, groups * sizeof(*start));
+	start[0] = 0;
 	free(run->by_round);
 	free(run->by_round_start);
 	run->by_round = idx;

@@ -253,10 +253,9 @@ static int client_write(struct nt_exchange *ex, struct nt_timeline *tl, struct n
 		enum nt_write_op op = ex->cfg.ops[ex->op];
 
 		if (op == NT_OP_GAP) {
-			if (!ex->op_enter_ns) {
-				ex->op_enter_ns = 1;
+			/* A pending gap is its deadline: 0 before the gap starts and after it ends. */
+			if (!ex->deadline_mono_ns)
 				ex->deadline_mono_ns = nt_now_mono_ns() + ex->cfg.write_gap_ns;
-			}
 			if (nt_now_mono_ns() < ex->deadline_mono_ns)
 				return progress;
 			ex->deadline_mono_ns = 0;
@@ -596,7 +595,7 @@ int64_t nt_exchange_timeout_ns(const struct nt_exchange *ex)
 {
 	int64_t due = ex->round_deadline_mono_ns;
 
-	if (ex->cstate == NT_CLIENT_PAUSE || ex->deadline_mono_ns)
+	if (ex->deadline_mono_ns) /* a pause between rounds or a gap between writes */
 		due = earliest(due, ex->deadline_mono_ns);
 	if (ex->sstate == NT_SERVER_THINKING)
 		due = earliest(due, ex->think_until_mono_ns);

@@ -192,14 +192,8 @@ int nt_analysis_svg_write(FILE *out, const struct nt_analysis *an, bool standalo
 	const struct nt_flow_result *r = worst >= 0 ? an->flows[worst] : NULL;
 	int height = r ? layout(r, rows) : 130;
 
-	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"nt-ladder\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		NT_SVG_PANEL_W, height, NT_SVG_PANEL_W, height);
-	fputs("<title>nagle-trace analyze ladder diagram</title>\n", out);
-	nt_view_svg_defs(out);
+	nt_view_svg_begin(out, NT_SVG_PANEL_W, height, "nagle-trace analyze ladder diagram",
+			  standalone);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		NT_SVG_PANEL_W, height);
 	if (r)

@@ -250,14 +250,7 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool sta
 	}
 	if (width < NT_SVG_PANEL_W)
 		width = NT_SVG_PANEL_W;
-	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"nt-ladder\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		width, height, width, height);
-	fputs("<title>nagle-trace ladder diagram</title>\n", out);
-	nt_view_svg_defs(out);
+	nt_view_svg_begin(out, width, height, "nagle-trace ladder diagram", standalone);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
 		height);
 	for (unsigned i = 0; i < n_runs; i++) {

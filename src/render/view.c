@@ -277,6 +277,19 @@ void nt_view_svg_defs(FILE *out)
 	      out);
 }
 
+void nt_view_svg_begin(FILE *out, int width, int height, const char *title, bool standalone)
+{
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"nt-ladder\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n<title>",
+		width, height, width, height);
+	nt_view_xml_text(out, title);
+	fputs("</title>\n", out);
+	nt_view_svg_defs(out);
+}
+
 void nt_view_svg_participants(FILE *out, const char *const names[2], const char *const addrs[2])
 {
 	const int xs[2] = { NT_SVG_CLIENT_X, NT_SVG_TARGET_X };

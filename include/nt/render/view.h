@@ -168,6 +168,17 @@ void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const cha
 		       const char *note);
 
 /**
+ * nt_view_svg_begin() - open a ladder document: the <svg> root of the given
+ * size with its title, arrow markers and style
+ * @out: the stream
+ * @width: width in pixels
+ * @height: height in pixels
+ * @title: the <title> text (escaped here)
+ * @standalone: also write the XML declaration (a file, not inline in HTML)
+ */
+void nt_view_svg_begin(FILE *out, int width, int height, const char *title, bool standalone);
+
+/**
  * nt_view_svg_participants() - the two lifelines' boxes: name and address,
  * at NT_SVG_CLIENT_X (left) and NT_SVG_TARGET_X (right)
  * @out: the stream

@@ -56,30 +56,6 @@ static bool want_color(const struct nt_options *opt)
 	return !(no_color && *no_color) && isatty(STDOUT_FILENO);
 }
 
-static int render(const struct nt_options *opt, const struct nt_run *runs, unsigned n_runs,
-		  struct nt_err *err)
-{
-	const struct nt_format *fmt = nt_format_find(opt->format);
-	struct nt_render_opts ro = { .color = want_color(opt), .summary_only = opt->summary_only };
-	struct nt_output out;
-	int ret = nt_output_open(&out, opt->output_path, err);
-
-	if (ret < 0)
-		return ret;
-	ret = fmt->render(out.fp, runs, n_runs, &ro);
-	if (ret < 0) {
-		/* stdio keeps only an error flag: errno still holds the failed write's reason. */
-		int write_errno = errno;
-
-		nt_output_abort(&out);
-		if (!opt->output_path && write_errno == EPIPE)
-			return -EPIPE;
-		return nt_err_set(err, ret, "write \"%s\"",
-				  opt->output_path ? opt->output_path : "standard output");
-	}
-	return nt_output_commit(&out, err);
-}
-
 static void free_runs(struct nt_run *runs, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -125,22 +101,15 @@ static int pcap_writers_commit(unsigned n, struct nt_err *err)
 }
 
 /*
- * Before anything runs: -o's directory must take a file (a temporary one is
- * made and removed), and -w's writers reserve theirs. One variant writes -w
- * FILE itself; several write FILE with each variant's name before the extension.
+ * Before anything runs, -w's writers reserve their files. One variant writes
+ * -w FILE itself; several write FILE with each variant's name before the
+ * extension.
  */
-static int open_outputs(const struct nt_options *opt, struct nt_err *err)
+static int open_pcap_writers(const struct nt_options *opt, struct nt_err *err)
 {
-	struct nt_output probe;
 	char path[4096];
 	int ret;
 
-	if (opt->output_path) {
-		ret = nt_output_open(&probe, opt->output_path, err);
-		if (ret < 0)
-			return ret;
-		nt_output_abort(&probe);
-	}
 	if (!opt->pcap_path)
 		return 0;
 	for (unsigned i = 0; i < opt->n_variants && i < NT_CLI_VARIANTS_MAX; i++) {
@@ -161,11 +130,13 @@ static int open_outputs(const struct nt_options *opt, struct nt_err *err)
 }
 
 /* Runs every variant, each in its own lab: how many runs are in @runs, or nt_trace_run()'s -errno. */
-static int run_variants(struct nt_options *opt, struct nt_run *runs, struct nt_err *err)
+static int run_variants(struct nt_options *opt, struct nt_run *runs, const struct nt_run_sink *sink,
+			struct nt_err *err)
 {
 	unsigned n = 0;
 
 	opt->trace.stop = &stop_signal;
+	opt->trace.sink = sink;
 	for (unsigned i = 0; i < opt->n_variants && !stop_signal; i++) {
 		struct nt_trace_options t = opt->trace;
 		int ret;
@@ -197,49 +168,9 @@ static void print_timings(const struct nt_run *r)
 		t->exchange_ns / 1e6, t->assemble_ns / 1e6, t->close_ns / 1e6, t->total_ns / 1e6);
 }
 
-static int run_trace(struct nt_options *opt)
+static int exit_code(const struct nt_options *opt, const struct nt_run *runs, int n)
 {
-	struct nt_err err = { "" };
-	struct nt_run *runs = calloc(opt->n_variants, sizeof(*runs));
-	int n, ret, code = NT_EXIT_OK;
-
-	if (!runs) {
-		fprintf(stderr, "nagle-trace: out of memory\n");
-		return NT_EXIT_ENVIRONMENT;
-	}
-	if (open_outputs(opt, &err) < 0) {
-		free(runs);
-		return fail(NT_EXIT_FILE, &err);
-	}
-	n = run_variants(opt, runs, &err);
-	if (n < 0) {
-		pcap_writers_abort();
-		free_runs(runs, opt->n_variants);
-		if (n == -EPERM)
-			fprintf(stderr,
-				"nagle-trace: %s: no privileges to create network namespaces; "
-				"run it as 'unshare -Urn nagle-trace'\n",
-				err.msg);
-		else
-			fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		return NT_EXIT_ENVIRONMENT;
-	}
-
-	ret = render(opt, runs, (unsigned)n, &err);
-	if (ret < 0 && ret != -EPIPE) {
-		pcap_writers_abort();
-		free_runs(runs, opt->n_variants);
-		return fail(NT_EXIT_FILE, &err);
-	}
-	/* Standard output going away (| head) is no reason to lose the -w file. */
-	if (pcap_writers_commit((unsigned)n, &err) < 0) {
-		free_runs(runs, opt->n_variants);
-		return fail(NT_EXIT_FILE, &err);
-	}
-	if (ret == -EPIPE) {
-		free_runs(runs, opt->n_variants);
-		return NT_EXIT_OK;
-	}
+	int code = NT_EXIT_OK;
 
 	for (int i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
@@ -256,6 +187,89 @@ static int run_trace(struct nt_options *opt)
 				code = NT_EXIT_EXPECTATION;
 		}
 	}
+	return code;
+}
+
+/*
+ * The report is written while the runs go (each round as it completes), to
+ * a temporary file beside -o's path that is renamed into place only when
+ * complete; standard output gets it as it comes.
+ */
+static int run_trace(struct nt_options *opt)
+{
+	struct nt_err err = { "" };
+	struct nt_run *runs = calloc(opt->n_variants, sizeof(*runs));
+	struct nt_render_opts ro = { .color = want_color(opt), .summary_only = opt->summary_only };
+	const char *out_name = opt->output_path ? opt->output_path : "standard output";
+	struct nt_renderer doc = { 0 };
+	struct nt_output out;
+	int n, ret, code;
+
+	if (!runs) {
+		fprintf(stderr, "nagle-trace: out of memory\n");
+		return NT_EXIT_ENVIRONMENT;
+	}
+	if (nt_output_open(&out, opt->output_path, &err) < 0) {
+		free(runs);
+		return fail(NT_EXIT_FILE, &err);
+	}
+	if (open_pcap_writers(opt, &err) < 0) {
+		nt_output_abort(&out);
+		free(runs);
+		return fail(NT_EXIT_FILE, &err);
+	}
+	ret = nt_renderer_open(&doc, nt_format_find(opt->format), out.fp, &ro, opt->n_variants);
+	if (ret < 0) {
+		nt_err_set(&err, ret, "write %s%s%s", opt->output_path ? "\"" : "", out_name,
+			   opt->output_path ? "\"" : "");
+		code = fail(NT_EXIT_FILE, &err);
+		goto abort;
+	}
+
+	n = run_variants(opt, runs, nt_renderer_sink(&doc), &err);
+	if (n < 0 && doc.error && doc.error != -EPIPE) {
+		err.msg[0] = '\0'; /* the run stopped because the report could not be written */
+		nt_err_set(&err, doc.error, "write %s%s%s", opt->output_path ? "\"" : "", out_name,
+			   opt->output_path ? "\"" : "");
+		code = fail(NT_EXIT_FILE, &err);
+		goto abort;
+	}
+	if (n < 0) {
+		if (n == -EPERM)
+			fprintf(stderr,
+				"nagle-trace: %s: no privileges to create network namespaces; "
+				"run it as 'unshare -Urn nagle-trace'\n",
+				err.msg);
+		else
+			fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		code = NT_EXIT_ENVIRONMENT;
+		goto abort;
+	}
+
+	ret = nt_renderer_finish(&doc, runs, (unsigned)n);
+	if (ret == 0)
+		ret = nt_output_commit(&out, &err);
+	if (ret < 0 && ret != -EPIPE) {
+		nt_err_set(&err, ret, "write %s%s%s", opt->output_path ? "\"" : "", out_name,
+			   opt->output_path ? "\"" : "");
+		code = fail(NT_EXIT_FILE, &err);
+		goto abort;
+	}
+	if (ret == -EPIPE)
+		nt_output_abort(&out);
+	/* Standard output going away (| head) is no reason to lose the -w file. */
+	if (pcap_writers_commit((unsigned)n, &err) < 0) {
+		code = fail(NT_EXIT_FILE, &err);
+		goto out;
+	}
+	code = ret == -EPIPE ? NT_EXIT_OK : exit_code(opt, runs, n);
+	goto out;
+
+abort:
+	pcap_writers_abort();
+	nt_output_abort(&out);
+out:
+	nt_renderer_close(&doc);
 	free_runs(runs, opt->n_variants);
 	return code;
 }

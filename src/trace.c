@@ -50,6 +50,7 @@ struct teardown {
 
 struct pipeline {
 	struct nt_run *run;
+	const struct nt_run_sink *sink;
 	struct nt_capture cap;
 	struct nt_flow flow;
 	struct teardown fin;
@@ -191,6 +192,31 @@ static bool stopped(const struct nt_trace_options *opt)
 	return opt->stop && *opt->stop;
 }
 
+static void note_mss(struct pipeline *pl)
+{
+	pl->run->client_mss = pl->flow.mss[NT_DIR_C2T];
+	pl->run->target_mss = pl->flow.mss[NT_DIR_T2C];
+}
+
+/*
+ * Hands over every round before the last one the client completed. Frames
+ * reach the packet socket before the socket they are for (the taps run in
+ * dev_queue_xmit_nit() and __netif_receive_skb_core()), so once the client
+ * has read reply k + 1 and the capture is drained, round k's frames are all
+ * in: its requests were acknowledged and its reply acknowledged by header
+ * k + 1 or before.
+ */
+static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_err *err)
+{
+	int ret;
+
+	if (rounds_done < 2 || rounds_done - 1 <= pl->run->retired)
+		return 0;
+	note_mss(pl);
+	ret = nt_run_retire(pl->run, rounds_done - 1, pl->sink);
+	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
+}
+
 /* The loop: returns 0 when the exchange and its teardown are over (or stopped), < 0 on error. */
 static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt_trace_options *opt,
 		    struct nt_err *err)
@@ -234,6 +260,9 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 				exchange_done = true;
 				teardown_deadline = nt_now_mono_ns() + TEARDOWN_WAIT_NS;
 			}
+			ret = retire_rounds(pl, ex->rounds_done, err);
+			if (ret < 0)
+				return ret;
 		}
 		if (exchange_done && (pl->fin.done || nt_now_mono_ns() >= teardown_deadline))
 			return 0;
@@ -249,7 +278,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 		.pingpong_thresh = opt->pingpong_thresh,
 		.autocork = v->autocork,
 	};
-	struct pipeline pl = { .run = run };
+	struct pipeline pl = { .run = run, .sink = opt->sink };
 	struct nt_exchange_config xc;
 	struct nt_exchange ex;
 	struct nt_capture_stats st;
@@ -282,6 +311,7 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 				      NT_CLIENT_PORT, NT_TARGET_PORT, err);
 	if (ret < 0)
 		goto exchange_close;
+	evidence.retired = &run->retired;
 	nt_exchange_set_hooks(&ex, nt_evidence_hooks(&evidence));
 	ret = nt_lab_enter_client(&lab, err);
 	if (ret < 0)
@@ -326,12 +356,11 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	run->counts.kernel_received = st.received;
 	run->counts.kernel_dropped = st.dropped;
 	run->counts.if_dropped = st.if_dropped;
-	run->client_mss = pl.flow.mss[NT_DIR_C2T];
-	run->target_mss = pl.flow.mss[NT_DIR_T2C];
+	note_mss(&pl);
 	run->teardown_seen = pl.fin.done;
-	ret = nt_run_finish(run);
+	ret = nt_run_finish(run, opt->sink);
 	if (ret < 0)
-		nt_err_set(err, ret, "assemble the rounds");
+		nt_err_set(err, ret, "write the report");
 	tm->assemble_ns = lap(&t);
 
 capture_close:

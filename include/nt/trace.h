@@ -35,6 +35,7 @@
  * @stop: set asynchronously (by a signal handler) to stop the run early; may be NULL
  * @pcap: -w: a writer made with nt_pcap_writer_new() that receives every frame
  *        of the traced connection, or NULL; the caller commits or aborts it
+ * @sink: where the run's rounds go as they complete (a renderer's), or NULL
  */
 struct nt_trace_options {
 	const struct nt_variant *variant;
@@ -50,6 +51,7 @@ struct nt_trace_options {
 	int pingpong_thresh;
 	volatile sig_atomic_t *stop;
 	struct nt_pcap_writer *pcap;
+	const struct nt_run_sink *sink;
 };
 
 /**
@@ -58,10 +60,14 @@ struct nt_trace_options {
  * @run: filled (free with nt_run_fini() whatever the result)
  * @err: names the step that failed
  *
- * When @opt->stop becomes nonzero the exchange is abandoned, what was
- * captured is kept and @run->interrupted is set; that is not an error.
+ * Rounds are handed to @opt->sink as soon as the capture shows a later round
+ * complete, and their events are freed: memory stays flat however many
+ * rounds run. When @opt->stop becomes nonzero the exchange is abandoned,
+ * what was captured is kept and @run->interrupted is set; that is not an
+ * error.
  *
- * Return: 0, or a negative errno (-EPERM: no privileges for namespaces).
+ * Return: 0, a negative errno (-EPERM: no privileges for namespaces), or the
+ * sink's error.
  */
 int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct nt_err *err);
 

@@ -64,29 +64,18 @@ static const struct {
 	[NT_EVIDENCE_AUTOCORKING] = { "TCPAutoCorking", false },
 };
 
-static void round_unknown(struct nt_round_evidence *re)
-{
-	*re = (struct nt_round_evidence){
-		.client_unsent_bytes = -1,
-		.client_unacked = -1,
-		.client_snd_mss = -1,
-		.body_hold_ns = -1,
-		.target_queued_bytes = -1,
-		.target_ato_us = -1,
-		.target_proc_ato_ms = -1,
-		.target_rto_ms = -1,
-		.target_quick = -1,
-		.target_pingpong = -1,
-		.target_quickack_mode = -1,
-		.target_rcv_mss = -1,
-	};
-}
-
+/*
+ * Round @round's entry of the ring, NULL for none: a round already handed
+ * over (its entry may serve a later round now) or too far ahead of it.
+ */
 static struct nt_round_evidence *round_of(struct nt_evidence *ev, unsigned round)
 {
-	if (round < 1 || round > ev->out->n_rounds)
+	unsigned retired = ev->retired ? *ev->retired : 0;
+
+	if (round < 1 || round > ev->shape.rounds || !ev->out->n_rounds || round <= retired ||
+	    round > retired + ev->out->n_rounds)
 		return NULL;
-	return &ev->out->rounds[round - 1];
+	return &ev->out->rounds[(round - 1) % ev->out->n_rounds];
 }
 
 static int open_proc(const char *name)
@@ -159,16 +148,16 @@ int nt_evidence_open_target(struct nt_evidence *ev, struct nt_run_evidence *out,
 		.delayed_ack_lost = -1,
 		.tcp_autocorking = -1,
 	};
-	out->rounds = calloc(shape->rounds ? shape->rounds : 1, sizeof(*out->rounds));
+	out->n_rounds = shape->rounds < NT_EVIDENCE_RING ? shape->rounds : NT_EVIDENCE_RING;
+	out->rounds = calloc(out->n_rounds ? out->n_rounds : 1, sizeof(*out->rounds));
 	if (!ev->buf || !out->rounds) {
 		free(ev->buf);
 		ev->buf = NULL;
 		return nt_err_set(err, -ENOMEM, "allocate the evidence of %u rounds",
 				  shape->rounds);
 	}
-	out->n_rounds = shape->rounds;
 	for (unsigned i = 0; i < out->n_rounds; i++)
-		round_unknown(&out->rounds[i]);
+		nt_round_evidence_reset(&out->rounds[i]);
 	ev->target_tcp_fd = open_proc(family == AF_INET6 ? "tcp6" : "tcp");
 	ev->target_netstat_fd = open_proc("netstat");
 	return 0;
@@ -230,7 +219,7 @@ static unsigned round_of_key(const struct nt_evidence *ev, uint32_t key)
 
 	if (q == 0 || end % q != 0)
 		return 0;
-	return end / q <= ev->out->n_rounds ? (unsigned)(end / q) : 0;
+	return end / q <= ev->shape.rounds ? (unsigned)(end / q) : 0;
 }
 
 static void on_tx_timestamp(struct nt_evidence *ev, const struct sock_extended_err *ee,
@@ -381,16 +370,6 @@ void nt_evidence_finish(struct nt_evidence *ev)
 	for (unsigned i = 0; i < NT_EVIDENCE_COUNTERS; i++)
 		if (have[i] && ev->have_before[i] && after[i] >= ev->before[i])
 			*delta[i] = (int64_t)(after[i] - ev->before[i]);
-	for (unsigned i = 0; i < ev->out->n_rounds; i++) {
-		struct nt_round_evidence *re = &ev->out->rounds[i];
-
-		if (!re->body_write_ns || !re->body_dev_ns)
-			continue;
-		/* Bytes that left inside write() were never held: 0, not a negative hold. */
-		re->body_hold_ns = re->body_dev_ns > re->body_write_ns
-					   ? re->body_dev_ns - re->body_write_ns
-					   : 0;
-	}
 }
 
 void nt_evidence_close(struct nt_evidence *ev)

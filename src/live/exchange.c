@@ -319,6 +319,7 @@ static int client_read(struct nt_exchange *ex, struct nt_timeline *tl, struct nt
 		progress = 1;
 	}
 	record(tl, NT_SIDE_CLIENT, NT_CALL_READ_REPLY, ex->round, ex->op_enter_ns, (int64_t)want);
+	ex->rounds_done = ex->round;
 	if (ex->round >= ex->cfg.shape.rounds) {
 		/* Close our half; the FIN exchange tells the capture the run is over. */
 		if (shutdown(ex->client_fd, SHUT_WR) < 0)

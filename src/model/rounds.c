@@ -112,6 +112,13 @@ void nt_rounds_assign(struct nt_timeline *tl, const struct nt_shape *shape)
 			classify(&tl->ev[i], shape, &fin_seen);
 }
 
+void nt_rounds_classify(struct nt_event *ev, size_t n, const struct nt_shape *shape, bool *fin_seen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].kind == NT_EVENT_SEGMENT && ev[i].round == NT_ROUND_NONE)
+			classify(&ev[i], shape, fin_seen);
+}
+
 static bool covers(const struct nt_segment *seg, uint64_t byte)
 {
 	return seg->payload_bytes > 0 && seg->seq_rel <= byte &&
@@ -163,21 +170,23 @@ static void mark_c2t(struct nt_round *r, const struct nt_event *e, long idx, uin
 	}
 }
 
-void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *shape,
-			int64_t threshold_ns, struct nt_round *rounds)
+void nt_rounds_assemble_range(const struct nt_event *ev, size_t n, const struct nt_shape *shape,
+			      int64_t threshold_ns, unsigned first, unsigned count,
+			      struct nt_round *rounds)
 {
 	uint64_t q = request_bytes(shape);
-	unsigned pending_ack = 0; /* first round whose header no target ACK has covered yet */
+	unsigned pending_ack =
+		0; /* first round (0-based in @rounds) no target ACK has covered yet */
 
-	for (unsigned i = 0; i < shape->rounds; i++)
-		round_init(&rounds[i], i + 1);
+	for (unsigned i = 0; i < count; i++)
+		round_init(&rounds[i], first + i);
 
-	for (size_t i = 0; i < tl->n; i++) {
-		const struct nt_event *e = &tl->ev[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct nt_event *e = &ev[i];
 		struct nt_round *r = NULL;
 
-		if (e->round >= 1 && (unsigned)e->round <= shape->rounds) {
-			r = &rounds[e->round - 1];
+		if (e->round >= (int)first && (unsigned)e->round < first + count) {
+			r = &rounds[(unsigned)e->round - first];
 			r->events++;
 		}
 		if (e->kind == NT_EVENT_SYSCALL) {
@@ -200,10 +209,10 @@ void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *sha
 		 * order: whatever round this segment belongs to (a pure ACK may
 		 * also cover later bytes), every header it covers gets its A.
 		 */
-		while (pending_ack < shape->rounds) {
+		while (pending_ack < count) {
 			struct nt_round *p = &rounds[pending_ack];
 			uint64_t header_last =
-				1 + (uint64_t)pending_ack * q + shape->header_bytes - 1;
+				1 + (uint64_t)(p->index - 1) * q + shape->header_bytes - 1;
 
 			if ((uint64_t)e->seg.ack_rel <= header_last)
 				break;
@@ -216,7 +225,7 @@ void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *sha
 		}
 	}
 
-	for (unsigned k = 0; k < shape->rounds; k++) {
+	for (unsigned k = 0; k < count; k++) {
 		struct nt_round *r = &rounds[k];
 
 		if (r->start_ns && r->end_ns)
@@ -231,36 +240,78 @@ void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *sha
 	}
 }
 
+void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *shape,
+			int64_t threshold_ns, struct nt_round *rounds)
+{
+	nt_rounds_assemble_range(tl->ev, tl->n, shape, threshold_ns, 1, shape->rounds, rounds);
+}
+
+void nt_summary_acc_init(struct nt_summary_acc *acc)
+{
+	memset(acc, 0, sizeof(*acc));
+	acc->s.stall_min_ns = acc->s.stall_max_ns = -1;
+	acc->s.rtt_p50_ns = acc->s.rtt_p90_ns = acc->s.rtt_max_ns = -1;
+}
+
+int nt_summary_acc_add(struct nt_summary_acc *acc, const struct nt_round *r)
+{
+	struct nt_summary *s = &acc->s;
+
+	if (r->rtt_ns >= 0) {
+		if (acc->n_rtt == acc->cap_rtt) {
+			size_t cap = acc->cap_rtt ? acc->cap_rtt * 2 : 64;
+			int64_t *rtt = realloc(acc->rtt, cap * sizeof(*rtt));
+
+			if (!rtt)
+				return -ENOMEM;
+			acc->rtt = rtt;
+			acc->cap_rtt = cap;
+		}
+		acc->rtt[acc->n_rtt++] = r->rtt_ns;
+	}
+	s->rounds++;
+	s->verdicts[r->verdict]++;
+	s->client_data_segments += r->client_data_segments;
+	if (r->verdict == NT_VERDICT_STALLED) {
+		if (s->stall_min_ns < 0 || r->gap_ns < s->stall_min_ns)
+			s->stall_min_ns = r->gap_ns;
+		if (r->gap_ns > s->stall_max_ns)
+			s->stall_max_ns = r->gap_ns;
+		if (s->n_stalls < NT_SUMMARY_STALLS_LISTED)
+			s->stalls[s->n_stalls++] =
+				(struct nt_stall_note){ .round = r->index, .gap_ns = r->gap_ns };
+	}
+	return 0;
+}
+
+void nt_summary_acc_close(struct nt_summary_acc *acc, struct nt_summary *out)
+{
+	*out = acc->s;
+	nt_stats_sort(acc->rtt, acc->n_rtt);
+	out->rtt_p50_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 50);
+	out->rtt_p90_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 90);
+	out->rtt_max_ns = acc->n_rtt ? acc->rtt[acc->n_rtt - 1] : -1;
+}
+
+void nt_summary_acc_fini(struct nt_summary_acc *acc)
+{
+	free(acc->rtt);
+	acc->rtt = NULL;
+	acc->n_rtt = acc->cap_rtt = 0;
+}
+
 int nt_rounds_summarize(const struct nt_round *rounds, unsigned n, struct nt_summary *out)
 {
-	int64_t *rtt = calloc(n ? n : 1, sizeof(*rtt));
-	size_t nrtt = 0;
+	struct nt_summary_acc acc;
+	int ret = 0;
 
-	if (!rtt)
-		return -ENOMEM;
-	memset(out, 0, sizeof(*out));
-	out->rounds = n;
-	out->stall_min_ns = out->stall_max_ns = -1;
-	for (unsigned i = 0; i < n; i++) {
-		const struct nt_round *r = &rounds[i];
-
-		out->verdicts[r->verdict]++;
-		out->client_data_segments += r->client_data_segments;
-		if (r->rtt_ns >= 0)
-			rtt[nrtt++] = r->rtt_ns;
-		if (r->verdict == NT_VERDICT_STALLED) {
-			if (out->stall_min_ns < 0 || r->gap_ns < out->stall_min_ns)
-				out->stall_min_ns = r->gap_ns;
-			if (r->gap_ns > out->stall_max_ns)
-				out->stall_max_ns = r->gap_ns;
-		}
-	}
-	nt_stats_sort(rtt, nrtt);
-	out->rtt_p50_ns = nt_stats_percentile(rtt, nrtt, 50);
-	out->rtt_p90_ns = nt_stats_percentile(rtt, nrtt, 90);
-	out->rtt_max_ns = nrtt ? rtt[nrtt - 1] : -1;
-	free(rtt);
-	return 0;
+	nt_summary_acc_init(&acc);
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = nt_summary_acc_add(&acc, &rounds[i]);
+	if (!ret)
+		nt_summary_acc_close(&acc, out);
+	nt_summary_acc_fini(&acc);
+	return ret;
 }
 
 double nt_summary_segments_per_request(const struct nt_summary *s)
@@ -298,8 +349,7 @@ const char *nt_expect_name(enum nt_expect e)
 	return (unsigned)e < sizeof(expect_names) / sizeof(expect_names[0]) ? expect_names[e] : "?";
 }
 
-bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n, char *reason,
-		     size_t len)
+bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, size_t len)
 {
 	static const enum nt_verdict wanted[] = {
 		[NT_EXPECT_STALLED] = NT_VERDICT_STALLED,
@@ -307,33 +357,38 @@ bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n
 		[NT_EXPECT_UNHELD] = NT_VERDICT_UNHELD,
 		[NT_EXPECT_COALESCED] = NT_VERDICT_COALESCED,
 	};
+	enum nt_verdict v = r->verdict;
 
 	if (e == NT_EXPECT_ANY)
 		return true;
-	for (unsigned i = 0; i < n; i++) {
-		enum nt_verdict v = rounds[i].verdict;
-
-		if (i == 0) {
-			/*
-			 * Round 1 runs in quick-ACK mode (tcp_event_data_recv() grants
-			 * the budget on a connection's first data): for a stall
-			 * expectation it must not stall; otherwise it is the warm-up.
-			 */
-			if (e == NT_EXPECT_STALLED &&
-			    (v == NT_VERDICT_STALLED || v == NT_VERDICT_INCOMPLETE)) {
-				snprintf(
-					reason, len,
-					"round 1 was %s, expected a fast first round (not stalled)",
-					nt_verdict_name(v));
-				return false;
-			}
-			continue;
-		}
-		if (v != wanted[e]) {
-			snprintf(reason, len, "round %u was %s, expected %s", i + 1,
-				 nt_verdict_name(v), nt_verdict_name(wanted[e]));
+	if (r->index == 1) {
+		/*
+		 * Round 1 runs in quick-ACK mode (tcp_event_data_recv() grants
+		 * the budget on a connection's first data): for a stall
+		 * expectation it must not stall; otherwise it is the warm-up.
+		 */
+		if (e == NT_EXPECT_STALLED &&
+		    (v == NT_VERDICT_STALLED || v == NT_VERDICT_INCOMPLETE)) {
+			snprintf(reason, len,
+				 "round 1 was %s, expected a fast first round (not stalled)",
+				 nt_verdict_name(v));
 			return false;
 		}
+		return true;
 	}
+	if (v != wanted[e]) {
+		snprintf(reason, len, "round %u was %s, expected %s", r->index, nt_verdict_name(v),
+			 nt_verdict_name(wanted[e]));
+		return false;
+	}
+	return true;
+}
+
+bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n, char *reason,
+		     size_t len)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!nt_expect_round(e, &rounds[i], reason, len))
+			return false;
 	return true;
 }

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * run.c - from a complete timeline to rounds, summary and expectation.
+ * run.c - from a window of events to retired rounds, the summary and the
+ * expectation (see nt/model/run.h).
+ *
+ * A run hands each round to its sink once the round is final and forgets
+ * its events, so a run of 100,000 rounds needs no more memory than one of
+ * four, bar 8 bytes a round for exact round-trip percentiles.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +15,143 @@
 
 #include "nt/model/run.h"
 
+void nt_round_evidence_reset(struct nt_round_evidence *re)
+{
+	*re = (struct nt_round_evidence){
+		.client_unsent_bytes = -1,
+		.client_unacked = -1,
+		.client_snd_mss = -1,
+		.body_hold_ns = -1,
+		.target_queued_bytes = -1,
+		.target_ato_us = -1,
+		.target_proc_ato_ms = -1,
+		.target_rto_ms = -1,
+		.target_quick = -1,
+		.target_pingpong = -1,
+		.target_quickack_mode = -1,
+		.target_rcv_mss = -1,
+	};
+}
+
+static struct nt_round_evidence *evidence_of(struct nt_run *run, unsigned round)
+{
+	struct nt_run_evidence *e = &run->evidence;
+
+	if (!e->rounds || !e->n_rounds || round < 1)
+		return NULL;
+	return &e->rounds[(round - 1) % e->n_rounds];
+}
+
+/* The evidence's derived value: how long the body waited in the kernel after write() returned. */
+static void evidence_complete(struct nt_round_evidence *re)
+{
+	if (!re->body_write_ns || !re->body_dev_ns)
+		return;
+	/* Bytes that left inside write() were never held: 0, not a negative hold. */
+	re->body_hold_ns = re->body_dev_ns > re->body_write_ns ? re->body_dev_ns - re->body_write_ns
+							       : 0;
+}
+
+/* Copies the window's events of @round into run->scratch, in order: how many, or -ENOMEM. */
+static long gather(struct nt_run *run, int round)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->tl.n; i++) {
+		if (run->tl.ev[i].round != round)
+			continue;
+		if (n == run->scratch_cap) {
+			size_t cap = run->scratch_cap ? run->scratch_cap * 2 : 32;
+			struct nt_event *ev = realloc(run->scratch, cap * sizeof(*ev));
+
+			if (!ev)
+				return -ENOMEM;
+			run->scratch = ev;
+			run->scratch_cap = cap;
+		}
+		run->scratch[n++] = run->tl.ev[i];
+	}
+	return (long)n;
+}
+
+/* Drops the window's events that were handed over: the handshake and rounds up to run->retired. */
+static void compact(struct nt_run *run)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < run->tl.n; i++) {
+		int r = run->tl.ev[i].round;
+
+		if (r == NT_ROUND_HANDSHAKE || (r >= 1 && (unsigned)r <= run->retired))
+			continue;
+		run->tl.ev[keep++] = run->tl.ev[i];
+	}
+	run->tl.n = keep;
+}
+
+static int begin(struct nt_run *run, const struct nt_run_sink *sink)
+{
+	long n = gather(run, NT_ROUND_HANDSHAKE);
+	struct nt_round_view hs = { .ev = run->scratch, .n = n > 0 ? (size_t)n : 0 };
+
+	if (n < 0)
+		return (int)n;
+	run->begun = true;
+	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
+}
+
+static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
+{
+	struct nt_round r;
+	struct nt_round_evidence *re = evidence_of(run, k);
+	long n = gather(run, (int)k);
+	int ret;
+
+	if (n < 0)
+		return (int)n;
+	nt_rounds_assemble_range(run->scratch, (size_t)n, &run->cfg.shape, run->cfg.threshold_ns, k,
+				 1, &r);
+	if (k == 1)
+		run->first_start_ns = r.start_ns;
+	if (re)
+		evidence_complete(re);
+	ret = nt_summary_acc_add(&run->acc, &r);
+	if (ret < 0)
+		return ret;
+	if (!run->expect_failed && !nt_expect_round(run->cfg.expect, &r, run->expectation_reason,
+						    sizeof(run->expectation_reason)))
+		run->expect_failed = true;
+	run->retired = k;
+	if (sink && sink->round) {
+		struct nt_round_view rv = {
+			.round = &r, .evidence = re, .ev = run->scratch, .n = (size_t)n
+		};
+
+		ret = sink->round(sink->ctx, run, &rv);
+	}
+	/* A ring entry serves a later round next. */
+	if (re && run->evidence.n_rounds < run->cfg.shape.rounds)
+		nt_round_evidence_reset(re);
+	return ret;
+}
+
+int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *sink)
+{
+	int ret = 0;
+
+	if (run->retired == 0 && !run->begun)
+		nt_summary_acc_init(&run->acc);
+	if (upto > run->cfg.shape.rounds)
+		upto = run->cfg.shape.rounds;
+	nt_rounds_classify(run->tl.ev, run->tl.n, &run->cfg.shape, &run->fin_seen);
+	if (!run->begun)
+		ret = begin(run, sink);
+	while (!ret && run->retired < upto)
+		ret = retire_one(run, run->retired + 1, sink);
+	compact(run);
+	return ret;
+}
+
 /*
  * The rounds to report: all of them, but for an interrupted run only those
  * that began (any event assigned), so a stopped run is not padded with
@@ -17,96 +159,22 @@
  */
 static unsigned rounds_run(const struct nt_run *run)
 {
-	int last = 0;
+	unsigned last = run->retired;
 
 	if (!run->interrupted)
 		return run->cfg.shape.rounds;
 	for (size_t i = 0; i < run->tl.n; i++)
-		if (run->tl.ev[i].round > last)
-			last = run->tl.ev[i].round;
-	return (unsigned)last;
+		if (run->tl.ev[i].round > (int)last)
+			last = (unsigned)run->tl.ev[i].round;
+	return last;
 }
 
-/* Group slot of a round: handshake 0, rounds 1..N, teardown N + 1; -1 for unassigned events. */
-static long group_of(int round, unsigned rounds)
+static void check_expectation(struct nt_run *run)
 {
-	if (round == NT_ROUND_TEARDOWN)
-		return (long)rounds + 1;
-	if (round >= 0 && (unsigned)round <= rounds)
-		return round;
-	return -1;
-}
-
-/* A counting sort of event indices by round: O(events + rounds). */
-static int index_by_round(struct nt_run *run)
-{
-	unsigned rounds = run->cfg.shape.rounds;
-	size_t groups = (size_t)rounds + 2;
-	size_t *start = calloc(groups + 1, sizeof(*start));
-	size_t *idx = calloc(run->tl.n ? run->tl.n : 1, sizeof(*idx));
-
-	if (!start || !idx) {
-		free(start);
-		free(idx);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < run->tl.n; i++) {
-		long g = group_of(run->tl.ev[i].round, rounds);
-
-		if (g >= 0)
-			start[g + 1]++;
-	}
-	for (size_t g = 0; g < groups; g++)
-		start[g + 1] += start[g];
-	/* start[g] serves as group g's write cursor; it ends where group g + 1 begins. */
-	for (size_t i = 0; i < run->tl.n; i++) {
-		long g = group_of(run->tl.ev[i].round, rounds);
-
-		if (g >= 0)
-			idx[start[g]++] = i;
-	}
-	memmove(start + 1, start, groups * sizeof(*start));
-	start[0] = 0;
-	free(run->by_round);
-	free(run->by_round_start);
-	run->by_round = idx;
-	run->by_round_start = start;
-	return 0;
-}
-
-const size_t *nt_run_events_of(const struct nt_run *run, int round, size_t *n)
-{
-	long g = group_of(round, run->cfg.shape.rounds);
-
-	*n = 0;
-	if (g < 0 || !run->by_round_start)
-		return NULL;
-	*n = run->by_round_start[g + 1] - run->by_round_start[g];
-	return *n ? run->by_round + run->by_round_start[g] : NULL;
-}
-
-int nt_run_finish(struct nt_run *run)
-{
-	const struct nt_shape *shape = &run->cfg.shape;
-	int ret;
-
-	free(run->rounds);
-	run->rounds = calloc(shape->rounds ? shape->rounds : 1, sizeof(*run->rounds));
-	if (!run->rounds)
-		return -ENOMEM;
-	nt_rounds_assign(&run->tl, shape);
-	ret = index_by_round(run);
-	if (ret < 0)
-		return ret;
-	nt_rounds_assemble(&run->tl, shape, run->cfg.threshold_ns, run->rounds);
-	ret = nt_rounds_summarize(run->rounds, rounds_run(run), &run->summary);
-	if (ret < 0)
-		return ret;
-
 	run->uncertain = run->counts.kernel_dropped > 0 || run->counts.if_dropped > 0;
-	run->expectation_met = nt_expect_check(run->cfg.expect, run->rounds, run->summary.rounds,
-					       run->expectation_reason,
-					       sizeof(run->expectation_reason));
+	run->expectation_met = !run->expect_failed;
+	if (run->expectation_met)
+		run->expectation_reason[0] = '\0';
 	if (run->uncertain) {
 		uint64_t lost = run->counts.kernel_dropped + run->counts.if_dropped;
 
@@ -121,17 +189,37 @@ int nt_run_finish(struct nt_run *run)
 		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
 			 "the run was interrupted");
 	}
-	return 0;
+}
+
+int nt_run_finish(struct nt_run *run, const struct nt_run_sink *sink)
+{
+	struct nt_round_view td;
+	int ret;
+
+	if (run->finished)
+		return -EALREADY;
+	run->finished = true;
+	nt_rounds_classify(run->tl.ev, run->tl.n, &run->cfg.shape, &run->fin_seen);
+	ret = nt_run_retire(run, rounds_run(run), sink);
+	if (ret < 0)
+		return ret;
+	nt_summary_acc_close(&run->acc, &run->summary);
+	check_expectation(run);
+	/* What is left: the teardown, and anything that came after its round was handed over. */
+	td = (struct nt_round_view){ .ev = run->tl.ev, .n = run->tl.n };
+	if (sink && sink->end)
+		ret = sink->end(sink->ctx, run, &td);
+	nt_timeline_fini(&run->tl);
+	return ret;
 }
 
 void nt_run_fini(struct nt_run *run)
 {
-	free(run->by_round);
-	free(run->by_round_start);
-	run->by_round = run->by_round_start = NULL;
 	nt_timeline_fini(&run->tl);
-	free(run->rounds);
-	run->rounds = NULL;
+	nt_summary_acc_fini(&run->acc);
+	free(run->scratch);
+	run->scratch = NULL;
+	run->scratch_cap = 0;
 	free(run->evidence.rounds);
 	run->evidence.rounds = NULL;
 	run->evidence.n_rounds = 0;

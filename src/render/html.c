@@ -80,30 +80,34 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		      out);
 }
 
-static int timelines(FILE *out, const struct nt_run *runs, unsigned n_runs)
-{
-	struct nt_render_opts ro = { .color = false, .summary_only = false };
+/*
+ * The page opens with the summary, known at the end: each run's text
+ * timeline goes to a spool file meanwhile (its offsets kept), and the round
+ * each diagram shows is kept.
+ */
+struct html_doc {
+	struct nt_view_pick *picks;
+	FILE *text;
+	long *text_from;
+	long *text_to;
+};
 
+static const struct nt_render_opts plain_text = { .color = false, .summary_only = false };
+
+static int timelines(FILE *out, const struct nt_run *runs, unsigned n_runs,
+		     const struct html_doc *d)
+{
 	fputs("<h2>Timelines</h2>\n", out);
 	for (unsigned i = 0; i < n_runs; i++) {
-		char *text = NULL;
-		size_t size = 0;
-		FILE *fp = open_memstream(&text, &size);
 		int ret;
 
-		if (!fp)
-			return -ENOMEM;
-		ret = nt_render_text(fp, &runs[i], 1, &ro);
-		if (fclose(fp) != 0 || ret < 0) {
-			free(text);
-			return -ENOMEM;
-		}
 		fputs("<details open>\n<summary>variant <code>", out);
 		nt_view_xml_text(out, runs[i].cfg.variant);
 		fputs("</code></summary>\n<pre>", out);
-		nt_view_xml_text(out, text);
+		ret = nt_view_spool_copy(d->text, d->text_from[i], d->text_to[i], out, true);
+		if (ret < 0)
+			return ret;
 		fputs("</pre>\n</details>\n", out);
-		free(text);
 	}
 	return 0;
 }
@@ -124,15 +128,79 @@ static void legend(FILE *out)
 	      out);
 }
 
-int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		   const struct nt_render_opts *opts)
+static int html_open(struct nt_renderer *r)
 {
+	struct html_doc *d = calloc(1, sizeof(*d));
+
+	r->state = d;
+	if (!d)
+		return -ENOMEM;
+	d->picks = calloc(r->n_runs, sizeof(*d->picks));
+	d->text_from = calloc(r->n_runs, sizeof(*d->text_from));
+	d->text_to = calloc(r->n_runs, sizeof(*d->text_to));
+	if (!d->picks || !d->text_from || !d->text_to)
+		return -ENOMEM;
+	d->text = nt_view_spool_new();
+	return d->text ? 0 : -errno;
+}
+
+static void html_close(struct nt_renderer *r)
+{
+	struct html_doc *d = r->state;
+
+	if (!d)
+		return;
+	for (unsigned i = 0; d->picks && i < r->n_runs; i++)
+		nt_view_pick_fini(&d->picks[i]);
+	free(d->picks);
+	free(d->text_from);
+	free(d->text_to);
+	if (d->text)
+		fclose(d->text);
+	free(d);
+}
+
+static int html_begin(struct nt_renderer *r, const struct nt_run *run,
+		      const struct nt_round_view *hs)
+{
+	struct html_doc *d = r->state;
+
+	if (r->run >= r->n_runs)
+		return -EINVAL;
+	d->text_from[r->run] = ftell(d->text);
+	nt_text_begin(d->text, run, hs, &plain_text);
+	return ferror(d->text) ? -EIO : 0;
+}
+
+static int html_round(struct nt_renderer *r, const struct nt_run *run,
+		      const struct nt_round_view *rv)
+{
+	struct html_doc *d = r->state;
+
+	nt_text_round(d->text, run, rv, &plain_text);
+	if (ferror(d->text))
+		return -EIO;
+	return nt_svg_picks_round(d->picks, r, rv);
+}
+
+static int html_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
+{
+	struct html_doc *d = r->state;
+
+	nt_text_end(d->text, run, td, &plain_text);
+	d->text_to[r->run] = ftell(d->text);
+	return ferror(d->text) ? -EIO : 0;
+}
+
+static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+{
+	const struct html_doc *d = r->state;
+	FILE *out = r->out;
 	const struct nt_run *first;
 	int ret;
 
-	(void)opts;
-	if (!runs || !n_runs)
-		return -EINVAL;
+	if (!n_runs)
+		return 0;
 	first = &runs[0];
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -163,15 +231,25 @@ int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
 	      "the last. Time flows down; gaps of 1 ms or more are drawn as marked breaks.</p>\n"
 	      "<div class=\"diagram\">\n",
 	      out);
-	ret = nt_svg_write(out, runs, n_runs, false);
+	ret = nt_svg_write(out, runs, d->picks, n_runs, false);
 	if (ret < 0)
 		return ret;
 	fputs("</div>\n", out);
 	explanations(out, runs, n_runs);
-	ret = timelines(out, runs, n_runs);
+	ret = timelines(out, runs, n_runs, d);
 	if (ret < 0)
 		return ret;
 	legend(out);
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;
 }
+
+const struct nt_format nt_format_html = {
+	.name = "html",
+	.open = html_open,
+	.begin = html_begin,
+	.round = html_round,
+	.end = html_end,
+	.finish = html_finish,
+	.close = html_close,
+};

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 
 #include "nt/model/tcp.h"
@@ -54,14 +55,12 @@ static struct json_object *event_json(const struct nt_event *e)
 	return o;
 }
 
-static struct json_object *events_of(const struct nt_run *run, int round)
+static struct json_object *events_json(const struct nt_round_view *v)
 {
 	struct json_object *a = json_object_new_array();
-	size_t n;
-	const size_t *idx = nt_run_events_of(run, round, &n);
 
-	for (size_t k = 0; k < n; k++)
-		json_object_array_add(a, event_json(&run->tl.ev[idx[k]]));
+	for (size_t k = 0; k < v->n; k++)
+		json_object_array_add(a, event_json(&v->ev[k]));
 	return a;
 }
 
@@ -82,15 +81,13 @@ static struct json_object *bool_or_null(int v)
 	return v >= 0 ? json_object_new_boolean(v) : NULL;
 }
 
-/* The round's kernel evidence, or NULL (omitted) when the run gathered none. */
-static struct json_object *round_evidence_json(const struct nt_run *run, const struct nt_round *r)
+/* The round's kernel evidence, or NULL when the run gathered none. */
+static struct json_object *round_evidence_json(const struct nt_round_evidence *re)
 {
-	const struct nt_round_evidence *re;
 	struct json_object *o;
 
-	if (!run->evidence.rounds || r->index < 1 || r->index > run->evidence.n_rounds)
+	if (!re)
 		return NULL;
-	re = &run->evidence.rounds[r->index - 1];
 	o = json_object_new_object();
 	add(o, "body_write_ns", t_or_null(re->body_write_ns));
 	add(o, "client_unsent_after_write", int_or_null(re->client_unsent_bytes));
@@ -128,8 +125,9 @@ static void summary_evidence_json(struct json_object *o, const struct nt_run *ru
 	add(o, "tx_timestamps", json_object_new_int64((int64_t)e->tx_timestamps));
 }
 
-static struct json_object *round_json(const struct nt_run *run, const struct nt_round *r)
+static struct json_object *round_json(const struct nt_run *run, const struct nt_round_view *rv)
 {
+	const struct nt_round *r = rv->round;
 	struct json_object *o = json_object_new_object();
 
 	add(o, "index", json_object_new_int((int)r->index));
@@ -141,8 +139,8 @@ static struct json_object *round_json(const struct nt_run *run, const struct nt_
 	add(o, "client_data_segments", json_object_new_int((int)r->client_data_segments));
 	add(o, "body_written_after_ack", json_object_new_boolean(r->body_written_after_ack));
 	if (run->evidence.rounds)
-		add(o, "evidence", round_evidence_json(run, r));
-	add(o, "events", events_of(run, (int)r->index));
+		add(o, "evidence", round_evidence_json(rv->evidence));
+	add(o, "events", events_json(rv));
 	return o;
 }
 
@@ -267,49 +265,114 @@ static void member(FILE *out, const char *key, struct json_object *o, int depth,
 	fputs(more ? ",\n" : "\n", out);
 }
 
-static void emit_run(FILE *out, const struct nt_run *run, int depth, bool top)
-{
-	int in = depth + 1;
+/*
+ * A run is written as it goes: its head when it begins, each round as it is
+ * retired, its tail when it ends. Several runs sit in a "runs" array.
+ */
+struct json_doc {
+	unsigned rounds_written;
+};
 
+static int run_depth(const struct nt_renderer *r)
+{
+	return r->n_runs > 1 ? 2 : 0;
+}
+
+static int json_open(struct nt_renderer *r)
+{
+	r->state = calloc(1, sizeof(struct json_doc));
+	return r->state ? 0 : -ENOMEM;
+}
+
+static void json_close(struct nt_renderer *r)
+{
+	free(r->state);
+}
+
+static int json_begin(struct nt_renderer *r, const struct nt_run *run,
+		      const struct nt_round_view *hs)
+{
+	struct json_doc *d = r->state;
+	FILE *out = r->out;
+	int depth = run_depth(r), in = depth + 1;
+
+	if (r->n_runs > 1) {
+		if (r->run == 0) {
+			fputs("{\n", out);
+			member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1,
+			       true);
+			member(out, "tool", tool_json(), 1, true);
+			fputs("  \"runs\": [", out);
+		}
+		fprintf(out, "%s\n    ", r->run ? "," : "");
+	}
 	fputs("{\n", out);
-	if (top) {
+	if (r->n_runs == 1) {
 		member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), in, true);
 		member(out, "tool", tool_json(), in, true);
 	}
 	member(out, "variant", json_object_new_string(run->cfg.variant), in, true);
-	member(out, "interrupted", json_object_new_boolean(run->interrupted), in, true);
 	member(out, "config", config_json(run), in, true);
-	member(out, "handshake", events_of(run, NT_ROUND_HANDSHAKE), in, true);
+	member(out, "handshake", events_json(hs), in, true);
 	fprintf(out, "%*s\"rounds\": [", in * 2, "");
-	for (unsigned i = 0; i < run->summary.rounds; i++) {
-		fprintf(out, "%s\n%*s", i ? "," : "", (in + 1) * 2, "");
-		emit(out, round_json(run, &run->rounds[i]), in + 1);
-	}
-	if (run->summary.rounds)
-		fprintf(out, "\n%*s", in * 2, "");
-	fputs("],\n", out);
-	member(out, "teardown", events_of(run, NT_ROUND_TEARDOWN), in, true);
-	member(out, "summary", summary_json(run), in, false);
-	fprintf(out, "%*s}", depth * 2, "");
+	d->rounds_written = 0;
+	return 0;
 }
 
-int nt_render_json(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		   const struct nt_render_opts *opts)
+static int json_round(struct nt_renderer *r, const struct nt_run *run,
+		      const struct nt_round_view *rv)
 {
-	(void)opts;
-	if (n_runs == 1) {
-		emit_run(out, &runs[0], 0, true);
-	} else {
-		fputs("{\n", out);
-		member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1, true);
-		member(out, "tool", tool_json(), 1, true);
-		fputs("  \"runs\": [", out);
-		for (unsigned i = 0; i < n_runs; i++) {
-			fprintf(out, "%s\n    ", i ? "," : "");
-			emit_run(out, &runs[i], 2, false);
-		}
-		fputs("\n  ]\n}", out);
-	}
-	fputc('\n', out);
-	return ferror(out) ? -EIO : 0;
+	struct json_doc *d = r->state;
+	int in = run_depth(r) + 1;
+
+	fprintf(r->out, "%s\n%*s", d->rounds_written ? "," : "", (in + 1) * 2, "");
+	emit(r->out, round_json(run, rv), in + 1);
+	d->rounds_written++;
+	return 0;
 }
+
+static int json_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
+{
+	struct json_doc *d = r->state;
+	FILE *out = r->out;
+	int depth = run_depth(r), in = depth + 1;
+
+	if (d->rounds_written)
+		fprintf(out, "\n%*s", in * 2, "");
+	fputs("],\n", out);
+	member(out, "teardown", events_json(td), in, true);
+	member(out, "interrupted", json_object_new_boolean(run->interrupted), in, true);
+	member(out, "summary", summary_json(run), in, false);
+	fprintf(out, "%*s}", depth * 2, "");
+	if (r->n_runs == 1)
+		fputc('\n', out);
+	return 0;
+}
+
+static int json_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+{
+	(void)runs;
+	(void)n_runs;
+	/* No run ended (stopped before the first): still one valid document, with no runs. */
+	if (r->n_runs > 1 || r->run == 0) {
+		if (r->run == 0) {
+			fputs("{\n", r->out);
+			member(r->out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1,
+			       true);
+			member(r->out, "tool", tool_json(), 1, true);
+			fputs("  \"runs\": [", r->out);
+		}
+		fputs("\n  ]\n}\n", r->out);
+	}
+	return ferror(r->out) ? -EIO : 0;
+}
+
+const struct nt_format nt_format_json = {
+	.name = "json",
+	.open = json_open,
+	.begin = json_begin,
+	.round = json_round,
+	.end = json_end,
+	.finish = json_finish,
+	.close = json_close,
+};

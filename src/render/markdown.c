@@ -40,20 +40,14 @@ static void header_line(FILE *out, const struct nt_run *run)
 		run->interrupted ? " (interrupted before it finished)" : "");
 }
 
-static void rounds_table(FILE *out, const struct nt_run *run)
+static void round_row(FILE *out, const struct nt_round *r)
 {
+	bool stalled = r->verdict == NT_VERDICT_STALLED;
 	char a[32], b[32];
 
-	fputs("\n| round | verdict | round trip | header→ACK gap |\n", out);
-	fputs("| ---: | --- | ---: | ---: |\n", out);
-	for (unsigned i = 0; i < run->summary.rounds; i++) {
-		const struct nt_round *r = &run->rounds[i];
-		bool stalled = r->verdict == NT_VERDICT_STALLED;
-
-		fprintf(out, "| %u | %s%s%s | %s | %s |\n", r->index, stalled ? "**" : "",
-			nt_verdict_name(r->verdict), stalled ? "**" : "",
-			nt_view_ms(r->rtt_ns, a, sizeof(a)), nt_view_ms(r->gap_ns, b, sizeof(b)));
-	}
+	fprintf(out, "| %u | %s%s%s | %s | %s |\n", r->index, stalled ? "**" : "",
+		nt_verdict_name(r->verdict), stalled ? "**" : "",
+		nt_view_ms(r->rtt_ns, a, sizeof(a)), nt_view_ms(r->gap_ns, b, sizeof(b)));
 }
 
 static void summary_line(FILE *out, const struct nt_run *run)
@@ -109,17 +103,16 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 }
 
 /* The round as a sequence diagram; the capture sits at the client, so times are the client's. */
-static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_round *r)
+static void mermaid_round(FILE *out, const struct nt_round_view *rv)
 {
+	const struct nt_round *r = rv->round;
 	int64_t t0 = r->start_ns;
 
 	fputs("\n```mermaid\nsequenceDiagram\n    participant Client\n    participant Target\n",
 	      out);
-	for (size_t i = 0; i < run->tl.n; i++) {
-		const struct nt_event *e = &run->tl.ev[i];
+	for (size_t i = 0; i < rv->n; i++) {
+		const struct nt_event *e = &rv->ev[i];
 
-		if (e->round != (int)r->index)
-			continue;
 		if (!t0)
 			t0 = e->t_ns;
 		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
@@ -132,15 +125,15 @@ static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_r
 	fputs("```\n", out);
 }
 
-static void round_section(FILE *out, const struct nt_run *run)
+static int round_section(FILE *out, const struct nt_run *run, const struct nt_view_pick *pick)
 {
-	int pick = nt_view_pick_round(run);
+	struct nt_round_view rv;
 	const struct nt_round *r;
 	char *text;
 
-	if (pick < 0)
-		return;
-	r = &run->rounds[pick];
+	if (!nt_view_pick_get(pick, &rv))
+		return 0;
+	r = rv.round;
 	fprintf(out, "\n### Round %u of `%s`: %s\n", r->index, run->cfg.variant,
 		nt_verdict_name(r->verdict));
 	if (r->verdict == NT_VERDICT_STALLED)
@@ -151,11 +144,12 @@ static void round_section(FILE *out, const struct nt_run *run)
 	fputs("\nTimes relative to the round's first write, seq/ack relative, captured at the "
 	      "client.\n",
 	      out);
-	if (nt_view_text_round(run, r->index, &text) == 0) {
-		fprintf(out, "\n```text\n%s\n```\n", text);
-		free(text);
-	}
-	mermaid_round(out, run, r);
+	if (nt_text_round_block(run, &rv, &text) < 0)
+		return -ENOMEM;
+	fprintf(out, "\n```text\n%s\n```\n", text);
+	free(text);
+	mermaid_round(out, &rv);
+	return 0;
 }
 
 static void explain(FILE *out, const struct nt_run *run)
@@ -172,21 +166,84 @@ static void explain(FILE *out, const struct nt_run *run)
 	fprintf(out, "\n**Fix:** %s.\n", fix);
 }
 
-int nt_render_markdown(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		       const struct nt_render_opts *opts)
-{
-	const struct nt_run *shown;
-	char v[128];
+/*
+ * The document opens with the verdict counts, known at the end: each run's
+ * rows go to a spool file meanwhile, and the one round shown is kept.
+ */
+struct md_doc {
+	struct nt_view_pick *picks;
+	FILE *rows;
+};
 
-	(void)opts;
+static int md_open(struct nt_renderer *r)
+{
+	struct md_doc *d = calloc(1, sizeof(*d));
+
+	r->state = d;
+	if (!d)
+		return -ENOMEM;
+	d->picks = calloc(r->n_runs, sizeof(*d->picks));
+	if (!d->picks)
+		return -ENOMEM;
+	if (r->n_runs == 1) {
+		d->rows = nt_view_spool_new();
+		if (!d->rows)
+			return -errno;
+	}
+	return 0;
+}
+
+static void md_close(struct nt_renderer *r)
+{
+	struct md_doc *d = r->state;
+
+	if (!d)
+		return;
+	for (unsigned i = 0; d->picks && i < r->n_runs; i++)
+		nt_view_pick_fini(&d->picks[i]);
+	free(d->picks);
+	if (d->rows)
+		fclose(d->rows);
+	free(d);
+}
+
+static int md_round(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *rv)
+{
+	struct md_doc *d = r->state;
+
+	(void)run;
+	if (r->run >= r->n_runs)
+		return -EINVAL;
+	if (d->rows) {
+		round_row(d->rows, rv->round);
+		if (ferror(d->rows))
+			return -EIO;
+	}
+	return nt_view_pick_offer(&d->picks[r->run], rv);
+}
+
+static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+{
+	struct md_doc *d = r->state;
+	FILE *out = r->out;
+	const struct nt_run *shown;
+	unsigned pick;
+	char v[128];
+	int ret;
+
 	if (!n_runs)
 		return 0;
-	shown = &runs[nt_view_first_stalling(runs, n_runs)];
-	if (n_runs == 1) {
+	pick = nt_view_first_stalling(runs, n_runs);
+	shown = &runs[pick];
+	if (r->n_runs == 1) {
 		fprintf(out, "## nagle-trace: %s\n\n",
 			nt_view_verdicts(&shown->summary, v, sizeof(v)));
 		header_line(out, shown);
-		rounds_table(out, shown);
+		fputs("\n| round | verdict | round trip | header→ACK gap |\n", out);
+		fputs("| ---: | --- | ---: | ---: |\n", out);
+		ret = nt_view_spool_copy(d->rows, 0, -1, out, false);
+		if (ret < 0)
+			return ret;
 		summary_line(out, shown);
 	} else {
 		fprintf(out, "## nagle-trace: %u variants compared\n\n", n_runs);
@@ -198,7 +255,17 @@ int nt_render_markdown(FILE *out, const struct nt_run *runs, unsigned n_runs,
 			shown->cfg.shape.rounds);
 		compare_table(out, runs, n_runs);
 	}
-	round_section(out, shown);
+	ret = round_section(out, shown, &d->picks[pick]);
+	if (ret < 0)
+		return ret;
 	explain(out, shown);
 	return ferror(out) ? -EIO : 0;
 }
+
+const struct nt_format nt_format_markdown = {
+	.name = "markdown",
+	.open = md_open,
+	.round = md_round,
+	.finish = md_finish,
+	.close = md_close,
+};

@@ -38,29 +38,19 @@ int nt_svg_advance_px(int64_t gap_ns, bool *is_break)
 	return NT_SVG_ROW_PX + (int)extra_px;
 }
 
-static int64_t round_t0(const struct nt_run *run, const struct nt_round *r)
+size_t nt_svg_layout_round(const struct nt_round_view *rv, struct nt_svg_row *rows, size_t max,
+			   int *height_px)
 {
-	if (r->start_ns)
-		return r->start_ns;
-	for (size_t i = 0; i < run->tl.n; i++)
-		if (run->tl.ev[i].round == (int)r->index)
-			return run->tl.ev[i].t_ns;
-	return 0;
-}
-
-size_t nt_svg_layout_round(const struct nt_run *run, const struct nt_round *r,
-			   struct nt_svg_row *rows, size_t max, int *height_px)
-{
-	int64_t t0 = round_t0(run, r), prev_ns = 0;
+	int64_t t0 = rv->round->start_ns, prev_ns = 0;
 	int y = NT_SVG_TOP_PX + NT_SVG_SLOPE_PX + 8;
 	size_t n = 0;
 
-	for (size_t i = 0; i < run->tl.n && n < max; i++) {
-		const struct nt_event *e = &run->tl.ev[i];
+	if (!t0 && rv->n)
+		t0 = rv->ev[0].t_ns;
+	for (size_t i = 0; i < rv->n && n < max; i++) {
+		const struct nt_event *e = &rv->ev[i];
 		struct nt_svg_row *row = &rows[n];
 
-		if (e->round != (int)r->index)
-			continue;
 		row->ev = i;
 		row->rel_ns = e->t_ns - t0;
 		row->gap_ns = n ? e->t_ns - prev_ns : 0;
@@ -187,9 +177,10 @@ static void draw_footer(FILE *out, const struct nt_round *r, int height)
 }
 
 /* One run's panel, its origin at the panel's top left. */
-static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round *r,
+static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round_view *rv,
 		      const struct nt_svg_row *rows, size_t n, int height)
 {
+	const struct nt_round *r = rv->round;
 	bool stalled = r->verdict == NT_VERDICT_STALLED;
 	const struct nt_svg_row *h = row_of(rows, n, r->marks.h);
 	const struct nt_svg_row *a = row_of(rows, n, r->marks.a);
@@ -201,14 +192,14 @@ static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round
 			a->y_px - h->y_px, NT_VIEW_COLOR_STALL_FILL);
 	draw_lifelines(out, rows, n, NT_SVG_TOP_PX - 10, height - NT_SVG_BOTTOM_PX + 6);
 	for (size_t i = 0; i < n; i++) {
-		const struct nt_event *e = &run->tl.ev[rows[i].ev];
+		const struct nt_event *e = &rv->ev[rows[i].ev];
 		bool in_stall = stalled && a && h && rows[i].y_px > h->y_px &&
 				rows[i].y_px <= a->y_px;
 
 		if (rows[i].break_before)
-			draw_break(
-				out, rows[i - 1].y_px + reach_down_px(&run->tl.ev[rows[i - 1].ev]),
-				rows[i].y_px - reach_up_px(e), rows[i].gap_ns, in_stall, r->gap_ns);
+			draw_break(out, rows[i - 1].y_px + reach_down_px(&rv->ev[rows[i - 1].ev]),
+				   rows[i].y_px - reach_up_px(e), rows[i].gap_ns, in_stall,
+				   r->gap_ns);
 		if (e->kind == NT_EVENT_SEGMENT)
 			draw_segment(out, e, &rows[i],
 				     stalled && ((long)rows[i].ev == r->marks.a ||
@@ -220,12 +211,14 @@ static int draw_panel(FILE *out, const struct nt_run *run, const struct nt_round
 	return 0;
 }
 
-int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool standalone)
+int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_view_pick *picks,
+		 unsigned n_runs, bool standalone)
 {
 	struct nt_svg_row **rows = calloc(n_runs ? n_runs : 1, sizeof(struct nt_svg_row *));
 	size_t *n_rows = calloc(n_runs ? n_runs : 1, sizeof(*n_rows));
 	int *heights = calloc(n_runs ? n_runs : 1, sizeof(*heights));
 	int height = NT_SVG_TOP_PX + NT_SVG_BOTTOM_PX, width = NT_SVG_PANEL_W * (int)n_runs;
+	struct nt_round_view rv;
 	int ret = 0;
 
 	if (!rows || !n_rows || !heights) {
@@ -233,18 +226,15 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool sta
 		goto out;
 	}
 	for (unsigned i = 0; i < n_runs; i++) {
-		int pick = nt_view_pick_round(&runs[i]);
-
 		heights[i] = NT_SVG_TOP_PX + NT_SVG_BOTTOM_PX;
-		if (pick < 0)
+		if (!nt_view_pick_get(&picks[i], &rv))
 			continue;
-		rows[i] = calloc(runs[i].tl.n ? runs[i].tl.n : 1, sizeof(**rows));
+		rows[i] = calloc(rv.n ? rv.n : 1, sizeof(**rows));
 		if (!rows[i]) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		n_rows[i] = nt_svg_layout_round(&runs[i], &runs[i].rounds[pick], rows[i],
-						runs[i].tl.n, &heights[i]);
+		n_rows[i] = nt_svg_layout_round(&rv, rows[i], rv.n, &heights[i]);
 		if (heights[i] > height)
 			height = heights[i];
 	}
@@ -254,18 +244,15 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool sta
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
 		height);
 	for (unsigned i = 0; i < n_runs; i++) {
-		int pick = nt_view_pick_round(&runs[i]);
-
 		fprintf(out, "<g transform=\"translate(%d 0)\">\n", NT_SVG_PANEL_W * (int)i);
 		if (i)
 			fprintf(out,
 				"<line x1=\"0\" y1=\"12\" x2=\"0\" y2=\"%d\" stroke=\"#bbbbbb\" "
 				"stroke-width=\"2\"/>\n",
 				height - 12);
-		if (pick >= 0)
-			draw_panel(out, &runs[i], &runs[i].rounds[pick], rows[i], n_rows[i],
-				   height);
-		else {
+		if (nt_view_pick_get(&picks[i], &rv)) {
+			draw_panel(out, &runs[i], &rv, rows[i], n_rows[i], height);
+		} else {
 			fprintf(out,
 				"<text x=\"%d\" y=\"60\" text-anchor=\"middle\" class=\"title\">",
 				NT_SVG_PANEL_W / 2);
@@ -286,9 +273,46 @@ out:
 	return ret;
 }
 
-int nt_render_svg(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		  const struct nt_render_opts *opts)
+/* The diagram needs only each run's picked round: that is all this format keeps. */
+int nt_svg_picks_open(struct nt_renderer *r)
 {
-	(void)opts;
-	return nt_svg_write(out, runs, n_runs, true);
+	r->state = calloc(r->n_runs, sizeof(struct nt_view_pick));
+	return r->state ? 0 : -ENOMEM;
 }
+
+void nt_svg_picks_close(struct nt_renderer *r)
+{
+	struct nt_view_pick *picks = r->state;
+
+	for (unsigned i = 0; picks && i < r->n_runs; i++)
+		nt_view_pick_fini(&picks[i]);
+	free(picks);
+}
+
+int nt_svg_picks_round(struct nt_view_pick *picks, const struct nt_renderer *r,
+		       const struct nt_round_view *rv)
+{
+	if (r->run >= r->n_runs)
+		return -EINVAL;
+	return nt_view_pick_offer(&picks[r->run], rv);
+}
+
+static int svg_round(struct nt_renderer *r, const struct nt_run *run,
+		     const struct nt_round_view *rv)
+{
+	(void)run;
+	return nt_svg_picks_round(r->state, r, rv);
+}
+
+static int svg_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+{
+	return nt_svg_write(r->out, runs, r->state, n_runs, true);
+}
+
+const struct nt_format nt_format_svg = {
+	.name = "svg",
+	.open = nt_svg_picks_open,
+	.round = svg_round,
+	.finish = svg_finish,
+	.close = nt_svg_picks_close,
+};

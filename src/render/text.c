@@ -10,15 +10,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/render.h"
-
-/* The summary names this many stalled rounds, then gives the range of the rest. */
-#define STALLS_LISTED 12
 
 struct style {
 	const char *bold, *red, *green, *yellow, *dim, *reset;
@@ -102,13 +100,12 @@ static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const s
 		print_syscall(out, e, t0, st);
 }
 
-static void print_round(FILE *out, const struct nt_run *run, const struct nt_round *r,
-			const struct style *st)
+static void print_round(FILE *out, const struct nt_round_view *rv, const struct style *st)
 {
-	const struct nt_timeline *tl = &run->tl;
+	const struct nt_round *r = rv->round;
 	int64_t t0 = r->start_ns;
 
-	fprintf(out, "\n%sround %u%s  %s%s%s", st->bold, r->index, st->reset,
+	fprintf(out, "%sround %u%s  %s%s%s", st->bold, r->index, st->reset,
 		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset);
 	if (r->rtt_ns >= 0)
 		fprintf(out, "  round trip %.3f ms", ms(r->rtt_ns));
@@ -116,12 +113,8 @@ static void print_round(FILE *out, const struct nt_run *run, const struct nt_rou
 		fprintf(out, "  header->ACK %.3f ms", ms(r->gap_ns));
 	fputc('\n', out);
 
-	size_t n;
-	const size_t *idx = nt_run_events_of(run, (int)r->index, &n);
-
-	for (size_t k = 0; k < n; k++) {
-		size_t i = idx[k];
-		const struct nt_event *e = &tl->ev[i];
+	for (size_t i = 0; i < rv->n; i++) {
+		const struct nt_event *e = &rv->ev[i];
 
 		if (!t0)
 			t0 = e->t_ns;
@@ -149,13 +142,10 @@ static void print_round(FILE *out, const struct nt_run *run, const struct nt_rou
 /* ---- the kernel's evidence (src/live/evidence.c) ------------------------------------------ */
 
 /* What the round's last request write was called on the timeline. */
-static const char *request_write_text(const struct nt_run *run, const struct nt_round *r)
+static const char *request_write_text(const struct nt_round_view *rv)
 {
-	size_t n;
-	const size_t *idx = nt_run_events_of(run, (int)r->index, &n);
-
-	for (size_t k = 0; k < n; k++) {
-		const struct nt_event *e = &run->tl.ev[idx[k]];
+	for (size_t k = 0; k < rv->n; k++) {
+		const struct nt_event *e = &rv->ev[k];
 
 		if (e->kind == NT_EVENT_SYSCALL && e->sys.call == NT_CALL_WRITE_REQUEST)
 			return "write(header+body)";
@@ -163,10 +153,10 @@ static const char *request_write_text(const struct nt_run *run, const struct nt_
 	return "write(body)";
 }
 
-static void print_client_evidence(FILE *out, const struct nt_run *run, const struct nt_round *r,
+static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 				  const struct nt_round_evidence *re, int64_t t0)
 {
-	fprintf(out, "  %13s  evidence: %s returned at %+.3f ms", "", request_write_text(run, r),
+	fprintf(out, "  %13s  evidence: %s returned at %+.3f ms", "", request_write_text(rv),
 		ms(re->body_write_ns - t0));
 	if (re->client_unsent_bytes >= 0)
 		fprintf(out, " with %" PRId64 " B still unsent", re->client_unsent_bytes);
@@ -203,20 +193,18 @@ static void print_target_evidence(FILE *out, const struct nt_round_evidence *re,
 }
 
 /* One or two lines under a round: the sender's and the receiver's side as the kernel saw them. */
-static void print_round_evidence(FILE *out, const struct nt_run *run, const struct nt_round *r,
-				 const struct style *st)
+static void print_round_evidence(FILE *out, const struct nt_round_view *rv, const struct style *st)
 {
-	const struct nt_round_evidence *re;
-	int64_t t0 = r->start_ns;
+	const struct nt_round_evidence *re = rv->evidence;
+	int64_t t0 = rv->round->start_ns;
 
-	if (!run->evidence.rounds || r->index < 1 || r->index > run->evidence.n_rounds)
+	if (!re)
 		return;
-	re = &run->evidence.rounds[r->index - 1];
 	if (!t0)
 		t0 = re->body_write_ns;
 	fputs(st->dim, out);
 	if (re->body_write_ns)
-		print_client_evidence(out, run, r, re, t0);
+		print_client_evidence(out, rv, re, t0);
 	if (re->target_sample_ns)
 		print_target_evidence(out, re, t0);
 	fputs(st->reset, out);
@@ -241,16 +229,13 @@ static void print_counters(FILE *out, const struct nt_run *run)
 	fputc('\n', out);
 }
 
-static void print_section(FILE *out, const struct nt_run *run, int round, const char *title,
-			  int64_t t0, const struct style *st)
+static void print_section(FILE *out, const struct nt_round_view *v, const char *title, int64_t t0,
+			  const struct style *st)
 {
-	size_t n;
-	const size_t *idx = nt_run_events_of(run, round, &n);
-
-	if (n)
+	if (v->n)
 		fprintf(out, "\n%s%s%s\n", st->bold, title, st->reset);
-	for (size_t k = 0; k < n; k++) {
-		const struct nt_event *e = &run->tl.ev[idx[k]];
+	for (size_t k = 0; k < v->n; k++) {
+		const struct nt_event *e = &v->ev[k];
 
 		if (!t0)
 			t0 = e->t_ns;
@@ -306,13 +291,9 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		unsigned listed = 0;
 
 		fprintf(out, "  stalls (header->ACK):");
-		for (unsigned i = 0; i < s->rounds && listed < STALLS_LISTED; i++) {
-			if (run->rounds[i].verdict != NT_VERDICT_STALLED)
-				continue;
-			fprintf(out, "%s round %u %.1f ms", listed ? "," : "", i + 1,
-				ms(run->rounds[i].gap_ns));
-			listed++;
-		}
+		for (; listed < s->n_stalls; listed++)
+			fprintf(out, "%s round %u %.1f ms", listed ? "," : "",
+				s->stalls[listed].round, ms(s->stalls[listed].gap_ns));
 		if (s->verdicts[NT_VERDICT_STALLED] > listed)
 			fprintf(out, ", and %u more; all stalls %.1f to %.1f ms",
 				s->verdicts[NT_VERDICT_STALLED] - listed, ms(s->stall_min_ns),
@@ -342,40 +323,77 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		run->expectation_met ? "" : run->expectation_reason);
 }
 
-static void print_compact(FILE *out, const struct nt_run *run, const struct style *st)
+static void print_compact(FILE *out, const struct nt_round *r, const struct style *st)
 {
-	for (unsigned i = 0; i < run->summary.rounds; i++) {
-		const struct nt_round *r = &run->rounds[i];
-
-		fprintf(out, "round %-4u %s%-10s%s rtt %9.3f ms", r->index,
-			verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset,
-			r->rtt_ns >= 0 ? ms(r->rtt_ns) : -1.0);
-		if (r->gap_ns >= 0)
-			fprintf(out, "  header->ACK %9.3f ms", ms(r->gap_ns));
-		fputc('\n', out);
-	}
+	fprintf(out, "round %-4u %s%-10s%s rtt %9.3f ms", r->index, verdict_color(st, r->verdict),
+		nt_verdict_name(r->verdict), st->reset, r->rtt_ns >= 0 ? ms(r->rtt_ns) : -1.0);
+	if (r->gap_ns >= 0)
+		fprintf(out, "  header->ACK %9.3f ms", ms(r->gap_ns));
+	fputc('\n', out);
 }
 
-static void render_one(FILE *out, const struct nt_run *run, const struct nt_render_opts *opts)
+static const struct style *style_of(const struct nt_render_opts *opts)
 {
-	const struct style *st = opts && opts->color ? &ansi : &plain;
-	int64_t first = run->rounds && run->summary.rounds ? run->rounds[0].start_ns : 0;
+	return opts && opts->color ? &ansi : &plain;
+}
+
+void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_view *handshake,
+		   const struct nt_render_opts *opts)
+{
+	const struct style *st = style_of(opts);
 
 	print_header(out, run, st);
-	if (opts && opts->summary_only) {
+	if (opts && opts->summary_only)
 		fputc('\n', out);
-		print_compact(out, run, st);
-	} else {
-		print_section(out, run, NT_ROUND_HANDSHAKE, "handshake (times relative to the SYN)",
-			      0, st);
-		for (unsigned i = 0; i < run->summary.rounds; i++) {
-			print_round(out, run, &run->rounds[i], st);
-			print_round_evidence(out, run, &run->rounds[i], st);
-		}
-		print_section(out, run, NT_ROUND_TEARDOWN,
-			      "teardown (times relative to round 1's first write)", first, st);
+	else
+		print_section(out, handshake, "handshake (times relative to the SYN)", 0, st);
+}
+
+void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv,
+		   const struct nt_render_opts *opts)
+{
+	const struct style *st = style_of(opts);
+
+	(void)run;
+	if (opts && opts->summary_only) {
+		print_compact(out, rv->round, st);
+		return;
 	}
+	fputc('\n', out);
+	print_round(out, rv, st);
+	print_round_evidence(out, rv, st);
+}
+
+void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view *teardown,
+		 const struct nt_render_opts *opts)
+{
+	const struct style *st = style_of(opts);
+
+	if (!(opts && opts->summary_only))
+		print_section(out, teardown, "teardown (times relative to round 1's first write)",
+			      run->first_start_ns, st);
 	print_summary(out, run, st);
+}
+
+int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv, char **out)
+{
+	size_t size = 0;
+	FILE *fp = open_memstream(out, &size);
+
+	(void)run;
+	if (!fp)
+		return -ENOMEM;
+	print_round(fp, rv, &plain);
+	print_round_evidence(fp, rv, &plain);
+	if (fclose(fp) != 0) {
+		free(*out);
+		*out = NULL;
+		return -ENOMEM;
+	}
+	/* The block's last newline belongs to the document around it. */
+	if (size && (*out)[size - 1] == '\n')
+		(*out)[size - 1] = '\0';
+	return 0;
 }
 
 static void verdict_counts_str(const struct nt_summary *s, char *buf, size_t len)
@@ -431,12 +449,41 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		     "(round 1 runs in quick-ACK mode)\n");
 }
 
-int nt_render_text(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		   const struct nt_render_opts *opts)
+/* A single run is its timeline; several are one comparison table, written at the end. */
+static int text_begin(struct nt_renderer *r, const struct nt_run *run,
+		      const struct nt_round_view *hs)
 {
-	if (n_runs > 1)
-		print_table(out, runs, n_runs, opts && opts->color ? &ansi : &plain);
-	else if (n_runs == 1)
-		render_one(out, &runs[0], opts);
-	return ferror(out) ? -EIO : 0;
+	if (r->n_runs == 1)
+		nt_text_begin(r->out, run, hs, &r->opts);
+	return 0;
 }
+
+static int text_round(struct nt_renderer *r, const struct nt_run *run,
+		      const struct nt_round_view *rv)
+{
+	if (r->n_runs == 1)
+		nt_text_round(r->out, run, rv, &r->opts);
+	return 0;
+}
+
+static int text_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
+{
+	if (r->n_runs == 1)
+		nt_text_end(r->out, run, td, &r->opts);
+	return 0;
+}
+
+static int text_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+{
+	if (r->n_runs > 1)
+		print_table(r->out, runs, n_runs, style_of(&r->opts));
+	return ferror(r->out) ? -EIO : 0;
+}
+
+const struct nt_format nt_format_text = {
+	.name = "text",
+	.begin = text_begin,
+	.round = text_round,
+	.end = text_end,
+	.finish = text_finish,
+};

@@ -14,14 +14,44 @@
 #include "nt/render/svg.h"
 #include "nt/render/view.h"
 
-int nt_view_pick_round(const struct nt_run *run)
+int nt_view_pick_offer(struct nt_view_pick *p, const struct nt_round_view *rv)
 {
-	unsigned n = run->rounds ? run->summary.rounds : 0;
+	if (p->set && p->round.verdict == NT_VERDICT_STALLED)
+		return 0;
+	if (rv->n > p->cap) {
+		struct nt_event *ev = realloc(p->ev, rv->n * sizeof(*ev));
 
-	for (unsigned i = 0; i < n; i++)
-		if (run->rounds[i].verdict == NT_VERDICT_STALLED)
-			return (int)i;
-	return n ? (int)n - 1 : -1;
+		if (!ev)
+			return -ENOMEM;
+		p->ev = ev;
+		p->cap = rv->n;
+	}
+	if (rv->n)
+		memcpy(p->ev, rv->ev, rv->n * sizeof(*p->ev));
+	p->n = rv->n;
+	p->round = *rv->round;
+	p->has_evidence = rv->evidence != NULL;
+	if (rv->evidence)
+		p->evidence = *rv->evidence;
+	p->set = true;
+	return 0;
+}
+
+bool nt_view_pick_get(const struct nt_view_pick *p, struct nt_round_view *out)
+{
+	if (!p->set)
+		return false;
+	*out = (struct nt_round_view){ .round = &p->round,
+				       .evidence = p->has_evidence ? &p->evidence : NULL,
+				       .ev = p->ev,
+				       .n = p->n };
+	return true;
+}
+
+void nt_view_pick_fini(struct nt_view_pick *p)
+{
+	free(p->ev);
+	memset(p, 0, sizeof(*p));
 }
 
 unsigned nt_view_first_stalling(const struct nt_run *runs, unsigned n_runs)
@@ -106,38 +136,6 @@ const char *nt_view_ms(int64_t ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.3f ms", (double)ns / (double)NT_NS_PER_MS);
 	return buf;
-}
-
-int nt_view_text_round(const struct nt_run *run, unsigned index, char **out)
-{
-	struct nt_render_opts ro = { .color = false, .summary_only = false };
-	char needle[32], *text = NULL, *start, *end;
-	size_t size = 0;
-	FILE *fp = open_memstream(&text, &size);
-	int ret;
-
-	*out = NULL;
-	if (!fp)
-		return -ENOMEM;
-	ret = nt_render_text(fp, run, 1, &ro);
-	if (fclose(fp) != 0 || ret < 0) {
-		free(text);
-		return -ENOMEM;
-	}
-	/* Each round opens with "\nround N  verdict" and ends at the next blank line. */
-	snprintf(needle, sizeof(needle), "\nround %u ", index);
-	start = strstr(text, needle);
-	if (!start) {
-		free(text);
-		return -ENOENT;
-	}
-	start++;
-	end = strstr(start, "\n\n");
-	if (!end)
-		end = start + strlen(start);
-	*out = strndup(start, (size_t)(end - start));
-	free(text);
-	return *out ? 0 : -ENOMEM;
 }
 
 const char *nt_view_oneline(const char *text, char *buf, size_t len)
@@ -363,4 +361,43 @@ void nt_view_svg_break(FILE *out, int y_top, int y_bottom, bool stall, const cha
 	}
 	nt_view_xml_text(out, note);
 	fputs("</text>\n", out);
+}
+
+FILE *nt_view_spool_new(void)
+{
+	/* An unnamed file (O_TMPFILE or unlinked at once): nothing is left behind, even on SIGKILL. */
+	return tmpfile();
+}
+
+int nt_view_spool_copy(FILE *spool, long from, long to, FILE *out, bool xml_escape)
+{
+	char buf[8192];
+	long left;
+
+	if (fflush(spool) == EOF)
+		return -EIO;
+	if (to < 0) {
+		if (fseek(spool, 0, SEEK_END) < 0)
+			return -errno;
+		to = ftell(spool);
+	}
+	if (fseek(spool, from, SEEK_SET) < 0)
+		return -errno;
+	for (left = to - from; left > 0;) {
+		size_t want = (size_t)left < sizeof(buf) - 1 ? (size_t)left : sizeof(buf) - 1;
+		size_t got = fread(buf, 1, want, spool);
+
+		if (got == 0)
+			return -EIO;
+		if (xml_escape) {
+			buf[got] = '\0';
+			/* The spool holds text nagle-trace wrote: no NUL bytes inside. */
+			nt_view_xml_text(out, buf);
+		} else {
+			fwrite(buf, 1, got, out);
+		}
+		left -= (long)got;
+	}
+	/* Back to the end: the spool may still be written to. */
+	return fseek(spool, 0, SEEK_END) < 0 ? -errno : 0;
 }

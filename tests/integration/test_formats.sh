@@ -203,5 +203,34 @@ ran $? || fail "--summary failed"
 [ "$(grep -c '^round ' summary.txt)" -eq 4 ] || fail "--summary did not print one line per round"
 grep -q 'c->t' summary.txt && fail "--summary printed the timeline"
 
-echo "ok: formats, -w, refused/failed/interrupted runs, colour and summary"
+# --- 8. a report that stops fitting mid-run: rounds are written as they complete, so the
+# write fails while the run goes; it stops there, exit 4, one line naming the file, no file left
+unshare -Urnm sh -c 'mount -t tmpfs -o size=16k none "$1" && "$2" --variant nodelay \
+	--rounds 2000 --format json -o "$1/r.json" -w "$1/r.pcap"; echo $? > "$3/rc"
+	ls -A "$1" > "$3/left"' sh "$(mktemp -d)" "$NT" "$PWD" 2> full.txt
+[ "$(cat rc)" = 4 ] || fail "a full file system mid-run exited $(cat rc), not 4"
+[ "$(wc -l < full.txt)" -eq 1 ] && grep -q '^nagle-trace: write ".*/r.json": No space left on device$' full.txt ||
+	fail "the full-disk error is not one line quoting the path: $(cat full.txt)"
+[ ! -s left ] || fail "a failed run left files: $(cat left)"
+
+# --- 9. a long run streams: every round once, in order, in every format ----------------------
+nt --variant nodelay --rounds 3000 --format json -o long.json
+ran $? || fail "a 3000-round run failed"
+python3 - long.json <<'PY' || fail "long.json does not hold rounds 1..3000 in order"
+import json, sys
+d = json.load(open(sys.argv[1]))
+idx = [r["index"] for r in d["rounds"]]
+assert idx == list(range(1, 3001)), idx[:5]
+assert d["summary"]["rounds"] == 3000 and d["summary"]["dropped"] == 0
+assert all(r["events"] for r in d["rounds"])
+assert d["handshake"] and d["teardown"]
+PY
+nt --variant nodelay --rounds 3000 --format markdown -o long.md
+ran $? || fail "a 3000-round markdown run failed"
+[ "$(grep -c '^| [0-9]* | ' long.md)" -eq 3000 ] || fail "long.md does not have 3000 round rows"
+nt --variant nodelay --rounds 3000 --format html -o long.html
+ran $? || fail "a 3000-round html run failed"
+[ "$(grep -c '^round [0-9]*  ' long.html)" -eq 3000 ] || fail "long.html does not show 3000 rounds"
+
+echo "ok: formats, -w, refused/failed/interrupted runs, colour and summary, full disk, long runs"
 exit 0

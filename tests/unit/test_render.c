@@ -53,13 +53,63 @@ static void fixture_run(struct nt_run *run, const char *variant)
 	run->client_mss = FIXTURE_MSS;
 	run->target_mss = FIXTURE_MSS;
 	run->teardown_seen = true;
-	assert_int_equal(nt_run_finish(run), 0);
 }
 
-/* Renders into memory; the caller frees the text. */
-static char *render(int (*fn)(FILE *, const struct nt_run *, unsigned,
-			      const struct nt_render_opts *),
-		    const struct nt_run *runs, unsigned n)
+/* A sink that keeps copies of the rounds it is handed, and of their events. */
+struct collected {
+	struct nt_round rounds[FIXTURE_ROUNDS];
+	struct nt_event ev[FIXTURE_ROUNDS][64];
+	size_t n[FIXTURE_ROUNDS];
+	unsigned count;
+	size_t handshake;
+	size_t teardown;
+};
+
+static int collect_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *hs)
+{
+	struct collected *c = ctx;
+
+	(void)run;
+	c->handshake = hs->n;
+	return 0;
+}
+
+static int collect_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
+{
+	struct collected *c = ctx;
+
+	(void)run;
+	assert_true(c->count < FIXTURE_ROUNDS);
+	assert_true(rv->n <= 64);
+	assert_int_equal(rv->round->index, c->count + 1);
+	c->rounds[c->count] = *rv->round;
+	memcpy(c->ev[c->count], rv->ev, rv->n * sizeof(*rv->ev));
+	c->n[c->count++] = rv->n;
+	return 0;
+}
+
+static int collect_end(void *ctx, const struct nt_run *run, const struct nt_round_view *td)
+{
+	struct collected *c = ctx;
+
+	(void)run;
+	c->teardown = td->n;
+	return 0;
+}
+
+static void fixture_collect(struct nt_run *run, struct collected *c)
+{
+	struct nt_run_sink sink = {
+		.begin = collect_begin, .round = collect_round, .end = collect_end, .ctx = c
+	};
+
+	memset(c, 0, sizeof(*c));
+	fixture_run(run, "default");
+	assert_int_equal(nt_run_finish(run, &sink), 0);
+}
+
+/* Renders finished-in-one-go runs into memory; the caller frees the text. */
+static char *render(const struct nt_format *fmt, struct nt_run *runs, unsigned n)
 {
 	struct nt_render_opts ro = { .color = false, .summary_only = false };
 	char *text = NULL;
@@ -67,7 +117,38 @@ static char *render(int (*fn)(FILE *, const struct nt_run *, unsigned,
 	FILE *fp = open_memstream(&text, &size);
 
 	assert_non_null(fp);
-	assert_int_equal(fn(fp, runs, n, &ro), 0);
+	assert_int_equal(nt_render_runs(fmt, fp, runs, n, &ro), 0);
+	assert_int_equal(fclose(fp), 0);
+	return text;
+}
+
+/*
+ * Renders one run the way a live run does: rounds retired one at a time
+ * (each as the next completes), the rest at the end.
+ */
+static char *render_streamed(const struct nt_format *fmt, struct nt_run *run,
+			     const struct nt_render_opts *ro)
+{
+	struct nt_renderer r;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&text, &size);
+
+	assert_non_null(fp);
+	assert_int_equal(nt_renderer_open(&r, fmt, fp, ro, 1), 0);
+	for (unsigned k = 1; k < FIXTURE_ROUNDS; k++) {
+		assert_int_equal(nt_run_retire(run, k, nt_renderer_sink(&r)), 0);
+		assert_int_equal(run->retired, k);
+		/* The window keeps no event of a retired round, nor the handshake. */
+		for (size_t i = 0; i < run->tl.n; i++)
+			assert_true(run->tl.ev[i].round > (int)k ||
+				    run->tl.ev[i].round == NT_ROUND_TEARDOWN ||
+				    run->tl.ev[i].round == NT_ROUND_NONE);
+	}
+	assert_int_equal(nt_run_finish(run, nt_renderer_sink(&r)), 0);
+	assert_int_equal(run->tl.n, 0);
+	assert_int_equal(nt_renderer_finish(&r, run, 1), 0);
+	nt_renderer_close(&r);
 	assert_int_equal(fclose(fp), 0);
 	return text;
 }
@@ -128,56 +209,130 @@ static void check_golden(const char *name, const char *got)
 
 static void test_fixture_verdicts(void **state)
 {
+	struct collected c;
 	struct nt_run run;
+	size_t events = 0;
 
 	(void)state;
-	fixture_run(&run, "default");
+	fixture_collect(&run, &c);
 	assert_int_equal(run.summary.rounds, 4);
-	assert_int_equal(run.rounds[0].verdict, NT_VERDICT_HELD);
+	assert_int_equal(c.count, 4);
+	assert_int_equal(c.rounds[0].verdict, NT_VERDICT_HELD);
 	for (int i = 1; i < 4; i++) {
-		assert_int_equal(run.rounds[i].verdict, NT_VERDICT_STALLED);
-		assert_true(run.rounds[i].gap_ns > 35000000 && run.rounds[i].gap_ns < 50000000);
+		assert_int_equal(c.rounds[i].verdict, NT_VERDICT_STALLED);
+		assert_true(c.rounds[i].gap_ns > 35000000 && c.rounds[i].gap_ns < 50000000);
 	}
+	assert_int_equal(run.summary.n_stalls, 3);
+	assert_int_equal(run.summary.stalls[0].round, 2);
+	assert_int_equal(run.summary.stalls[0].gap_ns, c.rounds[1].gap_ns);
 	assert_true(run.expectation_met);
-	assert_int_equal(nt_view_pick_round(&run), 1);
+	/* Every event went somewhere, once. */
+	for (unsigned i = 0; i < c.count; i++)
+		events += c.n[i];
+	assert_int_equal(c.handshake + events + c.teardown,
+			 sizeof(fixture_events) / sizeof(fixture_events[0]));
+	assert_int_equal(c.handshake, 3);
 	nt_run_fini(&run);
 }
 
-static void golden_one(const char *name, int (*fn)(FILE *, const struct nt_run *, unsigned,
-						   const struct nt_render_opts *))
+/* The picked round is the first stalled one, else the last. */
+static void test_view_pick(void **state)
+{
+	struct nt_view_pick p = { 0 };
+	struct nt_round_view rv;
+	struct nt_round r[3] = { { .index = 1, .verdict = NT_VERDICT_HELD },
+				 { .index = 2, .verdict = NT_VERDICT_STALLED },
+				 { .index = 3, .verdict = NT_VERDICT_STALLED } };
+	struct nt_event ev[2] = { { .t_ns = 1 }, { .t_ns = 2 } };
+
+	(void)state;
+	assert_false(nt_view_pick_get(&p, &rv));
+	for (int i = 0; i < 3; i++) {
+		rv = (struct nt_round_view){ .round = &r[i], .ev = ev, .n = (size_t)i };
+		assert_int_equal(nt_view_pick_offer(&p, &rv), 0);
+	}
+	assert_true(nt_view_pick_get(&p, &rv));
+	assert_int_equal(rv.round->index, 2);
+	assert_int_equal(rv.n, 1);
+	assert_null(rv.evidence);
+	nt_view_pick_fini(&p);
+	r[1].verdict = NT_VERDICT_HELD;
+	for (int i = 0; i < 3; i++) {
+		rv = (struct nt_round_view){ .round = &r[i], .ev = ev, .n = (size_t)i };
+		assert_int_equal(nt_view_pick_offer(&p, &rv), 0);
+	}
+	assert_true(nt_view_pick_get(&p, &rv));
+	assert_int_equal(rv.round->index, 3);
+	assert_int_equal(rv.n, 2);
+	assert_int_equal(rv.ev[1].t_ns, 2);
+	nt_view_pick_fini(&p);
+}
+
+static void golden_one(const char *name, const struct nt_format *fmt)
 {
 	struct nt_run run;
 	char *got;
 
 	fixture_run(&run, "default");
-	got = render(fn, &run, 1);
+	got = render(fmt, &run, 1);
 	check_golden(name, got);
 	free(got);
 	nt_run_fini(&run);
 }
 
+/* Every format writes the same document whether rounds are handed over one by one or at once. */
+static void test_streamed_equals_whole(void **state)
+{
+	const char *names[] = { "text", "json", "markdown", "svg", "html" };
+	struct nt_render_opts opts[] = { { .color = false }, { .summary_only = true } };
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (unsigned o = 0; o < 2; o++) {
+			const struct nt_format *fmt = nt_format_find(names[i]);
+			struct nt_run a, b;
+			char *whole = NULL, *streamed;
+			size_t size = 0;
+			FILE *fp = open_memstream(&whole, &size);
+
+			assert_non_null(fmt);
+			assert_non_null(fp);
+			fixture_run(&a, "default");
+			assert_int_equal(nt_render_runs(fmt, fp, &a, 1, &opts[o]), 0);
+			assert_int_equal(fclose(fp), 0);
+			fixture_run(&b, "default");
+			streamed = render_streamed(fmt, &b, &opts[o]);
+			assert_string_equal(streamed, whole);
+			free(whole);
+			free(streamed);
+			nt_run_fini(&a);
+			nt_run_fini(&b);
+		}
+	}
+}
+
 static void test_golden_text(void **state)
 {
 	(void)state;
-	golden_one("expected.txt", nt_render_text);
+	golden_one("expected.txt", &nt_format_text);
 }
 
 static void test_golden_markdown(void **state)
 {
 	(void)state;
-	golden_one("expected.md", nt_render_markdown);
+	golden_one("expected.md", &nt_format_markdown);
 }
 
 static void test_golden_svg(void **state)
 {
 	(void)state;
-	golden_one("expected.svg", nt_render_svg);
+	golden_one("expected.svg", &nt_format_svg);
 }
 
 static void test_golden_html(void **state)
 {
 	(void)state;
-	golden_one("expected.html", nt_render_html);
+	golden_one("expected.html", &nt_format_html);
 }
 
 /* Two variants side by side: the comparison table and two panels. */
@@ -189,11 +344,16 @@ static void test_golden_two_runs(void **state)
 	(void)state;
 	fixture_run(&runs[0], "default");
 	fixture_run(&runs[1], "again");
-	got = render(nt_render_markdown, runs, 2);
+	got = render(&nt_format_markdown, runs, 2);
 	check_golden("expected-2.md", got);
 	assert_non_null(strstr(got, "| `again` | 1 held, 3 stalled |"));
 	free(got);
-	got = render(nt_render_svg, runs, 2);
+	/* Rendering consumed the runs' events: record them again. */
+	nt_run_fini(&runs[0]);
+	nt_run_fini(&runs[1]);
+	fixture_run(&runs[0], "default");
+	fixture_run(&runs[1], "again");
+	got = render(&nt_format_svg, runs, 2);
 	check_golden("expected-2.svg", got);
 	assert_non_null(strstr(got, "translate(760 0)"));
 	free(got);
@@ -209,7 +369,7 @@ static void test_markdown_mermaid(void **state)
 
 	(void)state;
 	fixture_run(&run, "default");
-	got = render(nt_render_markdown, &run, 1);
+	got = render(&nt_format_markdown, &run, 1);
 	start = strstr(got, "```mermaid\nsequenceDiagram\n");
 	assert_non_null(start);
 	end = strstr(start + 3, "\n```");
@@ -233,11 +393,13 @@ static void test_escaping(void **state)
 
 	(void)state;
 	fixture_run(&run, "a<b>&\"c");
-	got = render(nt_render_svg, &run, 1);
+	got = render(&nt_format_svg, &run, 1);
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
 	free(got);
-	got = render(nt_render_html, &run, 1);
+	nt_run_fini(&run);
+	fixture_run(&run, "a<b>&\"c");
+	got = render(&nt_format_html, &run, 1);
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
 	assert_null(strstr(got, "<script"));
@@ -269,27 +431,31 @@ static void test_svg_advance(void **state)
 static void test_svg_layout(void **state)
 {
 	struct nt_svg_row rows[64];
+	struct collected c;
 	struct nt_run run;
+	struct nt_round_view rv;
 	size_t n, breaks = 0;
 	int height;
 
 	(void)state;
-	fixture_run(&run, "default");
-	n = nt_svg_layout_round(&run, &run.rounds[1], rows, 64, &height);
-	assert_int_equal(n, run.rounds[1].events);
+	fixture_collect(&run, &c);
+	rv = (struct nt_round_view){ .round = &c.rounds[1], .ev = c.ev[1], .n = c.n[1] };
+	n = nt_svg_layout_round(&rv, rows, 64, &height);
+	assert_int_equal(n, c.rounds[1].events);
+	assert_int_equal(n, c.n[1]);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			assert_true(rows[i].y_px >= rows[i - 1].y_px + NT_SVG_ROW_PX);
 		if (rows[i].break_before) {
 			breaks++;
-			assert_int_equal((long)rows[i].ev, run.rounds[1].marks.a);
+			assert_int_equal((long)rows[i].ev, c.rounds[1].marks.a);
 		}
 	}
 	assert_int_equal(breaks, 1);
 	assert_true(height > rows[n - 1].y_px);
 	assert_true(height < 1000);
 	/* Room is respected. */
-	assert_int_equal(nt_svg_layout_round(&run, &run.rounds[1], rows, 3, &height), 3);
+	assert_int_equal(nt_svg_layout_round(&rv, rows, 3, &height), 3);
 	nt_run_fini(&run);
 }
 
@@ -311,12 +477,19 @@ static void test_view_helpers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture_verdicts), cmocka_unit_test(test_golden_text),
-		cmocka_unit_test(test_golden_markdown),	 cmocka_unit_test(test_golden_svg),
-		cmocka_unit_test(test_golden_html),	 cmocka_unit_test(test_golden_two_runs),
-		cmocka_unit_test(test_markdown_mermaid), cmocka_unit_test(test_escaping),
-		cmocka_unit_test(test_svg_advance),	 cmocka_unit_test(test_svg_layout),
+		cmocka_unit_test(test_fixture_verdicts),
+		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_markdown),
+		cmocka_unit_test(test_golden_svg),
+		cmocka_unit_test(test_golden_html),
+		cmocka_unit_test(test_golden_two_runs),
+		cmocka_unit_test(test_markdown_mermaid),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_svg_advance),
+		cmocka_unit_test(test_svg_layout),
 		cmocka_unit_test(test_view_helpers),
+		cmocka_unit_test(test_view_pick),
+		cmocka_unit_test(test_streamed_equals_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -977,21 +977,24 @@ static void test_run_finish_met(void **state)
 	struct nt_run *run = run_setup(NT_EXPECT_STALLED);
 
 	(void)state;
-	assert_int_equal(nt_run_finish(run), 0);
-	assert_non_null(run->rounds);
-	assert_int_equal(run->rounds[1].verdict, NT_VERDICT_STALLED);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(run->retired, 4);
 	assert_int_equal(run->summary.rounds, 4);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 3);
+	assert_int_equal(run->summary.n_stalls, 3);
+	assert_int_equal(run->summary.stalls[0].round, 2);
 	assert_false(run->uncertain);
 	assert_true(run->expectation_met);
 	assert_string_equal(run->expectation_reason, "");
-	/* finishing again gives the same answer (rounds reallocated, not leaked) */
-	assert_int_equal(nt_run_finish(run), 0);
-	assert_true(run->expectation_met);
+	/* the events were handed over and freed: nothing of the run's length is kept */
+	assert_int_equal(run->tl.n, 0);
+	assert_null(run->tl.ev);
+	/* a finished run has nothing left to hand over: finishing again is refused */
+	assert_int_equal(nt_run_finish(run, NULL), -EALREADY);
 	assert_int_equal(run->summary.rounds, 4);
 	nt_run_fini(run);
-	assert_null(run->rounds);
-	assert_null(run->tl.ev);
+	assert_null(run->scratch);
+	assert_null(run->acc.rtt);
 }
 
 /* what this checks: a failed expectation without drops: not met, its own reason, certain */
@@ -1000,7 +1003,7 @@ static void test_run_finish_not_met(void **state)
 	struct nt_run *run = run_setup(NT_EXPECT_HELD);
 
 	(void)state;
-	assert_int_equal(nt_run_finish(run), 0);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
 	assert_false(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason, "round 2 was stalled, expected held");
@@ -1013,7 +1016,7 @@ static void test_run_finish_kernel_dropped(void **state)
 
 	(void)state;
 	run->counts.kernel_dropped = 3;
-	assert_int_equal(nt_run_finish(run), 0);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason,
@@ -1030,7 +1033,7 @@ static void test_run_finish_if_dropped(void **state)
 	(void)state;
 	run->counts.kernel_dropped = 3;
 	run->counts.if_dropped = 2;
-	assert_int_equal(nt_run_finish(run), 0);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason,
@@ -1044,7 +1047,7 @@ static void test_run_finish_failed_and_dropped(void **state)
 
 	(void)state;
 	run->counts.kernel_dropped = 1;
-	assert_int_equal(nt_run_finish(run), 0);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason,
@@ -1059,7 +1062,7 @@ static void test_run_finish_interrupted(void **state)
 	(void)state;
 	run->interrupted = true;
 	run->counts.kernel_dropped = 2;
-	assert_int_equal(nt_run_finish(run), 0);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason, "the run was interrupted");
@@ -1080,7 +1083,7 @@ static void test_run_finish_interrupted_partial(void **state)
 	handshake(&run->tl);
 	nagle_round(&run->tl, 1, 40 * US, PLAIN);
 	nagle_round(&run->tl, 2, 43900 * US, PLAIN);
-	assert_int_equal(nt_run_finish(run), 0);
+	assert_int_equal(nt_run_finish(run, NULL), 0);
 	assert_int_equal(run->summary.rounds, 2);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_HELD], 1);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 1);
@@ -1098,7 +1101,7 @@ static void test_run_fini_zeroed(void **state)
 	memset(&run, 0, sizeof(run));
 	nt_run_fini(&run);
 	nt_run_fini(&run);
-	assert_null(run.rounds);
+	assert_null(run.scratch);
 	assert_null(run.tl.ev);
 }
 

@@ -34,6 +34,12 @@
 #include "nt/model/rounds.h"
 #include "nt/model/run.h"
 
+/*
+ * Rounds of evidence kept at once. A live run hands round k over once round
+ * k + 1 has completed, so a few suffice; the ring keeps memory flat.
+ */
+#define NT_EVIDENCE_RING 16
+
 /* Netstat counters read before and after the run. */
 enum nt_evidence_counter {
 	NT_EVIDENCE_DELAYED_ACKS,
@@ -45,7 +51,9 @@ enum nt_evidence_counter {
 
 /**
  * struct nt_evidence - the gatherer (treat as opaque)
- * @out: where evidence goes (the run's)
+ * @out: where evidence goes (the run's): a ring of NT_EVIDENCE_RING rounds
+ * @retired: the run's count of rounds handed over (set by the caller, may
+ *           be NULL): their entries are reused, so nothing is written there
  * @shape: the exchange's shape
  * @client_port: the client's port
  * @target_port: the target's port
@@ -62,6 +70,7 @@ enum nt_evidence_counter {
  */
 struct nt_evidence {
 	struct nt_run_evidence *out;
+	const unsigned *retired;
 	struct nt_shape shape;
 	uint16_t client_port;
 	uint16_t target_port;

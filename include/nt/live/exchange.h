@@ -127,6 +127,7 @@ struct nt_exchange {
 	/* client */
 	enum nt_client_state cstate;
 	unsigned round;
+	unsigned rounds_done; /* rounds whose reply the client has read */
 	unsigned op;
 	uint64_t op_done;
 	int64_t op_enter_ns;

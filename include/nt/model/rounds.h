@@ -71,6 +71,21 @@ struct nt_round {
 void nt_rounds_assign(struct nt_timeline *tl, const struct nt_shape *shape);
 
 /**
+ * nt_rounds_classify() - give a round and role to the segments of @ev that
+ * have none yet (round NT_ROUND_NONE), in order
+ * @ev: events in time order (a run's window of not yet retired events)
+ * @n: how many
+ * @shape: the exchange's sizes
+ * @fin_seen: whether a FIN was classified before @ev[0]; updated
+ *
+ * What nt_rounds_assign() does to a whole timeline, for a run that retires
+ * rounds as it goes: classification depends only on the segment and on
+ * whether a FIN came before, so a segment is classified once.
+ */
+void nt_rounds_classify(struct nt_event *ev, size_t n, const struct nt_shape *shape,
+			bool *fin_seen);
+
+/**
  * nt_rounds_assemble() - find each round's marks and apply the verdict rule
  * @tl: a timeline after nt_rounds_assign()
  * @shape: the exchange's shape
@@ -79,6 +94,37 @@ void nt_rounds_assign(struct nt_timeline *tl, const struct nt_shape *shape);
  */
 void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *shape,
 			int64_t threshold_ns, struct nt_round *rounds);
+
+/**
+ * nt_rounds_assemble_range() - nt_rounds_assemble() for rounds @first ..
+ * @first + @count - 1 over an array of events
+ * @ev: events in time order, after classification; events of other rounds
+ *      are skipped
+ * @n: how many
+ * @shape: the exchange's sizes
+ * @threshold_ns: the stall threshold
+ * @first: the first round to assemble, 1-based
+ * @count: how many rounds
+ * @rounds: @count entries, filled; their marks index @ev
+ *
+ * A run retiring rounds as it goes assembles each round from its own events.
+ */
+void nt_rounds_assemble_range(const struct nt_event *ev, size_t n, const struct nt_shape *shape,
+			      int64_t threshold_ns, unsigned first, unsigned count,
+			      struct nt_round *rounds);
+
+/* The summary remembers this many stalled rounds by number; the rest by their range. */
+#define NT_SUMMARY_STALLS_LISTED 12
+
+/**
+ * struct nt_stall_note - one stalled round, as the summary lists it
+ * @round: 1-based round number
+ * @gap_ns: its header->ACK gap
+ */
+struct nt_stall_note {
+	unsigned round;
+	int64_t gap_ns;
+};
 
 /**
  * struct nt_summary - what the rounds add up to
@@ -90,6 +136,8 @@ void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *sha
  * @stall_min_ns: shortest header->ACK gap among stalled rounds, -1 if none
  * @stall_max_ns: longest, -1 if none
  * @client_data_segments: client segments carrying request bytes, all rounds
+ * @stalls: the first NT_SUMMARY_STALLS_LISTED stalled rounds, in order
+ * @n_stalls: entries in @stalls
  */
 struct nt_summary {
 	unsigned rounds;
@@ -100,7 +148,46 @@ struct nt_summary {
 	int64_t stall_min_ns;
 	int64_t stall_max_ns;
 	unsigned client_data_segments;
+	struct nt_stall_note stalls[NT_SUMMARY_STALLS_LISTED];
+	unsigned n_stalls;
 };
+
+/**
+ * struct nt_summary_acc - a summary built one round at a time
+ * @s: the counts so far (percentiles filled by nt_summary_acc_close())
+ * @rtt: every known round trip so far: exact percentiles need them all (8 bytes a
+ *       round, the only per-round memory a streamed run keeps)
+ * @n_rtt: entries in @rtt
+ * @cap_rtt: allocated entries
+ */
+struct nt_summary_acc {
+	struct nt_summary s;
+	int64_t *rtt;
+	size_t n_rtt;
+	size_t cap_rtt;
+};
+
+/** nt_summary_acc_init() - an empty summary */
+void nt_summary_acc_init(struct nt_summary_acc *acc);
+
+/**
+ * nt_summary_acc_add() - count one round in
+ * @acc: the accumulator
+ * @r: the round
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_summary_acc_add(struct nt_summary_acc *acc, const struct nt_round *r);
+
+/**
+ * nt_summary_acc_close() - the summary of the rounds added
+ * @acc: the accumulator (still usable)
+ * @out: filled
+ */
+void nt_summary_acc_close(struct nt_summary_acc *acc, struct nt_summary *out);
+
+/** nt_summary_acc_fini() - free it; safe on a zeroed accumulator */
+void nt_summary_acc_fini(struct nt_summary_acc *acc);
 
 /**
  * nt_rounds_summarize() - count verdicts and take round-trip percentiles
@@ -166,5 +253,17 @@ const char *nt_expect_name(enum nt_expect e);
  */
 bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n, char *reason,
 		     size_t len);
+
+/**
+ * nt_expect_round() - nt_expect_check() for one round, for rounds checked as
+ * they are retired
+ * @e: the expectation
+ * @r: the round (its @index says whether it is round 1)
+ * @reason: set to why not, when not
+ * @len: size of @reason
+ *
+ * Return: whether the round meets the expectation.
+ */
+bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, size_t len);
 
 #endif

@@ -120,7 +120,10 @@ struct nt_round_evidence {
 /**
  * struct nt_run_evidence - kernel counters over the whole run, and the rounds'
  * evidence
- * @rounds: one entry per round (cfg.shape.rounds), NULL when not gathered
+ * @rounds: round k's evidence is entry (k - 1) % @n_rounds, NULL when not
+ *          gathered: a ring when @n_rounds is less than the rounds (a live run
+ *          keeps a few; nt_run_retire() resets an entry once its round is
+ *          handed over)
  * @n_rounds: entries in @rounds
  * @delayed_acks: TcpExtDelayedACKs delta in the target namespace (the
  *                delayed-ACK timer fired and sent an ACK), -1 unknown
@@ -161,11 +164,46 @@ struct nt_run_timings {
 };
 
 /**
+ * struct nt_round_view - one round as a renderer sees it
+ * @round: the assembled round (NULL for the handshake and teardown views)
+ * @evidence: the kernel's evidence for it, NULL when none was gathered
+ * @ev: the round's events in time order; @round's marks index this array
+ * @n: how many
+ */
+struct nt_round_view {
+	const struct nt_round *round;
+	const struct nt_round_evidence *evidence;
+	const struct nt_event *ev;
+	size_t n;
+};
+
+struct nt_run;
+
+/**
+ * struct nt_run_sink - where a run hands its parts as they are final
+ * @begin: the configuration and the handshake, before round 1
+ * @round: one round, in order; its events are freed afterwards
+ * @end: the teardown (and any segment that came after its round was handed
+ *       over), with the summary and the expectation filled in
+ * @ctx: passed to each
+ *
+ * Each returns 0 or a negative errno, which stops the run. A run retires
+ * rounds while it goes, so memory does not grow with their number.
+ */
+struct nt_run_sink {
+	int (*begin)(void *ctx, const struct nt_run *run, const struct nt_round_view *handshake);
+	int (*round)(void *ctx, const struct nt_run *run, const struct nt_round_view *rv);
+	int (*end)(void *ctx, const struct nt_run *run, const struct nt_round_view *teardown);
+	void *ctx;
+};
+
+/**
  * struct nt_run - one traced run
  * @cfg: configuration
- * @tl: the timeline
- * @rounds: @cfg.shape.rounds assembled rounds
- * @summary: their summary
+ * @tl: the window: events not yet handed to the sink, in time order (the
+ *      whole timeline until the first nt_run_retire(); empty after
+ *      nt_run_finish())
+ * @summary: the rounds' summary (after nt_run_finish())
  * @counts: capture counters
  * @client_mss: MSS option in the client's SYN (0 unknown)
  * @target_mss: MSS option in the target's SYN-ACK (0 unknown)
@@ -175,17 +213,20 @@ struct nt_run_timings {
  * @expectation_reason: why not, one line
  * @interrupted: the run was stopped by a signal before it finished
  * @evidence: the kernel's own state per round and over the run
- * @by_round: indices into @tl of every assigned event, grouped by round
- *            (handshake, 1..N, teardown), time order within a group; use
- *            nt_run_events_of()
- * @by_round_start: where each group starts in @by_round (N + 3 entries)
  * @timings: where the run's wall time went
- * @evidence: the kernel's own evidence (live runs; empty otherwise)
+ * @retired: rounds handed to the sink so far
+ * @begun: the sink's begin() was called
+ * @first_start_ns: round 1's first write (0 unknown): the teardown's time origin
+ * @fin_seen: classification state (a FIN was classified)
+ * @expect_failed: a retired round did not meet the expectation
+ * @acc: the summary so far
+ * @finished: nt_run_finish() was called: the events are gone
+ * @scratch: one round's events while it is retired
+ * @scratch_cap: allocated entries in @scratch
  */
 struct nt_run {
 	struct nt_run_config cfg;
 	struct nt_timeline tl;
-	struct nt_round *rounds;
 	struct nt_summary summary;
 	struct nt_capture_counts counts;
 	uint16_t client_mss;
@@ -196,31 +237,47 @@ struct nt_run {
 	char expectation_reason[256];
 	bool interrupted;
 	struct nt_run_evidence evidence;
-	size_t *by_round;
-	size_t *by_round_start;
 	struct nt_run_timings timings;
+	unsigned retired;
+	bool begun;
+	int64_t first_start_ns;
+	bool fin_seen;
+	bool expect_failed;
+	struct nt_summary_acc acc;
+	bool finished;
+	struct nt_event *scratch;
+	size_t scratch_cap;
 };
 
 /**
- * nt_run_finish() - assemble rounds, summarize and check the expectation
- * @run: a run whose timeline is complete
- *
- * Return: 0 or -ENOMEM.
+ * nt_round_evidence_reset() - every value of @re unknown (-1, timestamps 0)
+ * @re: the evidence
  */
-int nt_run_finish(struct nt_run *run);
+void nt_round_evidence_reset(struct nt_round_evidence *re);
 
 /**
- * nt_run_events_of() - the events of one round, in time order
- * @run: a run after nt_run_finish()
- * @round: 1..rounds, NT_ROUND_HANDSHAKE or NT_ROUND_TEARDOWN
- * @n: set to how many
+ * nt_run_retire() - hand rounds up to @upto to @sink and drop their events
+ * @run: a run whose window holds every event of those rounds
+ * @upto: the last round to retire (clamped to the configured rounds)
+ * @sink: where they go; NULL drops them (only the summary keeps them)
  *
- * Built once by nt_run_finish(), so renderers walk each round in O(its
- * events) instead of scanning the whole timeline per round.
+ * The first call also hands over the handshake (begin()). A live run calls
+ * this once the capture has shown a later round, so nothing of a retired
+ * round is still to come.
  *
- * Return: indices into @run->tl.ev (NULL when @n is 0).
+ * Return: 0, -ENOMEM, or the sink's error.
  */
-const size_t *nt_run_events_of(const struct nt_run *run, int round, size_t *n);
+int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *sink);
+
+/**
+ * nt_run_finish() - retire the remaining rounds, summarize, check the
+ * expectation and hand the teardown to @sink
+ * @run: a run whose timeline is complete
+ * @sink: as for nt_run_retire()
+ *
+ * Return: 0, -ENOMEM, -EALREADY (finished before), or the sink's error.
+ */
+int nt_run_finish(struct nt_run *run, const struct nt_run_sink *sink);
 
 /**
  * nt_run_fini() - free what the run owns; safe on a zeroed run

@@ -22,16 +22,57 @@ struct nt_render_opts {
 	bool summary_only;
 };
 
+struct nt_renderer;
+
 /**
- * struct nt_format - one output format
+ * struct nt_format - one output format: a document written as runs are made
  * @name: its --format name
- * @render: write @n_runs runs (one per variant, each in its own lab) to
- *          @out; returns 0 or a negative errno (write errors)
+ * @open: set up @r->state; 0 or -ENOMEM
+ * @begin: a run starts: its configuration and handshake
+ * @round: one round of the current run, in order
+ * @end: the run's teardown, summary and expectation
+ * @finish: after the last run: what needs every run (a comparison table, or
+ *          a document that opens with the summary); @runs hold no events
+ * @close: free @r->state; safe after a failed @open
+ *
+ * The callbacks return 0 or a negative errno (write errors). A format whose
+ * document starts with what is known only at the end (markdown, svg, html)
+ * keeps the one round it shows and spools the per-round rows to a temporary
+ * file, so no format keeps a long run's events in memory.
  */
 struct nt_format {
 	const char *name;
-	int (*render)(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		      const struct nt_render_opts *opts);
+	int (*open)(struct nt_renderer *r);
+	int (*begin)(struct nt_renderer *r, const struct nt_run *run,
+		     const struct nt_round_view *handshake);
+	int (*round)(struct nt_renderer *r, const struct nt_run *run,
+		     const struct nt_round_view *rv);
+	int (*end)(struct nt_renderer *r, const struct nt_run *run,
+		   const struct nt_round_view *teardown);
+	int (*finish)(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs);
+	void (*close)(struct nt_renderer *r);
+};
+
+/**
+ * struct nt_renderer - one document being written
+ * @fmt: its format
+ * @out: where it goes
+ * @opts: presentation choices
+ * @n_runs: how many runs the document is for (several: a comparison of variants)
+ * @run: index of the run being written (counts end() calls)
+ * @state: the format's own
+ * @sink: hands a run's parts to the format (nt_renderer_sink())
+ * @error: the first failure (a negative errno), 0 while all is well
+ */
+struct nt_renderer {
+	const struct nt_format *fmt;
+	FILE *out;
+	struct nt_render_opts opts;
+	unsigned n_runs;
+	unsigned run;
+	void *state;
+	struct nt_run_sink sink;
+	int error;
 };
 
 /**
@@ -50,40 +91,89 @@ const struct nt_format *nt_format_find(const char *name);
 const char *nt_format_names(void);
 
 /**
- * nt_render_text() - the human timeline and summary; with several runs, a
- * comparison table (one row per variant) after the summaries
+ * nt_renderer_open() - start a document
+ * @r: set up here
+ * @fmt: the format
+ * @out: the stream
+ * @opts: presentation choices (copied; NULL: defaults)
+ * @n_runs: how many runs it will hold (at least 1)
+ *
+ * Return: 0 or a negative errno.
  */
-int nt_render_text(FILE *out, const struct nt_run *runs, unsigned n_runs,
+int nt_renderer_open(struct nt_renderer *r, const struct nt_format *fmt, FILE *out,
+		     const struct nt_render_opts *opts, unsigned n_runs);
+
+/**
+ * nt_renderer_sink() - the sink to give nt_run_retire() and nt_run_finish()
+ * @r: the document
+ *
+ * Return: the sink; its callbacks fail with the first write error (kept in
+ * @r->error), except -EPIPE: a reader that went away ends the document,
+ * not the run.
+ */
+const struct nt_run_sink *nt_renderer_sink(struct nt_renderer *r);
+
+/**
+ * nt_renderer_finish() - end the document and flush it
+ * @r: the document
+ * @runs: the finished runs it holds (their events are gone; summaries stay)
+ * @n_runs: how many (fewer than announced when a run was interrupted)
+ *
+ * Return: 0 or the document's first error (-EPIPE included).
+ */
+int nt_renderer_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs);
+
+/**
+ * nt_renderer_close() - free the document's state; safe on a zeroed @r
+ * @r: the document
+ */
+void nt_renderer_close(struct nt_renderer *r);
+
+/**
+ * nt_render_runs() - finish @runs into one document: nt_renderer_open(),
+ * nt_run_finish() of each run with the renderer's sink, nt_renderer_finish()
+ * @fmt: the format
+ * @out: the stream
+ * @runs: runs with complete timelines (consumed: their events are freed)
+ * @n_runs: how many
+ * @opts: presentation choices
+ *
+ * For recorded runs (tests, goldens); a live run streams instead.
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_render_runs(const struct nt_format *fmt, FILE *out, struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts);
 
-/**
- * nt_render_json() - the JSON document described in docs/json-schema.md: one
- * run's document, or {"schema_version", "runs": [...]} for several
+/*
+ * The text format's parts, for the documents that quote its timeline
+ * (markdown's round, html's timelines). Each writes what `--format text`
+ * writes for that part of a single run.
  */
-int nt_render_json(FILE *out, const struct nt_run *runs, unsigned n_runs,
+void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_view *handshake,
 		   const struct nt_render_opts *opts);
-
-/**
- * nt_render_markdown() - a paste-ready report: header line, table of rounds
- * (or of variants), the first stalled round's timeline in a ```text block and
- * as a ```mermaid sequenceDiagram, the why and the fix
- */
-int nt_render_markdown(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		       const struct nt_render_opts *opts);
-
-/**
- * nt_render_svg() - a ladder diagram of each run's first stalled round (else
- * its last), one panel per run side by side
- */
-int nt_render_svg(FILE *out, const struct nt_run *runs, unsigned n_runs,
-		  const struct nt_render_opts *opts);
-
-/**
- * nt_render_html() - one self-contained page: summary, inline SVG diagram,
- * why and fix, text timelines, legend
- */
-int nt_render_html(FILE *out, const struct nt_run *runs, unsigned n_runs,
+void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv,
 		   const struct nt_render_opts *opts);
+void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view *teardown,
+		 const struct nt_render_opts *opts);
+
+/**
+ * nt_text_round_block() - one round's block of the text timeline, from its
+ * "round N" line to its last line, without the blank line before it
+ * @run: the run
+ * @rv: the round
+ * @out: set to a malloc()ed string
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv, char **out);
+
+/* The formats (format.c's table). */
+extern const struct nt_format nt_format_text;
+extern const struct nt_format nt_format_json;
+extern const struct nt_format nt_format_markdown;
+extern const struct nt_format nt_format_svg;
+extern const struct nt_format nt_format_html;
 
 /**
  * nt_render_explain() - the two-line explanation and the fix for a run's

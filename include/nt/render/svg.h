@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "nt/model/run.h"
+#include "nt/render/view.h"
 
 #define NT_SVG_ROW_PX	       34	   /* least vertical distance between two events */
 #define NT_SVG_SCALE_PX_PER_US 1	   /* below a break, one pixel more per microsecond... */
@@ -32,7 +33,7 @@
 
 /**
  * struct nt_svg_row - one event placed on the page
- * @ev: index of the event in the run's timeline
+ * @ev: index of the event in the round view's events
  * @y_px: its y coordinate within the panel
  * @rel_ns: its time relative to the round's first write
  * @gap_ns: time since the previous placed event (0 for the first)
@@ -57,27 +58,39 @@ int nt_svg_advance_px(int64_t gap_ns, bool *is_break);
 
 /**
  * nt_svg_layout_round() - place a round's events
- * @run: the run
- * @r: one of its rounds
+ * @rv: the round
  * @rows: filled, in time order
  * @max: room in @rows
  * @height_px: set to the panel height the round needs
  *
  * Return: how many rows were placed (at most @max).
  */
-size_t nt_svg_layout_round(const struct nt_run *run, const struct nt_round *r,
-			   struct nt_svg_row *rows, size_t max, int *height_px);
+size_t nt_svg_layout_round(const struct nt_round_view *rv, struct nt_svg_row *rows, size_t max,
+			   int *height_px);
 
 /**
  * nt_svg_write() - the diagrams of @runs side by side
  * @out: the stream
- * @runs: the runs; each shows nt_view_pick_round()
+ * @runs: the finished runs
+ * @picks: the round each shows (struct nt_view_pick: first stalled, else last)
  * @n_runs: how many
  * @standalone: begin with an XML declaration (a .svg file), else an <svg>
  *              element fit for inlining in HTML
  *
- * Return: 0 or -EIO.
+ * Return: 0, -ENOMEM or -EIO.
  */
-int nt_svg_write(FILE *out, const struct nt_run *runs, unsigned n_runs, bool standalone);
+int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_view_pick *picks,
+		 unsigned n_runs, bool standalone);
+
+/*
+ * The svg format's state is one struct nt_view_pick per run; html keeps the
+ * same. Open/close as the format's callbacks; _round offers the round to the
+ * current run's pick.
+ */
+struct nt_renderer;
+int nt_svg_picks_open(struct nt_renderer *r);
+void nt_svg_picks_close(struct nt_renderer *r);
+int nt_svg_picks_round(struct nt_view_pick *picks, const struct nt_renderer *r,
+		       const struct nt_round_view *rv);
 
 #endif

@@ -18,13 +18,46 @@
 #include "nt/model/run.h"
 
 /**
- * nt_view_pick_round() - the round that represents a run in a diagram
- * @run: the run
- *
- * Return: the 0-based index of the first stalled round, else of the last
- * round, or -1 when the run has no round.
+ * struct nt_view_pick - the round a document shows of a run: the first
+ * stalled round, else the last; a copy, since the run forgets its rounds
+ * @round: the round
+ * @evidence: its evidence, when @has_evidence
+ * @has_evidence: the run gathered evidence
+ * @ev: its events
+ * @n: how many
+ * @cap: allocated entries in @ev
+ * @set: a round was offered
  */
-int nt_view_pick_round(const struct nt_run *run);
+struct nt_view_pick {
+	struct nt_round round;
+	struct nt_round_evidence evidence;
+	bool has_evidence;
+	struct nt_event *ev;
+	size_t n;
+	size_t cap;
+	bool set;
+};
+
+/**
+ * nt_view_pick_offer() - offer the next round of the run, in order
+ * @p: the pick (zeroed at first)
+ * @rv: the round
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_view_pick_offer(struct nt_view_pick *p, const struct nt_round_view *rv);
+
+/**
+ * nt_view_pick_get() - the picked round as a view into @p
+ * @p: the pick
+ * @out: filled
+ *
+ * Return: false when no round was offered.
+ */
+bool nt_view_pick_get(const struct nt_view_pick *p, struct nt_round_view *out);
+
+/** nt_view_pick_fini() - free it; it is zeroed again */
+void nt_view_pick_fini(struct nt_view_pick *p);
 
 /**
  * nt_view_first_stalling() - the run whose stall a document shows
@@ -72,19 +105,6 @@ const char *nt_view_verdicts(const struct nt_summary *s, char *buf, size_t len);
  * Return: @buf.
  */
 const char *nt_view_ms(int64_t ns, char *buf, size_t len);
-
-/**
- * nt_view_text_round() - one round's lines of the text timeline (no colour)
- * @run: the run
- * @index: the round, 1-based
- * @out: set to a malloc'd string, from the "round N" line to the last event
- *
- * Cut from nt_render_text()'s own output, so every format shows the very
- * same timeline the terminal does.
- *
- * Return: 0, -ENOENT when the round is not in the text, or -ENOMEM.
- */
-int nt_view_text_round(const struct nt_run *run, unsigned index, char **out);
 
 /**
  * nt_view_oneline() - a multi-line explanation as one line
@@ -198,5 +218,25 @@ void nt_view_svg_participants(FILE *out, const char *const names[2], const char 
  * @text: the label (escaped here)
  */
 void nt_view_svg_arrow(FILE *out, bool left_to_right, int y_px, bool key, const char *text);
+
+/**
+ * nt_view_spool_new() - a temporary file for what a document writes before
+ * its head is known (an unnamed file that vanishes when closed or killed)
+ *
+ * Return: the stream, or NULL with errno set.
+ */
+FILE *nt_view_spool_new(void);
+
+/**
+ * nt_view_spool_copy() - copy bytes @from .. @to of @spool to @out
+ * @spool: the spool
+ * @from: first offset
+ * @to: end offset, -1 for the end of the spool
+ * @out: where to
+ * @xml_escape: escape for XML text (nt_view_xml_text())
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_view_spool_copy(FILE *spool, long from, long to, FILE *out, bool xml_escape);
 
 #endif

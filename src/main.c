@@ -193,7 +193,8 @@ static int exit_code(const struct nt_options *opt, const struct nt_run *runs, in
 /*
  * The report is written while the runs go (each round as it completes), to
  * a temporary file beside -o's path that is renamed into place only when
- * complete; standard output gets it as it comes.
+ * complete, or for standard output to an unnamed temporary file copied out
+ * at the end: a run that fails halfway writes no half document anywhere.
  */
 static int run_trace(struct nt_options *opt)
 {
@@ -209,7 +210,7 @@ static int run_trace(struct nt_options *opt)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	if (nt_output_open(&out, opt->output_path, &err) < 0) {
+	if (nt_output_open_spooled(&out, opt->output_path, &err) < 0) {
 		free(runs);
 		return fail(NT_EXIT_FILE, &err);
 	}

@@ -48,6 +48,37 @@ int nt_output_open(struct nt_output *out, const char *path, struct nt_err *err)
 	return 0;
 }
 
+int nt_output_open_spooled(struct nt_output *out, const char *path, struct nt_err *err)
+{
+	FILE *spool;
+	int ret = nt_output_open(out, path, err);
+
+	if (ret < 0 || path)
+		return ret;
+	spool = tmpfile();
+	if (spool) {
+		out->fp = spool;
+		out->spooled = true;
+	}
+	return 0;
+}
+
+/* Copies the spool to standard output: 0 or a negative errno (-EPIPE when the reader left). */
+static int copy_spool(FILE *spool)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(spool) == EOF || fseek(spool, 0, SEEK_SET) < 0)
+		return -errno ? -errno : -EIO;
+	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			return -errno ? -errno : -EIO;
+	if (ferror(spool))
+		return -EIO;
+	return fflush(stdout) == EOF ? (-errno ? -errno : -EIO) : 0;
+}
+
 int nt_output_commit(struct nt_output *out, struct nt_err *err)
 {
 	const char *name = out->path ? out->path : "standard output";
@@ -55,6 +86,13 @@ int nt_output_commit(struct nt_output *out, struct nt_err *err)
 
 	if (!out->fp)
 		return 0;
+	if (out->spooled) {
+		ret = copy_spool(out->fp);
+		fclose(out->fp);
+		out->fp = NULL;
+		out->spooled = false;
+		return ret ? nt_err_set(err, ret, "write %s", name) : 0;
+	}
 	if (fflush(out->fp) == EOF || ferror(out->fp))
 		ret = -errno ? -errno : -EIO;
 	if (out->path) {
@@ -82,6 +120,7 @@ void nt_output_abort(struct nt_output *out)
 	if (out->fp && out->fp != stdout)
 		fclose(out->fp);
 	out->fp = NULL;
+	out->spooled = false;
 	if (out->tmp_path) {
 		unlink(out->tmp_path);
 		free(out->tmp_path);

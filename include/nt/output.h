@@ -9,6 +9,7 @@
 #ifndef NT_OUTPUT_H
 #define NT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "nt/err.h"
@@ -18,11 +19,13 @@
  * @fp: where to write
  * @path: the destination, NULL for standard output
  * @tmp_path: the temporary file, NULL for standard output
+ * @spooled: standard output is being written to an unnamed temporary file (@fp)
  */
 struct nt_output {
 	FILE *fp;
 	const char *path;
 	char *tmp_path;
+	bool spooled;
 };
 
 /**
@@ -34,6 +37,22 @@ struct nt_output {
  * Return: 0 or a negative errno.
  */
 int nt_output_open(struct nt_output *out, const char *path, struct nt_err *err);
+
+/**
+ * nt_output_open_spooled() - nt_output_open(), but standard output, too, is
+ * complete or absent: it is written to an unnamed temporary file (tmpfile(3))
+ * and copied out by nt_output_commit()
+ * @out: set up here
+ * @path: destination file, NULL for standard output
+ * @err: filled on failure
+ *
+ * For reports written while a run goes: a run that fails halfway must not
+ * leave half a document on standard output either (`> file` makes that a
+ * file). Without a temporary file, standard output is written directly.
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_output_open_spooled(struct nt_output *out, const char *path, struct nt_err *err);
 
 /**
  * nt_output_commit() - flush, close and rename into place

@@ -213,6 +213,19 @@ unshare -Urnm sh -c 'mount -t tmpfs -o size=16k none "$1" && "$2" --variant node
 	fail "the full-disk error is not one line quoting the path: $(cat full.txt)"
 [ ! -s left ] || fail "a failed run left files: $(cat left)"
 
+# A run that fails after some rounds were handed over (rounds 1-3 fast with a ping-pong
+# threshold of 3, round 4 stalls past --timeout): exit 3, and nothing on standard output
+# either, although rounds 1 and 2 had been written (to the spool) before round 4 failed.
+for fmt in text json markdown; do
+	unshare -Urn "$NT" --rounds 6 --pingpong-thresh 3 --timeout 20 --format $fmt \
+		> half.out 2> half.err
+	rc=$?
+	[ $rc -eq 3 ] || fail "--format $fmt: a round past --timeout exited $rc, not 3"
+	grep -q '^nagle-trace: round 4 did not complete within 20 ms' half.err ||
+		fail "--format $fmt: the timeout did not fail round 4: $(cat half.err)"
+	[ ! -s half.out ] || fail "--format $fmt: a failed run wrote $(wc -c < half.out) bytes to stdout"
+done
+
 # --- 9. a long run streams: every round once, in order, in every format ----------------------
 nt --variant nodelay --rounds 3000 --format json -o long.json
 ran $? || fail "a 3000-round run failed"

@@ -116,10 +116,16 @@ static char *render(const struct nt_format *fmt, struct nt_run *runs, unsigned n
 	size_t size = 0;
 	FILE *fp = open_memstream(&text, &size);
 
+	char *copy;
+
 	assert_non_null(fp);
 	assert_int_equal(nt_render_runs(fmt, fp, runs, n, &ro), 0);
 	assert_int_equal(fclose(fp), 0);
-	return text;
+	/* A copy: GCC 12's -Wdangling-pointer takes the stream's buffer for the local @text. */
+	copy = strdup(text);
+	assert_non_null(copy);
+	free(text);
+	return copy;
 }
 
 /*

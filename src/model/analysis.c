@@ -152,6 +152,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
 	struct nt_flow_result *r = e->res;
+	uint32_t k;
 
 	if (!r) {
 		r = result_new(an, e);
@@ -161,27 +162,43 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		set_first(r, e, ep);
 		an->files[an->n_files - 1].flows_with_stalls++;
 		an->sum.flows_with_stalls++;
-	} else if (ep->held_t_ns < r->first.held_t_ns && e->after_left) {
+	} else if (e->after_left && ep->held_t_ns < r->first.held_t_ns) {
 		/*
 		 * Episodes are found when the data is released, so two that
 		 * overlap (both sides held at once) can be recorded out of order.
 		 * "First" is by when the held segment left. The timeline, still
 		 * being filled, already spans this one: its H came before the
 		 * recorded first's and its release is the segment just added.
+		 * (@after_left is tested first: once the timeline is complete,
+		 * @first's line, which nt_analysis_frame() does not prefetch,
+		 * stays unread.)
 		 */
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (r->stalls == r->stall_ns_cap) {
-		uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : 8;
-		int64_t *v = realloc(r->stall_ns, cap * sizeof(*v));
+	/*
+	 * The median needs every duration. Stored one by one on the heap, each
+	 * went to a line evicted since the flow's previous stall (thousands of
+	 * flows pass in between): a cache miss per stall, the costliest store of
+	 * the benchmark. The report's own lines are in cache already (prefetched
+	 * in nt_analysis_frame()): collect a line's worth there, move it at once.
+	 */
+	k = r->stalls % NT_STALL_BATCH;
+	r->recent_ns[k] = ep->stall_ns;
+	if (k == NT_STALL_BATCH - 1) {
+		if (r->stalls + 1 > r->stall_ns_cap) {
+			uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : NT_STALL_BATCH;
+			int64_t *v = realloc(r->stall_ns, cap * sizeof(*v));
 
-		if (!v)
-			return -ENOMEM;
-		r->stall_ns = v;
-		r->stall_ns_cap = cap;
+			if (!v)
+				return -ENOMEM;
+			r->stall_ns = v;
+			r->stall_ns_cap = cap;
+		}
+		memcpy(r->stall_ns + r->stalls + 1 - NT_STALL_BATCH, r->recent_ns,
+		       sizeof(r->recent_ns));
 	}
-	r->stall_ns[r->stalls++] = ep->stall_ns;
+	r->stalls++;
 	r->total_ns += ep->stall_ns;
 	r->by_delack[ep->delack]++;
 	if (r->stalls == 1 || ep->held_t_ns >= r->last.held_t_ns)
@@ -231,12 +248,16 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 	/*
 	 * With thousands of flows the report is a cache miss (the lookup asked
 	 * for the entry's lines): ask for the lines record_stall() writes now,
-	 * while the stall rule runs, rather than one miss after the other.
+	 * @stalls to the end of @last, while the stall rule runs, rather than
+	 * one miss after the other.
 	 */
 	if (e->res) {
-		__builtin_prefetch(&e->res->stalls, 1);
-		__builtin_prefetch(&e->res->last, 1);
-		__builtin_prefetch((const char *)(&e->res->last + 1) - 1, 1);
+		const char *p = (const char *)&e->res->stalls;
+		const char *end = (const char *)(&e->res->last + 1);
+
+		for (; p < end; p += 64)
+			__builtin_prefetch(p, 1);
+		__builtin_prefetch(end - 1, 1);
 	}
 	if (created) {
 		/* The SYN's sender is the client; mid-stream, the first sender is. */
@@ -379,17 +400,24 @@ void nt_analysis_finish(struct nt_analysis *an)
 {
 	for (size_t i = 0; i < an->n_flows; i++) {
 		struct nt_flow_result *r = an->flows[i];
-		int64_t *tmp = malloc(r->stalls * sizeof(*tmp));
+		uint32_t moved = r->stalls - r->stalls % NT_STALL_BATCH;
+		int64_t *tmp;
 
+		if (!r->stalls)
+			continue;
+		tmp = malloc(r->stalls * sizeof(*tmp));
 		if (tmp) {
 			/* nt_stats_percentile()'s nearest rank, 1-based: ceil(n / 2) */
 			size_t rank = ((size_t)50 * r->stalls + 99) / 100;
-			int64_t max = r->stall_ns[0];
+			int64_t max;
 
+			if (moved)
+				memcpy(tmp, r->stall_ns, moved * sizeof(*tmp));
+			memcpy(tmp + moved, r->recent_ns, (r->stalls - moved) * sizeof(*tmp));
+			max = tmp[0];
 			for (uint32_t k = 1; k < r->stalls; k++)
-				if (r->stall_ns[k] > max)
-					max = r->stall_ns[k];
-			memcpy(tmp, r->stall_ns, r->stalls * sizeof(*tmp));
+				if (tmp[k] > max)
+					max = tmp[k];
 			r->p50_ns = select_kth(tmp, r->stalls, rank - 1);
 			r->max_ns = max;
 			free(tmp);

@@ -6,9 +6,23 @@
  * Keys are snake_case; times are integer nanoseconds: t_ns absolute since the
  * epoch, *_ns durations; unknown values are null, never -1. Frame numbers are
  * 1-based, as Wireshark and tshark count them.
+ *
+ * The document is streamed, one flow at a time. Built as one tree, it cost
+ * some 150 json-c objects and their hash tables per flow, all allocated, then
+ * freed at once: with 2,000 stalled flows, half as long as reading the
+ * capture. Instead one flow object is built once and its values are set in
+ * place for each flow (json_object_set_*), then serialised and written.
+ *
+ * json-c still lays out everything, so the output is exactly what it prints
+ * for the whole tree: the flow is serialised inside two arrays, which puts it
+ * at its depth in the document (an element of "flows", level 2), and the rest
+ * of the document is serialised once with two placeholder elements in "flows"
+ * whose serialisers print nothing and note where they are; the text before,
+ * between and after them is the head, the separator and the tail.
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -16,9 +30,60 @@
 #include "nt/render/analysis.h"
 #include "nt/version.h"
 
-static void add(struct json_object *o, const char *k, struct json_object *v)
+/*
+ * Add @v under @key to @o, which has no such key yet; @key outlives the
+ * document (a literal or a name table's string). A failed allocation, of @v
+ * or earlier of @o, is noted in @oom and the document is not written.
+ */
+static struct json_object *put(bool *oom, struct json_object *o, const char *key,
+			       struct json_object *v)
 {
-	json_object_object_add(o, k, v);
+	if (!o || !v ||
+	    json_object_object_add_ex(
+		    o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) < 0) {
+		json_object_put(v);
+		*oom = true;
+		return NULL;
+	}
+	return v;
+}
+
+static void put_null(bool *oom, struct json_object *o, const char *key)
+{
+	if (!o ||
+	    json_object_object_add_ex(
+		    o, key, NULL, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) < 0)
+		*oom = true;
+}
+
+static void put_i64_or_null(bool *oom, struct json_object *o, const char *key, int64_t v,
+			    bool is_set)
+{
+	if (is_set)
+		put(oom, o, key, json_object_new_int64(v));
+	else
+		put_null(oom, o, key);
+}
+
+static void put_str_or_null(bool *oom, struct json_object *o, const char *key, const char *v)
+{
+	if (v)
+		put(oom, o, key, json_object_new_string(v));
+	else
+		put_null(oom, o, key);
+}
+
+static void append(bool *oom, struct json_object *array, struct json_object *v)
+{
+	if (!array || !v || json_object_array_add(array, v) < 0) {
+		json_object_put(v);
+		*oom = true;
+	}
+}
+
+static int64_t clamp_u64(uint64_t v)
+{
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
 static struct json_object *i64(int64_t v)
@@ -28,138 +93,443 @@ static struct json_object *i64(int64_t v)
 
 static struct json_object *u64(uint64_t v)
 {
-	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+	return json_object_new_int64(clamp_u64(v));
 }
 
-static struct json_object *ns_or_null(int64_t ns)
-{
-	return ns >= 0 ? json_object_new_int64(ns) : NULL;
-}
-
-static struct json_object *not_decoded(const uint64_t *nd)
+static struct json_object *not_decoded(bool *oom, const uint64_t *nd)
 {
 	struct json_object *o = json_object_new_object();
 
 	for (int s = NT_DECODE_NOT_TCP; s < NT_DECODE_STATUS_COUNT; s++)
-		add(o, nt_decode_status_name((enum nt_decode_status)s), u64(nd[s]));
+		put(oom, o, nt_decode_status_name((enum nt_decode_status)s), u64(nd[s]));
 	return o;
 }
 
-static struct json_object *by_delack(const uint64_t *v)
+static struct json_object *by_delack(bool *oom, const uint64_t *v)
 {
 	struct json_object *o = json_object_new_object();
 
 	for (int c = NT_DELACK_OTHER; c <= NT_DELACK_MAX; c++)
-		add(o, nt_delack_name((enum nt_delack_class)c), u64(v[c]));
+		put(oom, o, nt_delack_name((enum nt_delack_class)c), u64(v[c]));
 	return o;
 }
 
-static struct json_object *endpoint(int family, const uint8_t *addr, uint16_t port)
+static struct json_object *file(bool *oom, const struct nt_analysis_file *f)
 {
 	struct json_object *o = json_object_new_object();
-	char buf[64], a[64];
+
+	put(oom, o, "path", json_object_new_string(f->path));
+	put_i64_or_null(oom, o, "linktype", f->linktype, f->linktype >= 0);
+	put(oom, o, "packets", u64(f->packets));
+	put(oom, o, "tcp_packets", u64(f->tcp_packets));
+	put(oom, o, "not_decoded", not_decoded(oom, f->not_decoded));
+	put_i64_or_null(oom, o, "first_t_ns", f->first_t_ns, f->packets);
+	put_i64_or_null(oom, o, "last_t_ns", f->last_t_ns, f->packets);
+	put(oom, o, "flows", u64(f->flows));
+	put(oom, o, "flows_with_stalls", u64(f->flows_with_stalls));
+	put(oom, o, "stalls", u64(f->stalls));
+	put(oom, o, "complete", json_object_new_boolean(!f->error));
+	put_str_or_null(oom, o, "error", f->error);
+	return o;
+}
+
+/*
+ * The per-flow template: the flow object and the value objects in it, set in
+ * place for each flow. Values that may be null (MSS, round trip) and the
+ * timeline elements come and go: the template holds its own reference to
+ * them, so taking them out of the tree does not free them.
+ */
+
+/**
+ * struct tl_seg_obj - one element of "first_stall_timeline"
+ * @o: the element (the template's reference)
+ * @frame: "frame_number"
+ * @t: "t_ns"
+ * @rel: "rel_ns"
+ * @dir: "dir"
+ * @flags: "flags"
+ * @seq: "seq"
+ * @ack: "ack"
+ * @len: "len"
+ */
+struct tl_seg_obj {
+	struct json_object *o, *frame, *t, *rel, *dir, *flags, *seq, *ack, *len;
+};
+
+/**
+ * struct episode_obj - "first_stall" or "last_stall"
+ * @dir: "dir"
+ * @t: "t_ns"
+ * @offset: "file_offset_ns"
+ * @held_frame: "held_frame_number"
+ * @ack_frame: "ack_frame_number"
+ * @release_frame: "release_frame_number"
+ * @held_bytes: "held_bytes"
+ * @ack_t: "ack_t_ns"
+ * @release_t: "release_t_ns"
+ * @ack_delay: "ack_delay_ns"
+ * @release_gap: "release_gap_ns"
+ * @window: "release_window_ns"
+ * @stall: "stall_ns"
+ * @delack: "delack"
+ */
+struct episode_obj {
+	struct json_object *dir, *t, *offset, *held_frame, *ack_frame, *release_frame;
+	struct json_object *held_bytes, *ack_t, *release_t, *ack_delay, *release_gap, *window;
+	struct json_object *stall, *delack;
+};
+
+/**
+ * struct flow_obj - the template of one element of "flows"
+ * @wrap: [[flow]], which puts the flow at its depth in the document
+ * @file: "file"
+ * @family: "family"
+ * @addr: "client" and "target" "addr"
+ * @port: "client" and "target" "port"
+ * @handshake: "handshake_seen"
+ * @mss: the "mss_option" object
+ * @mss_v: its "c2t" and "t2c" values (the template's references)
+ * @rtt: the "rtt_from_capture" object
+ * @rtt_v: its "client_ns" and "target_ns" values (the template's references)
+ * @packets: "packets"
+ * @first_t: "first_t_ns"
+ * @last_t: "last_t_ns"
+ * @evicted: "evicted"
+ * @stalls: "stalls"
+ * @think_time: "think_time"
+ * @by_delack: "by_delack" values, per enum nt_delack_class
+ * @total: "stalled_total_ns"
+ * @p50: "stalled_p50_ns"
+ * @max: "stalled_max_ns"
+ * @first: "first_stall"
+ * @last: "last_stall"
+ * @tl: "first_stall_timeline"
+ * @seg: its elements, as many as a timeline can hold
+ * @oom: an allocation failed: building the template, or a string grew
+ */
+struct flow_obj {
+	struct json_object *wrap;
+	struct json_object *file, *family, *addr[2], *port[2], *handshake;
+	struct json_object *mss, *mss_v[2], *rtt, *rtt_v[2];
+	struct json_object *packets, *first_t, *last_t, *evicted, *stalls, *think_time;
+	struct json_object *by_delack[3], *total, *p50, *max;
+	struct episode_obj first, last;
+	struct json_object *tl;
+	struct tl_seg_obj seg[NT_TIMELINE_MAX];
+	bool oom;
+};
+
+static struct json_object *put_int(struct flow_obj *t, struct json_object *o, const char *key)
+{
+	return put(&t->oom, o, key, json_object_new_int64(0));
+}
+
+static struct json_object *put_str(struct flow_obj *t, struct json_object *o, const char *key)
+{
+	return put(&t->oom, o, key, json_object_new_string(""));
+}
+
+static struct json_object *put_obj(struct flow_obj *t, struct json_object *o, const char *key)
+{
+	return put(&t->oom, o, key, json_object_new_object());
+}
+
+/* A value the template keeps a reference to, and puts under @key of @o. */
+static struct json_object *put_kept(struct flow_obj *t, struct json_object *o, const char *key,
+				    struct json_object *v)
+{
+	if (!v) {
+		t->oom = true;
+		return NULL;
+	}
+	put(&t->oom, o, key, json_object_get(v));
+	return v;
+}
+
+static void episode_up(struct flow_obj *t, struct json_object *flow, const char *key,
+		       struct episode_obj *ep)
+{
+	struct json_object *o = put_obj(t, flow, key);
+
+	ep->dir = put_str(t, o, "dir");
+	ep->t = put_int(t, o, "t_ns");
+	ep->offset = put_int(t, o, "file_offset_ns");
+	ep->held_frame = put_int(t, o, "held_frame_number");
+	ep->ack_frame = put_int(t, o, "ack_frame_number");
+	ep->release_frame = put_int(t, o, "release_frame_number");
+	ep->held_bytes = put_int(t, o, "held_bytes");
+	ep->ack_t = put_int(t, o, "ack_t_ns");
+	ep->release_t = put_int(t, o, "release_t_ns");
+	ep->ack_delay = put_int(t, o, "ack_delay_ns");
+	ep->release_gap = put_int(t, o, "release_gap_ns");
+	ep->window = put_int(t, o, "release_window_ns");
+	ep->stall = put_int(t, o, "stall_ns");
+	ep->delack = put_str(t, o, "delack");
+}
+
+static void endpoint_up(struct flow_obj *t, struct json_object *flow, const char *key, int side)
+{
+	struct json_object *o = put_obj(t, flow, key);
+
+	t->addr[side] = put_str(t, o, "addr");
+	t->port[side] = put_int(t, o, "port");
+}
+
+static void flow_obj_down(struct flow_obj *t)
+{
+	json_object_put(t->wrap);
+	for (int d = 0; d < 2; d++) {
+		json_object_put(t->mss_v[d]);
+		json_object_put(t->rtt_v[d]);
+	}
+	for (unsigned i = 0; i < NT_TIMELINE_MAX; i++)
+		json_object_put(t->seg[i].o);
+}
+
+/* Keys in the order of the schema's example; json-c prints them in insertion order. */
+static int flow_obj_up(struct flow_obj *t)
+{
+	struct json_object *inner, *o, *bd;
+
+	memset(t, 0, sizeof(*t));
+	t->wrap = json_object_new_array();
+	inner = json_object_new_array();
+	append(&t->oom, t->wrap, inner);
+	if (t->oom) {
+		json_object_put(t->wrap);
+		return -ENOMEM;
+	}
+	o = json_object_new_object();
+	append(&t->oom, inner, o);
+	if (t->oom) {
+		json_object_put(t->wrap);
+		return -ENOMEM;
+	}
+
+	t->file = put_int(t, o, "file");
+	t->family = put_str(t, o, "family");
+	endpoint_up(t, o, "client", 0);
+	endpoint_up(t, o, "target", 1);
+	t->handshake = put(&t->oom, o, "handshake_seen", json_object_new_boolean(0));
+	t->mss = put_obj(t, o, "mss_option");
+	t->mss_v[NT_DIR_C2T] = put_kept(t, t->mss, "c2t", json_object_new_int64(0));
+	t->mss_v[NT_DIR_T2C] = put_kept(t, t->mss, "t2c", json_object_new_int64(0));
+	t->rtt = put_obj(t, o, "rtt_from_capture");
+	t->rtt_v[NT_DIR_C2T] = put_kept(t, t->rtt, "client_ns", json_object_new_int64(0));
+	t->rtt_v[NT_DIR_T2C] = put_kept(t, t->rtt, "target_ns", json_object_new_int64(0));
+	t->packets = put_int(t, o, "packets");
+	t->first_t = put_int(t, o, "first_t_ns");
+	t->last_t = put_int(t, o, "last_t_ns");
+	t->evicted = put(&t->oom, o, "evicted", json_object_new_boolean(0));
+	t->stalls = put_int(t, o, "stalls");
+	t->think_time = put_int(t, o, "think_time");
+	bd = put_obj(t, o, "by_delack");
+	for (int c = NT_DELACK_OTHER; c <= NT_DELACK_MAX; c++)
+		t->by_delack[c] = put_int(t, bd, nt_delack_name((enum nt_delack_class)c));
+	t->total = put_int(t, o, "stalled_total_ns");
+	t->p50 = put_int(t, o, "stalled_p50_ns");
+	t->max = put_int(t, o, "stalled_max_ns");
+	episode_up(t, o, "first_stall", &t->first);
+	episode_up(t, o, "last_stall", &t->last);
+	t->tl = put(&t->oom, o, "first_stall_timeline", json_object_new_array_ext(NT_TIMELINE_MAX));
+	for (unsigned i = 0; i < NT_TIMELINE_MAX; i++) {
+		struct tl_seg_obj *s = &t->seg[i];
+		struct json_object *e = s->o = json_object_new_object();
+
+		s->frame = put_int(t, e, "frame_number");
+		s->t = put_int(t, e, "t_ns");
+		s->rel = put_int(t, e, "rel_ns");
+		s->dir = put_str(t, e, "dir");
+		s->flags = put_str(t, e, "flags");
+		s->seq = put_int(t, e, "seq");
+		s->ack = put_int(t, e, "ack");
+		s->len = put_int(t, e, "len");
+	}
+	if (t->oom) {
+		flow_obj_down(t);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Point @key of @o at the template's @v, or at null. */
+static void set_or_null(struct json_object *o, const char *key, struct json_object *v, bool is_set)
+{
+	json_object_object_add_ex(o, key, is_set ? json_object_get(v) : NULL,
+				  JSON_C_OBJECT_KEY_IS_CONSTANT);
+}
+
+/* A string value; a longer string than the object held is a new allocation. */
+static void set_str_len(struct flow_obj *t, struct json_object *o, const char *s, int len)
+{
+	if (!json_object_set_string_len(o, s, len))
+		t->oom = true;
+}
+
+static void set_str(struct flow_obj *t, struct json_object *o, const char *s)
+{
+	set_str_len(t, o, s, (int)strlen(s));
+}
+
+static void set_endpoint(struct flow_obj *t, int side, int family, const uint8_t *addr,
+			 uint16_t port)
+{
+	char buf[64];
 
 	nt_analysis_endpoint_str(family, addr, port, buf);
 	/* The address alone: strip ":port" and IPv6 brackets. */
 	if (family == AF_INET6)
-		snprintf(a, sizeof(a), "%.*s", (int)(strrchr(buf, ']') - buf - 1), buf + 1);
+		set_str_len(t, t->addr[side], buf + 1, (int)(strrchr(buf, ']') - buf - 1));
 	else
-		snprintf(a, sizeof(a), "%.*s", (int)(strrchr(buf, ':') - buf), buf);
-	add(o, "addr", json_object_new_string(a));
-	add(o, "port", json_object_new_int(port));
-	return o;
+		set_str_len(t, t->addr[side], buf, (int)(strrchr(buf, ':') - buf));
+	json_object_set_int64(t->port[side], port);
 }
 
-static struct json_object *episode(const struct nt_analysis *an, const struct nt_flow_result *r,
-				   const struct nt_stall_episode *ep)
+static void set_episode(struct flow_obj *t, struct episode_obj *o, int64_t file_start_ns,
+			const struct nt_stall_episode *ep)
 {
-	struct json_object *o = json_object_new_object();
+	set_str(t, o->dir, nt_dir_name(ep->dir));
+	json_object_set_int64(o->t, ep->held_t_ns);
+	json_object_set_int64(o->offset, ep->held_t_ns - file_start_ns);
+	json_object_set_int64(o->held_frame, clamp_u64(ep->held_frame));
+	json_object_set_int64(o->ack_frame, clamp_u64(ep->ack_frame));
+	json_object_set_int64(o->release_frame, clamp_u64(ep->release_frame));
+	json_object_set_int64(o->held_bytes, ep->held_len);
+	json_object_set_int64(o->ack_t, ep->ack_t_ns);
+	json_object_set_int64(o->release_t, ep->release_t_ns);
+	json_object_set_int64(o->ack_delay, ep->ack_delay_ns);
+	json_object_set_int64(o->release_gap, ep->release_gap_ns);
+	json_object_set_int64(o->window, ep->window_ns);
+	json_object_set_int64(o->stall, ep->stall_ns);
+	set_str(t, o->delack, nt_delack_name(ep->delack));
+}
+
+static int set_flow(struct flow_obj *t, const struct nt_analysis *an,
+		    const struct nt_flow_result *r)
+{
 	int64_t file_start = an->files[r->file].first_t_ns;
+	size_t n_tl = json_object_array_length(t->tl);
 
-	add(o, "dir", json_object_new_string(nt_dir_name(ep->dir)));
-	add(o, "t_ns", i64(ep->held_t_ns));
-	add(o, "file_offset_ns", i64(ep->held_t_ns - file_start));
-	add(o, "held_frame_number", u64(ep->held_frame));
-	add(o, "ack_frame_number", u64(ep->ack_frame));
-	add(o, "release_frame_number", u64(ep->release_frame));
-	add(o, "held_bytes", json_object_new_int64(ep->held_len));
-	add(o, "ack_t_ns", i64(ep->ack_t_ns));
-	add(o, "release_t_ns", i64(ep->release_t_ns));
-	add(o, "ack_delay_ns", i64(ep->ack_delay_ns));
-	add(o, "release_gap_ns", i64(ep->release_gap_ns));
-	add(o, "release_window_ns", i64(ep->window_ns));
-	add(o, "stall_ns", i64(ep->stall_ns));
-	add(o, "delack", json_object_new_string(nt_delack_name(ep->delack)));
-	return o;
-}
+	json_object_set_int64(t->file, (int)r->file);
+	set_str(t, t->family, r->family == AF_INET6 ? "ipv6" : "ipv4");
+	set_endpoint(t, 0, r->family, r->client_addr, r->client_port);
+	set_endpoint(t, 1, r->family, r->target_addr, r->target_port);
+	json_object_set_boolean(t->handshake, r->syn_seen);
+	json_object_set_int64(t->mss_v[NT_DIR_C2T], r->mss[NT_DIR_C2T]);
+	json_object_set_int64(t->mss_v[NT_DIR_T2C], r->mss[NT_DIR_T2C]);
+	set_or_null(t->mss, "c2t", t->mss_v[NT_DIR_C2T], r->mss[NT_DIR_C2T]);
+	set_or_null(t->mss, "t2c", t->mss_v[NT_DIR_T2C], r->mss[NT_DIR_T2C]);
+	json_object_set_int64(t->rtt_v[NT_DIR_C2T], r->rtt_ns[NT_DIR_C2T]);
+	json_object_set_int64(t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C]);
+	set_or_null(t->rtt, "client_ns", t->rtt_v[NT_DIR_C2T], r->rtt_ns[NT_DIR_C2T] >= 0);
+	set_or_null(t->rtt, "target_ns", t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C] >= 0);
+	json_object_set_int64(t->packets, clamp_u64(r->packets));
+	json_object_set_int64(t->first_t, r->first_t_ns);
+	json_object_set_int64(t->last_t, r->last_t_ns);
+	json_object_set_boolean(t->evicted, r->evicted);
+	json_object_set_int64(t->stalls, r->stalls);
+	json_object_set_int64(t->think_time, r->think_time);
+	for (int c = NT_DELACK_OTHER; c <= NT_DELACK_MAX; c++)
+		json_object_set_int64(t->by_delack[c], r->by_delack[c]);
+	json_object_set_int64(t->total, r->total_ns);
+	json_object_set_int64(t->p50, r->p50_ns);
+	json_object_set_int64(t->max, r->max_ns);
+	set_episode(t, &t->first, file_start, &r->first);
+	set_episode(t, &t->last, file_start, &r->last);
 
-static struct json_object *flow(const struct nt_analysis *an, const struct nt_flow_result *r)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *tl = json_object_new_array();
-	struct json_object *mss = json_object_new_object();
-	struct json_object *rtt = json_object_new_object();
-	uint64_t bd[3] = { r->by_delack[0], r->by_delack[1], r->by_delack[2] };
-
-	add(o, "file", json_object_new_int((int)r->file));
-	add(o, "family", json_object_new_string(r->family == AF_INET6 ? "ipv6" : "ipv4"));
-	add(o, "client", endpoint(r->family, r->client_addr, r->client_port));
-	add(o, "target", endpoint(r->family, r->target_addr, r->target_port));
-	add(o, "handshake_seen", json_object_new_boolean(r->syn_seen));
-	add(mss, "c2t", r->mss[NT_DIR_C2T] ? json_object_new_int(r->mss[NT_DIR_C2T]) : NULL);
-	add(mss, "t2c", r->mss[NT_DIR_T2C] ? json_object_new_int(r->mss[NT_DIR_T2C]) : NULL);
-	add(o, "mss_option", mss);
-	add(rtt, "client_ns", ns_or_null(r->rtt_ns[NT_DIR_C2T]));
-	add(rtt, "target_ns", ns_or_null(r->rtt_ns[NT_DIR_T2C]));
-	add(o, "rtt_from_capture", rtt);
-	add(o, "packets", u64(r->packets));
-	add(o, "first_t_ns", i64(r->first_t_ns));
-	add(o, "last_t_ns", i64(r->last_t_ns));
-	add(o, "evicted", json_object_new_boolean(r->evicted));
-	add(o, "stalls", json_object_new_int64(r->stalls));
-	add(o, "think_time", json_object_new_int64(r->think_time));
-	add(o, "by_delack", by_delack(bd));
-	add(o, "stalled_total_ns", i64(r->total_ns));
-	add(o, "stalled_p50_ns", i64(r->p50_ns));
-	add(o, "stalled_max_ns", i64(r->max_ns));
-	add(o, "first_stall", episode(an, r, &r->first));
-	add(o, "last_stall", episode(an, r, &r->last));
+	/* Taking elements out only drops the array's references (see put_kept()). */
+	if (n_tl > r->n_timeline)
+		json_object_array_del_idx(t->tl, r->n_timeline, n_tl - r->n_timeline);
+	for (size_t i = n_tl; i < r->n_timeline; i++) {
+		if (json_object_array_add(t->tl, t->seg[i].o) < 0)
+			return -ENOMEM;
+		json_object_get(t->seg[i].o);
+	}
 	for (unsigned i = 0; i < r->n_timeline; i++) {
 		const struct nt_tl_seg *s = &r->timeline[i];
-		struct json_object *e = json_object_new_object();
+		struct tl_seg_obj *e = &t->seg[i];
 		char flags[12];
 
-		add(e, "frame_number", u64(s->frame));
-		add(e, "t_ns", i64(s->t_ns));
-		add(e, "rel_ns", i64(s->t_ns - r->first.held_t_ns));
-		add(e, "dir", json_object_new_string(nt_dir_name(s->dir)));
-		add(e, "flags", json_object_new_string(nt_tcp_flags_str(s->flags, flags)));
-		add(e, "seq", json_object_new_int64(s->seq_rel));
-		add(e, "ack", json_object_new_int64(s->ack_rel));
-		add(e, "len", json_object_new_int64(s->len));
-		json_object_array_add(tl, e);
+		json_object_set_int64(e->frame, clamp_u64(s->frame));
+		json_object_set_int64(e->t, s->t_ns);
+		json_object_set_int64(e->rel, s->t_ns - r->first.held_t_ns);
+		set_str(t, e->dir, nt_dir_name(s->dir));
+		set_str(t, e->flags, nt_tcp_flags_str(s->flags, flags));
+		json_object_set_int64(e->seq, s->seq_rel);
+		json_object_set_int64(e->ack, s->ack_rel);
+		json_object_set_int64(e->len, s->len);
 	}
-	add(o, "first_stall_timeline", tl);
-	return o;
+	return t->oom ? -ENOMEM : 0;
 }
 
-static struct json_object *file(const struct nt_analysis_file *f)
+/* A placeholder's serialiser: print nothing, note where the element goes. */
+static int mark_here(struct json_object *jso, struct printbuf *pb, int level, int flags)
 {
-	struct json_object *o = json_object_new_object();
+	(void)level;
+	(void)flags;
+	*(int *)json_object_get_userdata(jso) = pb->bpos;
+	return 0;
+}
 
-	add(o, "path", json_object_new_string(f->path));
-	add(o, "linktype", f->linktype >= 0 ? json_object_new_int(f->linktype) : NULL);
-	add(o, "packets", u64(f->packets));
-	add(o, "tcp_packets", u64(f->tcp_packets));
-	add(o, "not_decoded", not_decoded(f->not_decoded));
-	add(o, "first_t_ns", f->packets ? i64(f->first_t_ns) : NULL);
-	add(o, "last_t_ns", f->packets ? i64(f->last_t_ns) : NULL);
-	add(o, "flows", u64(f->flows));
-	add(o, "flows_with_stalls", u64(f->flows_with_stalls));
-	add(o, "stalls", u64(f->stalls));
-	add(o, "complete", json_object_new_boolean(!f->error));
-	add(o, "error", f->error ? json_object_new_string(f->error) : NULL);
-	return o;
+static struct json_object *mark_new(int *at)
+{
+	struct json_object *m = json_object_new_object();
+
+	if (m)
+		json_object_set_serializer(m, mark_here, at, NULL);
+	return m;
+}
+
+#define JSON_FLAGS \
+	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+static bool write_all(FILE *out, const char *p, size_t n)
+{
+	return fwrite(p, 1, n, out) == n;
+}
+
+/*
+ * The flows, one at a time, between the head and the tail json-c laid out.
+ * The head goes out with the first flow, once its strings and buffer are
+ * allocated: an allocation failure then mostly leaves nothing written.
+ */
+static int write_flows(FILE *out, const struct nt_analysis *an, const char *doc, size_t len,
+		       const int *at)
+{
+	struct flow_obj t;
+	bool ok = true;
+	int ret;
+
+	ret = flow_obj_up(&t);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; ok && i < an->n_flows; i++) {
+		const char *text, *start, *end;
+		size_t n;
+
+		ret = set_flow(&t, an, an->flows[i]);
+		if (ret < 0)
+			break;
+		text = json_object_to_json_string_length(t.wrap, JSON_FLAGS, &n);
+		/* The flow object is the text from the first '{' to the last '}'. */
+		start = text ? memchr(text, '{', n) : NULL;
+		end = text ? memrchr(text, '}', n) : NULL;
+		if (!start || !end) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (i)
+			ok = write_all(out, doc + at[0], (size_t)(at[1] - at[0]));
+		else
+			ok = write_all(out, doc, (size_t)at[0]);
+		ok = ok && write_all(out, start, (size_t)(end - start + 1));
+	}
+	if (!ret && ok)
+		ok = write_all(out, doc + at[1], len - (size_t)at[1]);
+	flow_obj_down(&t);
+	if (!ret && !ok)
+		ret = -EIO;
+	return ret;
 }
 
 int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
@@ -167,52 +537,65 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 {
 	const struct nt_analysis_summary *s = &an->sum;
 	struct json_object *root = json_object_new_object();
-	struct json_object *tool = json_object_new_object();
-	struct json_object *params = json_object_new_object();
-	struct json_object *files = json_object_new_array();
-	struct json_object *flows = json_object_new_array();
-	struct json_object *sum = json_object_new_object();
-	int ret = 0;
+	struct json_object *tool, *params, *files, *flows, *sum;
+	int at[2] = { -1, -1 };
+	bool oom = !root;
+	const char *text;
+	size_t len;
+	int ret;
 
-	add(root, "schema_version", json_object_new_int(NT_ANALYSIS_SCHEMA_VERSION));
-	add(tool, "name", json_object_new_string("nagle-trace"));
-	add(tool, "version", json_object_new_string(NT_VERSION));
-	add(tool, "command", json_object_new_string("analyze"));
-	add(root, "tool", tool);
-	add(params, "threshold_ns", i64(an->params.stall.threshold_ns));
-	add(params, "release_ns", i64(an->params.stall.release_ns));
-	add(params, "max_flows", json_object_new_int64(an->params.max_flows));
-	add(params, "idle_ns", i64(an->params.idle_ns));
-	add(params, "filter", v->filter ? json_object_new_string(v->filter) : NULL);
-	add(root, "params", params);
+	put(&oom, root, "schema_version", json_object_new_int(NT_ANALYSIS_SCHEMA_VERSION));
+	tool = put(&oom, root, "tool", json_object_new_object());
+	put(&oom, tool, "name", json_object_new_string("nagle-trace"));
+	put(&oom, tool, "version", json_object_new_string(NT_VERSION));
+	put(&oom, tool, "command", json_object_new_string("analyze"));
+	params = put(&oom, root, "params", json_object_new_object());
+	put(&oom, params, "threshold_ns", i64(an->params.stall.threshold_ns));
+	put(&oom, params, "release_ns", i64(an->params.stall.release_ns));
+	put(&oom, params, "max_flows", json_object_new_int64(an->params.max_flows));
+	put(&oom, params, "idle_ns", i64(an->params.idle_ns));
+	put_str_or_null(&oom, params, "filter", v->filter);
+	files = put(&oom, root, "files", json_object_new_array());
 	for (size_t i = 0; i < an->n_files; i++)
-		json_object_array_add(files, file(&an->files[i]));
-	add(root, "files", files);
-	for (size_t i = 0; i < an->n_flows; i++)
-		json_object_array_add(flows, flow(an, an->flows[i]));
-	add(root, "flows", flows);
+		append(&oom, files, file(&oom, &an->files[i]));
+	/* With no flow, "flows" is json-c's empty array; else two placeholders. */
+	flows = put(&oom, root, "flows", json_object_new_array());
+	if (an->n_flows) {
+		append(&oom, flows, mark_new(&at[0]));
+		append(&oom, flows, mark_new(&at[1]));
+	}
+	sum = put(&oom, root, "summary", json_object_new_object());
+	put(&oom, sum, "packets", u64(s->packets));
+	put(&oom, sum, "tcp_packets", u64(s->tcp_packets));
+	put(&oom, sum, "not_decoded", not_decoded(&oom, s->not_decoded));
+	put(&oom, sum, "flows", u64(s->flows));
+	put(&oom, sum, "flows_with_stalls", u64(s->flows_with_stalls));
+	put(&oom, sum, "stalls", u64(s->stalls));
+	put(&oom, sum, "by_delack", by_delack(&oom, s->by_delack));
+	put(&oom, sum, "stalled_total_ns", i64(s->total_stall_ns));
+	put(&oom, sum, "think_time", u64(s->think_time));
+	put(&oom, sum, "evicted_flows", u64(s->evicted_idle + s->evicted_full));
+	put(&oom, sum, "evicted_idle", u64(s->evicted_idle));
+	put(&oom, sum, "evicted_full", u64(s->evicted_full));
+	put(&oom, sum, "files_damaged", u64(s->files_damaged));
+	put(&oom, sum, "incomplete", json_object_new_boolean(an->oom));
+	if (oom) {
+		ret = -ENOMEM;
+		goto put_root;
+	}
 
-	add(sum, "packets", u64(s->packets));
-	add(sum, "tcp_packets", u64(s->tcp_packets));
-	add(sum, "not_decoded", not_decoded(s->not_decoded));
-	add(sum, "flows", u64(s->flows));
-	add(sum, "flows_with_stalls", u64(s->flows_with_stalls));
-	add(sum, "stalls", u64(s->stalls));
-	add(sum, "by_delack", by_delack(s->by_delack));
-	add(sum, "stalled_total_ns", i64(s->total_stall_ns));
-	add(sum, "think_time", u64(s->think_time));
-	add(sum, "evicted_flows", u64(s->evicted_idle + s->evicted_full));
-	add(sum, "evicted_idle", u64(s->evicted_idle));
-	add(sum, "evicted_full", u64(s->evicted_full));
-	add(sum, "files_damaged", u64(s->files_damaged));
-	add(sum, "incomplete", json_object_new_boolean(an->oom));
-	add(root, "summary", sum);
-
-	const char *text = json_object_to_json_string_ext(
-		root,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || fputs(text, out) == EOF || fputc('\n', out) == EOF)
+	text = json_object_to_json_string_length(root, JSON_FLAGS, &len);
+	if (!text)
+		ret = -ENOMEM;
+	else if (!an->n_flows)
+		ret = write_all(out, text, len) ? 0 : -EIO;
+	else if (at[0] < 0 || at[1] < at[0])
+		ret = -ENOMEM;
+	else
+		ret = write_flows(out, an, text, len, at);
+	if (!ret && fputc('\n', out) == EOF)
 		ret = -EIO;
+put_root:
 	json_object_put(root);
 	return ret;
 }

@@ -19,6 +19,8 @@
 #include "nt/model/stall.h"
 
 #define NT_TIMELINE_MAX (NT_FLOW_RING + NT_FLOW_AFTER)
+/* Stall durations a report holds before moving them to the heap: one cache line. */
+#define NT_STALL_BATCH 8
 /* Decode statuses, NT_DECODE_OK .. NT_DECODE_UNSUPPORTED_LINK, counted per file. */
 #define NT_DECODE_STATUS_COUNT 5
 
@@ -53,9 +55,12 @@ struct nt_analysis_params {
  * @stalls: stall episodes
  * @think_time: think-time episodes
  * @by_delack: stalls per enum nt_delack_class
- * @stall_ns: each stall's duration (R - H), in order
+ * @stall_ns: each stall's duration (R - H), in order, but for the latest
+ *            @stalls % NT_STALL_BATCH (in @recent_ns); NULL until the first
+ *            NT_STALL_BATCH
  * @stall_ns_cap: allocated slots of @stall_ns
- * @total_ns: sum of @stall_ns
+ * @total_ns: sum of the durations
+ * @recent_ns: the durations not yet in @stall_ns, @stalls % NT_STALL_BATCH
  * @last: the last stall (next to the fields every stall updates)
  * @p50_ns: nearest-rank median
  * @max_ns: longest
@@ -84,6 +89,7 @@ struct nt_flow_result {
 	int64_t *stall_ns;
 	uint32_t stall_ns_cap;
 	int64_t total_ns;
+	int64_t recent_ns[NT_STALL_BATCH];
 	struct nt_stall_episode last;
 	int64_t p50_ns;
 	int64_t max_ns;

@@ -358,9 +358,6 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	run->counts.if_dropped = st.if_dropped;
 	note_mss(&pl);
 	run->teardown_seen = pl.fin.done;
-	ret = nt_run_finish(run, opt->sink);
-	if (ret < 0)
-		nt_err_set(err, ret, "write the report");
 	tm->assemble_ns = lap(&t);
 
 capture_close:
@@ -372,5 +369,14 @@ lab_down:
 	nt_lab_down(&lab);
 	tm->close_ns = lap(&t);
 	tm->total_ns = t - t0;
+	/*
+	 * The last rounds and the summary go to the report after the close, so
+	 * the summary's timings are complete (but for this step's own time).
+	 */
+	if (ret == 0) {
+		ret = nt_run_finish(run, opt->sink);
+		if (ret < 0)
+			nt_err_set(err, ret, "write the report");
+	}
 	return ret;
 }

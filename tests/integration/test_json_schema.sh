@@ -42,6 +42,15 @@ nt --variant nodelay,writev,quickack-rearm --rounds 2 --format json -o "$NT_TMP/
 [ "$rc" = 0 ] || fail "multi run exited $rc"
 validate "$NT_TMP/multi.json" || fail "multi-variant document does not match the schema"
 
+# The timings are complete: the summary is written after the close it reports.
+python3 - "$NT_TMP/one.json" <<'PY' || fail "summary.timings is incomplete in one.json"
+import json, sys
+t = json.load(open(sys.argv[1]))["summary"]["timings"]
+parts = sum(v for k, v in t.items() if k != "total_ns")
+assert t["close_ns"] > 0 and t["exchange_ns"] > 0, t
+assert parts <= t["total_ns"] <= parts + 1000000, t
+PY
+
 # The schema can fail: a document with a bad verdict is rejected.
 python3 - "$NT_TMP/one.json" <<'PY'
 import json, sys

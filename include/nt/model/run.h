@@ -148,7 +148,10 @@ struct nt_run_evidence {
  * @listen_ns: the target's listener and its evidence files
  * @capture_open_ns: opening the capture (and the -w writer)
  * @exchange_ns: connect, every round, and the teardown seen in the capture
- * @assemble_ns: draining the capture, its counters, rounds and verdicts
+ * @assemble_ns: the last drain of the capture and its counters (rounds are
+ *               assembled and written as they complete, inside @exchange_ns;
+ *               the last ones and the summary after @close_ns, untimed: the
+ *               report cannot hold the time it takes to write itself)
  * @close_ns: closing the capture, the sockets and the lab (closing an
  *            AF_PACKET socket waits for an RCU grace period: packet_release())
  * @total_ns: the whole live run

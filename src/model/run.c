@@ -74,18 +74,18 @@ static long gather(struct nt_run *run, int round)
 	return (long)n;
 }
 
-/* Drops the window's events that were handed over: the handshake and rounds up to run->retired. */
-static void compact(struct nt_run *run)
+/*
+ * Drops the window's events of @round, just handed over. Only then: a
+ * segment of that round that comes later stays, and goes out with the
+ * teardown rather than nowhere.
+ */
+static void drop(struct nt_run *run, int round)
 {
 	size_t keep = 0;
 
-	for (size_t i = 0; i < run->tl.n; i++) {
-		int r = run->tl.ev[i].round;
-
-		if (r == NT_ROUND_HANDSHAKE || (r >= 1 && (unsigned)r <= run->retired))
-			continue;
-		run->tl.ev[keep++] = run->tl.ev[i];
-	}
+	for (size_t i = 0; i < run->tl.n; i++)
+		if (run->tl.ev[i].round != round)
+			run->tl.ev[keep++] = run->tl.ev[i];
 	run->tl.n = keep;
 }
 
@@ -97,6 +97,7 @@ static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 	if (n < 0)
 		return (int)n;
 	run->begun = true;
+	drop(run, NT_ROUND_HANDSHAKE);
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }
 
@@ -122,6 +123,7 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 						    sizeof(run->expectation_reason)))
 		run->expect_failed = true;
 	run->retired = k;
+	drop(run, (int)k);
 	if (sink && sink->round) {
 		struct nt_round_view rv = {
 			.round = &r, .evidence = re, .ev = run->scratch, .n = (size_t)n
@@ -148,7 +150,6 @@ int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *s
 		ret = begin(run, sink);
 	while (!ret && run->retired < upto)
 		ret = retire_one(run, run->retired + 1, sink);
-	compact(run);
 	return ret;
 }
 

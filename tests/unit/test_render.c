@@ -241,6 +241,51 @@ static void test_fixture_verdicts(void **state)
 	nt_run_fini(&run);
 }
 
+/*
+ * A segment of a round already handed over (a duplicate ACK, say) is not
+ * lost: it stays in the window and goes out with the teardown.
+ */
+static void test_late_segment_goes_with_teardown(void **state)
+{
+	struct collected whole, c;
+	struct nt_run_sink sink = {
+		.begin = collect_begin, .round = collect_round, .end = collect_end, .ctx = &c
+	};
+	struct nt_event late = { 0 };
+	struct nt_run run;
+	bool found = false;
+
+	(void)state;
+	fixture_collect(&run, &whole);
+	nt_run_fini(&run);
+
+	memset(&c, 0, sizeof(c));
+	fixture_run(&run, "default");
+	assert_int_equal(nt_run_retire(&run, 2, &sink), 0);
+	assert_int_equal(c.count, 2);
+	for (size_t i = 0; i < c.n[0] && !found; i++) {
+		if (c.ev[0][i].kind == NT_EVENT_SEGMENT &&
+		    c.ev[0][i].seg.role == NT_ROLE_PURE_ACK) {
+			late = c.ev[0][i];
+			found = true;
+		}
+	}
+	assert_true(found);
+	late.round = NT_ROUND_NONE;
+	late.seg.role = NT_ROLE_UNKNOWN;
+	late.t_ns = c.ev[1][c.n[1] - 1].t_ns + 1;
+	assert_int_equal(nt_timeline_append(&run.tl, &late), 0);
+	/* Retiring the next round must not drop it with that round's events. */
+	assert_int_equal(nt_run_retire(&run, 3, &sink), 0);
+	assert_int_equal(nt_run_finish(&run, &sink), 0);
+	assert_int_equal(c.count, 4);
+	for (unsigned k = 0; k < 4; k++)
+		assert_int_equal(c.n[k], whole.n[k]);
+	assert_int_equal(c.teardown, whole.teardown + 1);
+	assert_int_equal(run.summary.rounds, 4);
+	nt_run_fini(&run);
+}
+
 /* The picked round is the first stalled one, else the last. */
 static void test_view_pick(void **state)
 {
@@ -496,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_view_helpers),
 		cmocka_unit_test(test_view_pick),
 		cmocka_unit_test(test_streamed_equals_whole),
+		cmocka_unit_test(test_late_segment_goes_with_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

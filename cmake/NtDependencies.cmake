@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
-# Every external library through pkg-config, as imported targets.
+# Every external library through pkg-config, as imported targets (and the
+# system's threads, for the capture closer).
 find_package(PkgConfig REQUIRED)
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
 pkg_check_modules(LIBPCAP REQUIRED IMPORTED_TARGET libpcap>=1.9)
 pkg_check_modules(LIBMNL REQUIRED IMPORTED_TARGET libmnl>=1.0.4)
 pkg_check_modules(JSONC REQUIRED IMPORTED_TARGET json-c>=0.15)

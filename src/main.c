@@ -13,6 +13,7 @@
 
 #include "nt/analyze.h"
 #include "nt/capture/capture.h"
+#include "nt/capture/closer.h"
 #include "nt/capture/pcap_writer.h"
 #include "nt/cli.h"
 #include "nt/exitcode.h"
@@ -143,6 +144,8 @@ static int run_variants(struct nt_options *opt, struct nt_run *runs, const struc
 
 		t.variant = opt->variants[i];
 		t.pcap = pcap_writers[i];
+		/* The capture's close waits for a grace period: let it pass while the next variant runs. */
+		t.close_later = i + 1 < opt->n_variants;
 		if (!opt->expect_set)
 			t.expect = t.variant->expect;
 		progress(opt, i, false);
@@ -270,6 +273,7 @@ abort:
 	pcap_writers_abort();
 	nt_output_abort(&out);
 out:
+	nt_capture_closer_drain();
 	nt_renderer_close(&doc);
 	free_runs(runs, opt->n_variants);
 	return code;

@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "nt/capture/closer.h"
 #include "nt/capture/pcap_writer.h"
 #include "nt/clock.h"
 #include "nt/lab/lab.h"
@@ -361,7 +362,10 @@ int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct 
 	tm->assemble_ns = lap(&t);
 
 capture_close:
-	nt_capture_close(&pl.cap);
+	if (opt->close_later)
+		nt_capture_close_later(&pl.cap);
+	else
+		nt_capture_close(&pl.cap);
 exchange_close:
 	nt_exchange_close(&ex);
 	nt_evidence_close(&evidence);

@@ -36,6 +36,8 @@
  * @pcap: -w: a writer made with nt_pcap_writer_new() that receives every frame
  *        of the traced connection, or NULL; the caller commits or aborts it
  * @sink: where the run's rounds go as they complete (a renderer's), or NULL
+ * @close_later: close the capture in the background (nt_capture_close_later()),
+ *               for a run followed by another; the caller drains the closer
  */
 struct nt_trace_options {
 	const struct nt_variant *variant;
@@ -52,6 +54,7 @@ struct nt_trace_options {
 	volatile sig_atomic_t *stop;
 	struct nt_pcap_writer *pcap;
 	const struct nt_run_sink *sink;
+	bool close_later;
 };
 
 /**

@@ -39,6 +39,32 @@ stop_with TERM "$NT_TMP/term.json"
 [ "$rc" = 143 ] || fail "SIGTERM: exit $rc, want 143"
 json_check "$NT_TMP/term.json" 'assert doc["interrupted"] is True'
 
+# Several variants: each capture is closed by a background thread while the next variant
+# runs (src/capture/closer.c). SIGINT must still reach the exchange at once (the closer
+# blocks every signal), the runs made so far are written, and the closes are waited for.
+set +e
+unshare -Urn "$NAGLE_TRACE" --variant nodelay,writev,default,cork --rounds 20 --pause 5 \
+	--format json -o "$NT_TMP/multi.json" &
+pid=$!
+sleep 0.7
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+end=$(date +%s%N)
+set -e
+[ "$rc" = 130 ] || fail "SIGINT during several variants: exit $rc, want 130"
+[ $(((end - start) / 1000000)) -lt 1000 ] ||
+	fail "SIGINT during several variants took $(((end - start) / 1000000)) ms to end the run"
+json_check "$NT_TMP/multi.json" '
+runs = doc["runs"]
+names = [r["variant"] for r in runs]
+assert 2 <= len(runs) <= 4 and names == ["nodelay", "writev", "default", "cork"][:len(runs)], names
+assert all(r["summary"]["rounds"] == 20 and not r["interrupted"] for r in runs[:-1])
+assert runs[-1]["interrupted"] is True
+assert all(r["summary"]["timings"]["close_ns"] > 0 for r in runs)
+'
+
 # | head: the reader goes away; no error message, no crash.
 set +e
 unshare -Urn "$NAGLE_TRACE" --rounds 30 2>"$NT_TMP/pipe.err" | head -1 >/dev/null

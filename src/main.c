@@ -193,6 +193,17 @@ static int exit_code(const struct nt_options *opt, const struct nt_run *runs, in
 	return code;
 }
 
+/* The report could not be written: exit 4, one line naming -o's file (quoted) or standard output. */
+static int report_failed(const struct nt_options *opt, int ret, struct nt_err *err)
+{
+	const char *q = opt->output_path ? "\"" : "";
+
+	err->msg[0] = '\0'; /* this, not the step it stopped (a run stops when its report fails) */
+	nt_err_set(err, ret, "write %s%s%s", q,
+		   opt->output_path ? opt->output_path : "standard output", q);
+	return fail(NT_EXIT_FILE, err);
+}
+
 /*
  * The report is written while the runs go (each round as it completes), to
  * a temporary file beside -o's path that is renamed into place only when
@@ -204,7 +215,6 @@ static int run_trace(struct nt_options *opt)
 	struct nt_err err = { "" };
 	struct nt_run *runs = calloc(opt->n_variants, sizeof(*runs));
 	struct nt_render_opts ro = { .color = want_color(opt), .summary_only = opt->summary_only };
-	const char *out_name = opt->output_path ? opt->output_path : "standard output";
 	struct nt_renderer doc = { 0 };
 	struct nt_output out;
 	int n, ret, code;
@@ -224,18 +234,13 @@ static int run_trace(struct nt_options *opt)
 	}
 	ret = nt_renderer_open(&doc, nt_format_find(opt->format), out.fp, &ro, opt->n_variants);
 	if (ret < 0) {
-		nt_err_set(&err, ret, "write %s%s%s", opt->output_path ? "\"" : "", out_name,
-			   opt->output_path ? "\"" : "");
-		code = fail(NT_EXIT_FILE, &err);
+		code = report_failed(opt, ret, &err);
 		goto abort;
 	}
 
 	n = run_variants(opt, runs, nt_renderer_sink(&doc), &err);
 	if (n < 0 && doc.error && doc.error != -EPIPE) {
-		err.msg[0] = '\0'; /* the run stopped because the report could not be written */
-		nt_err_set(&err, doc.error, "write %s%s%s", opt->output_path ? "\"" : "", out_name,
-			   opt->output_path ? "\"" : "");
-		code = fail(NT_EXIT_FILE, &err);
+		code = report_failed(opt, doc.error, &err);
 		goto abort;
 	}
 	if (n < 0) {
@@ -254,9 +259,7 @@ static int run_trace(struct nt_options *opt)
 	if (ret == 0)
 		ret = nt_output_commit(&out, &err);
 	if (ret < 0 && ret != -EPIPE) {
-		nt_err_set(&err, ret, "write %s%s%s", opt->output_path ? "\"" : "", out_name,
-			   opt->output_path ? "\"" : "");
-		code = fail(NT_EXIT_FILE, &err);
+		code = report_failed(opt, ret, &err);
 		goto abort;
 	}
 	if (ret == -EPIPE)

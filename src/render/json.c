@@ -289,6 +289,15 @@ static void json_close(struct nt_renderer *r)
 	free(r->state);
 }
 
+/* A document of several runs, up to its "runs" array's opening bracket. */
+static void runs_head(FILE *out)
+{
+	fputs("{\n", out);
+	member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1, true);
+	member(out, "tool", tool_json(), 1, true);
+	fputs("  \"runs\": [", out);
+}
+
 static int json_begin(struct nt_renderer *r, const struct nt_run *run,
 		      const struct nt_round_view *hs)
 {
@@ -297,13 +306,8 @@ static int json_begin(struct nt_renderer *r, const struct nt_run *run,
 	int depth = run_depth(r), in = depth + 1;
 
 	if (r->n_runs > 1) {
-		if (r->run == 0) {
-			fputs("{\n", out);
-			member(out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1,
-			       true);
-			member(out, "tool", tool_json(), 1, true);
-			fputs("  \"runs\": [", out);
-		}
+		if (r->run == 0)
+			runs_head(out);
 		fprintf(out, "%s\n    ", r->run ? "," : "");
 	}
 	fputs("{\n", out);
@@ -355,13 +359,8 @@ static int json_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 	(void)n_runs;
 	/* No run ended (stopped before the first): still one valid document, with no runs. */
 	if (r->n_runs > 1 || r->run == 0) {
-		if (r->run == 0) {
-			fputs("{\n", r->out);
-			member(r->out, "schema_version", json_object_new_int(NT_SCHEMA_VERSION), 1,
-			       true);
-			member(r->out, "tool", tool_json(), 1, true);
-			fputs("  \"runs\": [", r->out);
-		}
+		if (r->run == 0)
+			runs_head(r->out);
 		fputs("\n  ]\n}\n", r->out);
 	}
 	return ferror(r->out) ? -EIO : 0;

@@ -33,6 +33,13 @@ void nt_round_evidence_reset(struct nt_round_evidence *re)
 	};
 }
 
+int64_t nt_round_view_origin(const struct nt_round_view *rv)
+{
+	if (rv->round && rv->round->start_ns)
+		return rv->round->start_ns;
+	return rv->n ? rv->ev[0].t_ns : 0;
+}
+
 static struct nt_round_evidence *evidence_of(struct nt_run *run, unsigned round)
 {
 	struct nt_run_evidence *e = &run->evidence;
@@ -52,52 +59,44 @@ static void evidence_complete(struct nt_round_evidence *re)
 							       : 0;
 }
 
-/* Copies the window's events of @round into run->scratch, in order: how many, or -ENOMEM. */
-static long gather(struct nt_run *run, int round)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < run->tl.n; i++) {
-		if (run->tl.ev[i].round != round)
-			continue;
-		if (n == run->scratch_cap) {
-			size_t cap = run->scratch_cap ? run->scratch_cap * 2 : 32;
-			struct nt_event *ev = realloc(run->scratch, cap * sizeof(*ev));
-
-			if (!ev)
-				return -ENOMEM;
-			run->scratch = ev;
-			run->scratch_cap = cap;
-		}
-		run->scratch[n++] = run->tl.ev[i];
-	}
-	return (long)n;
-}
-
 /*
- * Drops the window's events of @round, just handed over. Only then: a
- * segment of that round that comes later stays, and goes out with the
- * teardown rather than nowhere.
+ * Moves the window's events of @round, in order, to run->scratch (whose size
+ * is returned, or -ENOMEM), leaving the window with the rest. Only the events
+ * there now go: a segment of the round that comes later stays, and goes out
+ * with the teardown rather than nowhere.
  */
-static void drop(struct nt_run *run, int round)
+static long take(struct nt_run *run, int round)
 {
-	size_t keep = 0;
+	size_t n = 0, keep = 0;
 
-	for (size_t i = 0; i < run->tl.n; i++)
-		if (run->tl.ev[i].round != round)
+	/* Room for the whole window first, so nothing can fail halfway through. */
+	if (run->tl.n > run->scratch_cap) {
+		struct nt_event *ev = realloc(run->scratch, run->tl.n * sizeof(*ev));
+
+		if (!ev)
+			return -ENOMEM;
+		run->scratch = ev;
+		run->scratch_cap = run->tl.n;
+	}
+	for (size_t i = 0; i < run->tl.n; i++) {
+		if (run->tl.ev[i].round == round)
+			run->scratch[n++] = run->tl.ev[i];
+		else
 			run->tl.ev[keep++] = run->tl.ev[i];
+	}
 	run->tl.n = keep;
+	return (long)n;
 }
 
 static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 {
-	long n = gather(run, NT_ROUND_HANDSHAKE);
+	long n = take(run, NT_ROUND_HANDSHAKE);
 	struct nt_round_view hs = { .ev = run->scratch, .n = n > 0 ? (size_t)n : 0 };
 
 	if (n < 0)
 		return (int)n;
 	run->begun = true;
-	drop(run, NT_ROUND_HANDSHAKE);
+	nt_summary_acc_init(&run->acc);
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }
 
@@ -105,7 +104,7 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 {
 	struct nt_round r;
 	struct nt_round_evidence *re = evidence_of(run, k);
-	long n = gather(run, (int)k);
+	long n = take(run, (int)k);
 	int ret;
 
 	if (n < 0)
@@ -123,7 +122,6 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 						    sizeof(run->expectation_reason)))
 		run->expect_failed = true;
 	run->retired = k;
-	drop(run, (int)k);
 	if (sink && sink->round) {
 		struct nt_round_view rv = {
 			.round = &r, .evidence = re, .ev = run->scratch, .n = (size_t)n
@@ -141,8 +139,6 @@ int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *s
 {
 	int ret = 0;
 
-	if (run->retired == 0 && !run->begun)
-		nt_summary_acc_init(&run->acc);
 	if (upto > run->cfg.shape.rounds)
 		upto = run->cfg.shape.rounds;
 	nt_rounds_classify(run->tl.ev, run->tl.n, &run->cfg.shape, &run->fin_seen);

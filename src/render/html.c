@@ -135,7 +135,7 @@ static int html_open(struct nt_renderer *r)
 	r->state = d;
 	if (!d)
 		return -ENOMEM;
-	d->picks = calloc(r->n_runs, sizeof(*d->picks));
+	d->picks = nt_view_picks_new(r->n_runs);
 	d->text_from = calloc(r->n_runs, sizeof(*d->text_from));
 	d->text_to = calloc(r->n_runs, sizeof(*d->text_to));
 	if (!d->picks || !d->text_from || !d->text_to)
@@ -150,9 +150,7 @@ static void html_close(struct nt_renderer *r)
 
 	if (!d)
 		return;
-	for (unsigned i = 0; d->picks && i < r->n_runs; i++)
-		nt_view_pick_fini(&d->picks[i]);
-	free(d->picks);
+	nt_view_picks_free(d->picks, r->n_runs);
 	free(d->text_from);
 	free(d->text_to);
 	if (d->text)
@@ -180,7 +178,7 @@ static int html_round(struct nt_renderer *r, const struct nt_run *run,
 	nt_text_round(d->text, run, rv, &plain_text);
 	if (ferror(d->text))
 		return -EIO;
-	return nt_svg_picks_round(d->picks, r, rv);
+	return nt_view_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
 static int html_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)

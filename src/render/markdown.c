@@ -106,15 +106,13 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 static void mermaid_round(FILE *out, const struct nt_round_view *rv)
 {
 	const struct nt_round *r = rv->round;
-	int64_t t0 = r->start_ns;
+	int64_t t0 = nt_round_view_origin(rv);
 
 	fputs("\n```mermaid\nsequenceDiagram\n    participant Client\n    participant Target\n",
 	      out);
 	for (size_t i = 0; i < rv->n; i++) {
 		const struct nt_event *e = &rv->ev[i];
 
-		if (!t0)
-			t0 = e->t_ns;
 		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
 			fprintf(out,
 				"    Note over Client,Target: %.1f ms: body held by Nagle, ACK "
@@ -182,7 +180,7 @@ static int md_open(struct nt_renderer *r)
 	r->state = d;
 	if (!d)
 		return -ENOMEM;
-	d->picks = calloc(r->n_runs, sizeof(*d->picks));
+	d->picks = nt_view_picks_new(r->n_runs);
 	if (!d->picks)
 		return -ENOMEM;
 	if (r->n_runs == 1) {
@@ -199,9 +197,7 @@ static void md_close(struct nt_renderer *r)
 
 	if (!d)
 		return;
-	for (unsigned i = 0; d->picks && i < r->n_runs; i++)
-		nt_view_pick_fini(&d->picks[i]);
-	free(d->picks);
+	nt_view_picks_free(d->picks, r->n_runs);
 	if (d->rows)
 		fclose(d->rows);
 	free(d);
@@ -212,14 +208,12 @@ static int md_round(struct nt_renderer *r, const struct nt_run *run, const struc
 	struct md_doc *d = r->state;
 
 	(void)run;
-	if (r->run >= r->n_runs)
-		return -EINVAL;
 	if (d->rows) {
 		round_row(d->rows, rv->round);
 		if (ferror(d->rows))
 			return -EIO;
 	}
-	return nt_view_pick_offer(&d->picks[r->run], rv);
+	return nt_view_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
 static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)

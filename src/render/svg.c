@@ -41,12 +41,10 @@ int nt_svg_advance_px(int64_t gap_ns, bool *is_break)
 size_t nt_svg_layout_round(const struct nt_round_view *rv, struct nt_svg_row *rows, size_t max,
 			   int *height_px)
 {
-	int64_t t0 = rv->round->start_ns, prev_ns = 0;
+	int64_t t0 = nt_round_view_origin(rv), prev_ns = 0;
 	int y = NT_SVG_TOP_PX + NT_SVG_SLOPE_PX + 8;
 	size_t n = 0;
 
-	if (!t0 && rv->n)
-		t0 = rv->ev[0].t_ns;
 	for (size_t i = 0; i < rv->n && n < max; i++) {
 		const struct nt_event *e = &rv->ev[i];
 		struct nt_svg_row *row = &rows[n];
@@ -274,34 +272,22 @@ out:
 }
 
 /* The diagram needs only each run's picked round: that is all this format keeps. */
-int nt_svg_picks_open(struct nt_renderer *r)
+static int svg_open(struct nt_renderer *r)
 {
-	r->state = calloc(r->n_runs, sizeof(struct nt_view_pick));
+	r->state = nt_view_picks_new(r->n_runs);
 	return r->state ? 0 : -ENOMEM;
 }
 
-void nt_svg_picks_close(struct nt_renderer *r)
+static void svg_close(struct nt_renderer *r)
 {
-	struct nt_view_pick *picks = r->state;
-
-	for (unsigned i = 0; picks && i < r->n_runs; i++)
-		nt_view_pick_fini(&picks[i]);
-	free(picks);
-}
-
-int nt_svg_picks_round(struct nt_view_pick *picks, const struct nt_renderer *r,
-		       const struct nt_round_view *rv)
-{
-	if (r->run >= r->n_runs)
-		return -EINVAL;
-	return nt_view_pick_offer(&picks[r->run], rv);
+	nt_view_picks_free(r->state, r->n_runs);
 }
 
 static int svg_round(struct nt_renderer *r, const struct nt_run *run,
 		     const struct nt_round_view *rv)
 {
 	(void)run;
-	return nt_svg_picks_round(r->state, r, rv);
+	return nt_view_picks_offer(r->state, r->n_runs, r->run, rv);
 }
 
 static int svg_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
@@ -311,8 +297,8 @@ static int svg_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned
 
 const struct nt_format nt_format_svg = {
 	.name = "svg",
-	.open = nt_svg_picks_open,
+	.open = svg_open,
 	.round = svg_round,
 	.finish = svg_finish,
-	.close = nt_svg_picks_close,
+	.close = svg_close,
 };

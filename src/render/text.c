@@ -103,7 +103,7 @@ static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const s
 static void print_round(FILE *out, const struct nt_round_view *rv, const struct style *st)
 {
 	const struct nt_round *r = rv->round;
-	int64_t t0 = r->start_ns;
+	int64_t t0 = nt_round_view_origin(rv);
 
 	fprintf(out, "%sround %u%s  %s%s%s", st->bold, r->index, st->reset,
 		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset);
@@ -116,8 +116,6 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 	for (size_t i = 0; i < rv->n; i++) {
 		const struct nt_event *e = &rv->ev[i];
 
-		if (!t0)
-			t0 = e->t_ns;
 		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
 			fprintf(out,
 				"  %s%13s  ... %.3f ms stall: body held by Nagle, ACK held by "

@@ -54,6 +54,26 @@ void nt_view_pick_fini(struct nt_view_pick *p)
 	memset(p, 0, sizeof(*p));
 }
 
+struct nt_view_pick *nt_view_picks_new(unsigned n)
+{
+	return calloc(n ? n : 1, sizeof(struct nt_view_pick));
+}
+
+int nt_view_picks_offer(struct nt_view_pick *picks, unsigned n, unsigned run,
+			const struct nt_round_view *rv)
+{
+	if (run >= n)
+		return -EINVAL;
+	return nt_view_pick_offer(&picks[run], rv);
+}
+
+void nt_view_picks_free(struct nt_view_pick *picks, unsigned n)
+{
+	for (unsigned i = 0; picks && i < n; i++)
+		nt_view_pick_fini(&picks[i]);
+	free(picks);
+}
+
 unsigned nt_view_first_stalling(const struct nt_run *runs, unsigned n_runs)
 {
 	for (unsigned i = 0; i < n_runs; i++)

@@ -180,6 +180,15 @@ struct nt_round_view {
 	size_t n;
 };
 
+/**
+ * nt_round_view_origin() - what a round's times are shown relative to
+ * @rv: the round
+ *
+ * Return: when its first write was entered, else its first event's time
+ * (0 for a round with neither).
+ */
+int64_t nt_round_view_origin(const struct nt_round_view *rv);
+
 struct nt_run;
 
 /**

@@ -82,15 +82,4 @@ size_t nt_svg_layout_round(const struct nt_round_view *rv, struct nt_svg_row *ro
 int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_view_pick *picks,
 		 unsigned n_runs, bool standalone);
 
-/*
- * The svg format's state is one struct nt_view_pick per run; html keeps the
- * same. Open/close as the format's callbacks; _round offers the round to the
- * current run's pick.
- */
-struct nt_renderer;
-int nt_svg_picks_open(struct nt_renderer *r);
-void nt_svg_picks_close(struct nt_renderer *r);
-int nt_svg_picks_round(struct nt_view_pick *picks, const struct nt_renderer *r,
-		       const struct nt_round_view *rv);
-
 #endif

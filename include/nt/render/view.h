@@ -59,6 +59,16 @@ bool nt_view_pick_get(const struct nt_view_pick *p, struct nt_round_view *out);
 /** nt_view_pick_fini() - free it; it is zeroed again */
 void nt_view_pick_fini(struct nt_view_pick *p);
 
+/*
+ * One pick per run of a document (svg, markdown, html): _new() gives @n
+ * zeroed picks (NULL without memory), _offer() offers a round of run @run
+ * (-EINVAL past @n, -ENOMEM), _free() frees them; safe on NULL.
+ */
+struct nt_view_pick *nt_view_picks_new(unsigned n);
+int nt_view_picks_offer(struct nt_view_pick *picks, unsigned n, unsigned run,
+			const struct nt_round_view *rv);
+void nt_view_picks_free(struct nt_view_pick *picks, unsigned n);
+
 /**
  * nt_view_first_stalling() - the run whose stall a document shows
  * @runs: the runs

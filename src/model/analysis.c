@@ -353,49 +353,6 @@ static int cmp_result(const void *a, const void *b)
 		       : x->first.held_frame > y->first.held_frame;
 }
 
-/*
- * Hoare's FIND (quickselect): the value sorting @v would put at index @k,
- * in expected linear time, reordering @v. Sorting every flow's stalls for
- * one percentile cost ~40 instructions a packet in the benchmark. A pivot
- * sequence that keeps the ranges from shrinking (a crafted capture) falls
- * back to nt_stats_sort() after a few dozen rounds, so the worst case stays
- * n log n.
- */
-static int64_t select_kth(int64_t *v, size_t n, size_t k)
-{
-	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, at = (ptrdiff_t)k;
-
-	for (int round = 0; lo < hi; round++) {
-		int64_t pivot = v[lo + (hi - lo) / 2];
-		ptrdiff_t i = lo, j = hi;
-
-		if (round == 64) {
-			nt_stats_sort(v + lo, (size_t)(hi - lo + 1));
-			break;
-		}
-		/* [lo, j] <= pivot, [i, hi] >= pivot, anything between == pivot */
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				int64_t t = v[i];
-
-				v[i++] = v[j];
-				v[j--] = t;
-			}
-		}
-		if (at <= j)
-			hi = j;
-		else if (at >= i)
-			lo = i;
-		else
-			break;
-	}
-	return v[at];
-}
-
 void nt_analysis_finish(struct nt_analysis *an)
 {
 	for (size_t i = 0; i < an->n_flows; i++) {
@@ -407,8 +364,7 @@ void nt_analysis_finish(struct nt_analysis *an)
 			continue;
 		tmp = malloc(r->stalls * sizeof(*tmp));
 		if (tmp) {
-			/* nt_stats_percentile()'s nearest rank, 1-based: ceil(n / 2) */
-			size_t rank = ((size_t)50 * r->stalls + 99) / 100;
+			size_t rank = nt_stats_rank(r->stalls, 50);
 			int64_t max;
 
 			if (moved)
@@ -418,7 +374,7 @@ void nt_analysis_finish(struct nt_analysis *an)
 			for (uint32_t k = 1; k < r->stalls; k++)
 				if (tmp[k] > max)
 					max = tmp[k];
-			r->p50_ns = select_kth(tmp, r->stalls, rank - 1);
+			r->p50_ns = nt_stats_select(tmp, r->stalls, rank - 1);
 			r->max_ns = max;
 			free(tmp);
 		}

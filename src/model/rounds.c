@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * rounds.c - assign segments to rounds by sequence range, find each round's
- * H, A and B, and apply the verdict rule (see nt/model/rounds.h).
+ * rounds.c - assign segments to rounds by sequence range and find each
+ * round's H, A and B (see nt/model/rounds.h); verdict.c judges them.
  *
  * Relative sequence numbers start at 1 for the first data byte (the SYN
  * takes 0). Byte arithmetic is done in 64 bits; the CLI bounds
  * rounds x (header + body) and rounds x reply below 2^31 so relative
  * numbers never wrap.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nt/model/rounds.h"
-#include "nt/model/stats.h"
 #include "nt/model/tcp.h"
 
 static uint64_t request_bytes(const struct nt_shape *s)
@@ -103,15 +99,6 @@ static void classify(struct nt_event *e, const struct nt_shape *s, bool *fin_see
 	}
 }
 
-void nt_rounds_assign(struct nt_timeline *tl, const struct nt_shape *shape)
-{
-	bool fin_seen = false;
-
-	for (size_t i = 0; i < tl->n; i++)
-		if (tl->ev[i].kind == NT_EVENT_SEGMENT)
-			classify(&tl->ev[i], shape, &fin_seen);
-}
-
 void nt_rounds_classify(struct nt_event *ev, size_t n, const struct nt_shape *shape, bool *fin_seen)
 {
 	for (size_t i = 0; i < n; i++)
@@ -170,9 +157,9 @@ static void mark_c2t(struct nt_round *r, const struct nt_event *e, long idx, uin
 	}
 }
 
-void nt_rounds_assemble_range(const struct nt_event *ev, size_t n, const struct nt_shape *shape,
-			      int64_t threshold_ns, unsigned first, unsigned count,
-			      struct nt_round *rounds)
+void nt_rounds_assemble(const struct nt_event *ev, size_t n, const struct nt_shape *shape,
+			int64_t threshold_ns, unsigned first, unsigned count,
+			struct nt_round *rounds)
 {
 	uint64_t q = request_bytes(shape);
 	unsigned pending_ack =
@@ -225,170 +212,6 @@ void nt_rounds_assemble_range(const struct nt_event *ev, size_t n, const struct 
 		}
 	}
 
-	for (unsigned k = 0; k < count; k++) {
-		struct nt_round *r = &rounds[k];
-
-		if (r->start_ns && r->end_ns)
-			r->rtt_ns = r->end_ns - r->start_ns;
-		if (r->marks.h >= 0 && r->marks.a >= 0)
-			r->gap_ns = r->marks.a_ns - r->marks.h_ns;
-		if (r->marks.a >= 0 && r->marks.b > r->marks.a)
-			r->release_ns = r->marks.b_ns - r->marks.a_ns;
-		r->body_written_after_ack = r->marks.a >= 0 && r->marks.write_body_ns &&
-					    r->marks.write_body_ns > r->marks.a_ns;
-		r->verdict = nt_verdict_rule(&r->marks, threshold_ns);
-	}
-}
-
-void nt_rounds_assemble(const struct nt_timeline *tl, const struct nt_shape *shape,
-			int64_t threshold_ns, struct nt_round *rounds)
-{
-	nt_rounds_assemble_range(tl->ev, tl->n, shape, threshold_ns, 1, shape->rounds, rounds);
-}
-
-void nt_summary_acc_init(struct nt_summary_acc *acc)
-{
-	memset(acc, 0, sizeof(*acc));
-	acc->s.stall_min_ns = acc->s.stall_max_ns = -1;
-	acc->s.rtt_p50_ns = acc->s.rtt_p90_ns = acc->s.rtt_max_ns = -1;
-}
-
-int nt_summary_acc_add(struct nt_summary_acc *acc, const struct nt_round *r)
-{
-	struct nt_summary *s = &acc->s;
-
-	if (r->rtt_ns >= 0) {
-		if (acc->n_rtt == acc->cap_rtt) {
-			size_t cap = acc->cap_rtt ? acc->cap_rtt * 2 : 64;
-			int64_t *rtt = realloc(acc->rtt, cap * sizeof(*rtt));
-
-			if (!rtt)
-				return -ENOMEM;
-			acc->rtt = rtt;
-			acc->cap_rtt = cap;
-		}
-		acc->rtt[acc->n_rtt++] = r->rtt_ns;
-	}
-	s->rounds++;
-	s->verdicts[r->verdict]++;
-	s->client_data_segments += r->client_data_segments;
-	if (r->verdict == NT_VERDICT_STALLED) {
-		if (s->stall_min_ns < 0 || r->gap_ns < s->stall_min_ns)
-			s->stall_min_ns = r->gap_ns;
-		if (r->gap_ns > s->stall_max_ns)
-			s->stall_max_ns = r->gap_ns;
-		if (s->n_stalls < NT_SUMMARY_STALLS_LISTED)
-			s->stalls[s->n_stalls++] =
-				(struct nt_stall_note){ .round = r->index, .gap_ns = r->gap_ns };
-	}
-	return 0;
-}
-
-void nt_summary_acc_close(struct nt_summary_acc *acc, struct nt_summary *out)
-{
-	*out = acc->s;
-	nt_stats_sort(acc->rtt, acc->n_rtt);
-	out->rtt_p50_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 50);
-	out->rtt_p90_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 90);
-	out->rtt_max_ns = acc->n_rtt ? acc->rtt[acc->n_rtt - 1] : -1;
-}
-
-void nt_summary_acc_fini(struct nt_summary_acc *acc)
-{
-	free(acc->rtt);
-	acc->rtt = NULL;
-	acc->n_rtt = acc->cap_rtt = 0;
-}
-
-int nt_rounds_summarize(const struct nt_round *rounds, unsigned n, struct nt_summary *out)
-{
-	struct nt_summary_acc acc;
-	int ret = 0;
-
-	nt_summary_acc_init(&acc);
-	for (unsigned i = 0; i < n && !ret; i++)
-		ret = nt_summary_acc_add(&acc, &rounds[i]);
-	if (!ret)
-		nt_summary_acc_close(&acc, out);
-	nt_summary_acc_fini(&acc);
-	return ret;
-}
-
-double nt_summary_segments_per_request(const struct nt_summary *s)
-{
-	return s->rounds ? (double)s->client_data_segments / s->rounds : 0;
-}
-
-double nt_summary_bytes_per_segment(const struct nt_summary *s, const struct nt_shape *shape)
-{
-	uint64_t request = (uint64_t)shape->header_bytes + shape->body_bytes;
-
-	return s->client_data_segments ? (double)(request * s->rounds) / s->client_data_segments
-				       : 0;
-}
-
-static const char *const expect_names[] = {
-	[NT_EXPECT_STALLED] = "stalled", [NT_EXPECT_HELD] = "held",
-	[NT_EXPECT_UNHELD] = "unheld",	 [NT_EXPECT_COALESCED] = "coalesced",
-	[NT_EXPECT_ANY] = "any",
-};
-
-int nt_expect_parse(const char *name, enum nt_expect *out)
-{
-	for (unsigned i = 0; i < sizeof(expect_names) / sizeof(expect_names[0]); i++) {
-		if (strcmp(name, expect_names[i]) == 0) {
-			*out = (enum nt_expect)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *nt_expect_name(enum nt_expect e)
-{
-	return (unsigned)e < sizeof(expect_names) / sizeof(expect_names[0]) ? expect_names[e] : "?";
-}
-
-bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, size_t len)
-{
-	static const enum nt_verdict wanted[] = {
-		[NT_EXPECT_STALLED] = NT_VERDICT_STALLED,
-		[NT_EXPECT_HELD] = NT_VERDICT_HELD,
-		[NT_EXPECT_UNHELD] = NT_VERDICT_UNHELD,
-		[NT_EXPECT_COALESCED] = NT_VERDICT_COALESCED,
-	};
-	enum nt_verdict v = r->verdict;
-
-	if (e == NT_EXPECT_ANY)
-		return true;
-	if (r->index == 1) {
-		/*
-		 * Round 1 runs in quick-ACK mode (tcp_event_data_recv() grants
-		 * the budget on a connection's first data): for a stall
-		 * expectation it must not stall; otherwise it is the warm-up.
-		 */
-		if (e == NT_EXPECT_STALLED &&
-		    (v == NT_VERDICT_STALLED || v == NT_VERDICT_INCOMPLETE)) {
-			snprintf(reason, len,
-				 "round 1 was %s, expected a fast first round (not stalled)",
-				 nt_verdict_name(v));
-			return false;
-		}
-		return true;
-	}
-	if (v != wanted[e]) {
-		snprintf(reason, len, "round %u was %s, expected %s", r->index, nt_verdict_name(v),
-			 nt_verdict_name(wanted[e]));
-		return false;
-	}
-	return true;
-}
-
-bool nt_expect_check(enum nt_expect e, const struct nt_round *rounds, unsigned n, char *reason,
-		     size_t len)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!nt_expect_round(e, &rounds[i], reason, len))
-			return false;
-	return true;
+	for (unsigned k = 0; k < count; k++)
+		nt_verdict_round(&rounds[k], threshold_ns);
 }

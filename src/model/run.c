@@ -15,24 +15,6 @@
 
 #include "nt/model/run.h"
 
-void nt_round_evidence_reset(struct nt_round_evidence *re)
-{
-	*re = (struct nt_round_evidence){
-		.client_unsent_bytes = -1,
-		.client_unacked = -1,
-		.client_snd_mss = -1,
-		.body_hold_ns = -1,
-		.target_queued_bytes = -1,
-		.target_ato_us = -1,
-		.target_proc_ato_ms = -1,
-		.target_rto_ms = -1,
-		.target_quick = -1,
-		.target_pingpong = -1,
-		.target_quickack_mode = -1,
-		.target_rcv_mss = -1,
-	};
-}
-
 int64_t nt_round_view_origin(const struct nt_round_view *rv)
 {
 	if (rv->round && rv->round->start_ns)
@@ -47,16 +29,6 @@ static struct nt_round_evidence *evidence_of(struct nt_run *run, unsigned round)
 	if (!e->rounds || !e->n_rounds || round < 1)
 		return NULL;
 	return &e->rounds[(round - 1) % e->n_rounds];
-}
-
-/* The evidence's derived value: how long the body waited in the kernel after write() returned. */
-static void evidence_complete(struct nt_round_evidence *re)
-{
-	if (!re->body_write_ns || !re->body_dev_ns)
-		return;
-	/* Bytes that left inside write() were never held: 0, not a negative hold. */
-	re->body_hold_ns = re->body_dev_ns > re->body_write_ns ? re->body_dev_ns - re->body_write_ns
-							       : 0;
 }
 
 /*
@@ -109,12 +81,12 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 
 	if (n < 0)
 		return (int)n;
-	nt_rounds_assemble_range(run->scratch, (size_t)n, &run->cfg.shape, run->cfg.threshold_ns, k,
-				 1, &r);
+	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, run->cfg.threshold_ns, k, 1,
+			   &r);
 	if (k == 1)
 		run->first_start_ns = r.start_ns;
 	if (re)
-		evidence_complete(re);
+		nt_round_evidence_complete(re);
 	ret = nt_summary_acc_add(&run->acc, &r);
 	if (ret < 0)
 		return ret;

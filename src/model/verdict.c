@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "nt/model/rounds.h"
 #include "nt/model/verdict.h"
 
 enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns)
@@ -33,6 +34,20 @@ enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t thresh
 		return NT_VERDICT_STALLED;
 	}
 	return NT_VERDICT_HELD;
+}
+
+void nt_verdict_round(struct nt_round *r, int64_t threshold_ns)
+{
+	const struct nt_verdict_marks *m = &r->marks;
+
+	if (r->start_ns && r->end_ns)
+		r->rtt_ns = r->end_ns - r->start_ns;
+	if (m->h >= 0 && m->a >= 0)
+		r->gap_ns = m->a_ns - m->h_ns;
+	if (m->a >= 0 && m->b > m->a)
+		r->release_ns = m->b_ns - m->a_ns;
+	r->body_written_after_ack = m->a >= 0 && m->write_body_ns && m->write_body_ns > m->a_ns;
+	r->verdict = nt_verdict_rule(m, threshold_ns);
 }
 
 static const char *const verdict_names[NT_VERDICT_COUNT] = {

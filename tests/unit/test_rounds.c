@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_rounds.c - nt_rounds_assign(), nt_rounds_assemble(),
- * nt_rounds_summarize(), nt_expect_check() and nt_run_finish() on synthetic
- * timelines.
+ * test_rounds.c - round classification and assembly, the summary, the
+ * expectation and nt_run_finish() on synthetic timelines, through the
+ * functions a live run calls (nt_rounds_classify(), nt_rounds_assemble(),
+ * nt_summary_acc_*(), nt_expect_round()).
  *
  * The exchange has header 4, body 8, reply 2 bytes. Relative sequence
  * numbers: the client's data starts at 1, request i occupies
@@ -31,8 +32,10 @@
 #include <cmocka.h>
 
 #include "nt/model/event.h"
+#include "nt/model/expect.h"
 #include "nt/model/rounds.h"
 #include "nt/model/run.h"
+#include "nt/model/stats.h"
 #include "nt/model/tcp.h"
 #include "nt/model/verdict.h"
 
@@ -204,10 +207,44 @@ static void default_exchange(struct nt_timeline *tl)
 	teardown(tl, 4, 500 * MS);
 }
 
+/* Classifies a whole timeline as a run classifies its window. */
+static void classify(struct nt_timeline *tl, const struct nt_shape *s)
+{
+	bool fin_seen = false;
+
+	nt_rounds_classify(tl->ev, tl->n, s, &fin_seen);
+}
+
+/* Every round at once: the marks index the whole timeline. */
 static void assemble(struct nt_timeline *tl, const struct nt_shape *s, struct nt_round *r)
 {
-	nt_rounds_assign(tl, s);
-	nt_rounds_assemble(tl, s, THRESHOLD, r);
+	classify(tl, s);
+	nt_rounds_assemble(tl->ev, tl->n, s, THRESHOLD, 1, s->rounds, r);
+}
+
+/* The summary as a run builds it, one round at a time. */
+static int summarize(const struct nt_round *r, unsigned n, struct nt_summary *out)
+{
+	struct nt_summary_acc acc;
+	int ret = 0;
+
+	nt_summary_acc_init(&acc);
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = nt_summary_acc_add(&acc, &r[i]);
+	if (!ret)
+		nt_summary_acc_close(&acc, out);
+	nt_summary_acc_fini(&acc);
+	return ret;
+}
+
+/* The expectation as a run checks it, round by round; the first failure's reason. */
+static bool expect_all(enum nt_expect e, const struct nt_round *r, unsigned n, char *reason,
+		       size_t len)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!nt_expect_round(e, &r[i], reason, len))
+			return false;
+	return true;
 }
 
 static void assert_event(const struct nt_timeline *tl, size_t i, enum nt_role role, int round)
@@ -226,7 +263,7 @@ static void test_assign_default_exchange(void **state)
 	(void)state;
 	default_exchange(&tl);
 	assert_int_equal(tl.n, 35);
-	nt_rounds_assign(&tl, &shape4);
+	classify(&tl, &shape4);
 	assert_event(&tl, 0, NT_ROLE_SYN, NT_ROUND_HANDSHAKE);
 	assert_event(&tl, 1, NT_ROLE_SYN_ACK, NT_ROUND_HANDSHAKE);
 	assert_event(&tl, 2, NT_ROLE_HANDSHAKE_ACK, NT_ROUND_HANDSHAKE);
@@ -256,7 +293,7 @@ static void test_ack_rides_on_next_header(void **state)
 
 	(void)state;
 	default_exchange(&tl);
-	nt_rounds_assign(&tl, &shape4);
+	classify(&tl, &shape4);
 	/* header 2 at index 11 acknowledges reply 1 (ack_rel 3) */
 	assert_int_equal(tl.ev[11].seg.ack_rel, reply_end(1));
 	assert_event(&tl, 11, NT_ROLE_HEADER, 2);
@@ -703,7 +740,7 @@ static void test_outside_rounds(void **state)
 	seg(&tl, 3, NT_DIR_T2C, NT_TCP_ACK, 1, req_end(1) + 5, 0); /* 2: acks bytes of no round */
 	seg(&tl, 4, NT_DIR_C2T, NT_TCP_RST | NT_TCP_ACK, 18, 1, 0); /* 3 */
 	seg(&tl, 5, NT_DIR_T2C, NT_TCP_ACK, 1, 1, 0);		    /* 4: acks nothing yet */
-	nt_rounds_assign(&tl, &s1);
+	classify(&tl, &s1);
 	assert_event(&tl, 0, NT_ROLE_DATA, NT_ROUND_TEARDOWN);
 	assert_event(&tl, 1, NT_ROLE_DATA, NT_ROUND_TEARDOWN);
 	assert_event(&tl, 2, NT_ROLE_PURE_ACK, NT_ROUND_TEARDOWN);
@@ -722,7 +759,7 @@ static void test_ack_after_fin_is_teardown(void **state)
 	(void)state;
 	seg(&tl, 1, NT_DIR_C2T, NT_TCP_FIN | NT_TCP_ACK, 1, 1, 0);
 	seg(&tl, 2, NT_DIR_C2T, NT_TCP_ACK, 2, 1, 0);
-	nt_rounds_assign(&tl, &s1);
+	classify(&tl, &s1);
 	assert_event(&tl, 0, NT_ROLE_FIN, NT_ROUND_TEARDOWN);
 	assert_event(&tl, 1, NT_ROLE_PURE_ACK, NT_ROUND_TEARDOWN);
 	nt_timeline_fini(&tl);
@@ -739,7 +776,7 @@ static void test_summarize_default(void **state)
 	default_exchange(&tl);
 	assemble(&tl, &shape4, r);
 	memset(&s, 0x5a, sizeof(s));
-	assert_int_equal(nt_rounds_summarize(r, 4, &s), 0);
+	assert_int_equal(summarize(r, 4, &s), 0);
 	assert_int_equal(s.rounds, 4);
 	assert_int_equal(s.verdicts[NT_VERDICT_HELD], 1);
 	assert_int_equal(s.verdicts[NT_VERDICT_STALLED], 3);
@@ -777,7 +814,7 @@ static void test_summarize_hand_made(void **state)
 	r[7].verdict = NT_VERDICT_STALLED;
 	r[7].gap_ns = 39 * MS;
 	r[11].verdict = NT_VERDICT_INCOMPLETE;
-	assert_int_equal(nt_rounds_summarize(r, 12, &s), 0);
+	assert_int_equal(summarize(r, 12, &s), 0);
 	assert_int_equal(s.rounds, 12);
 	assert_int_equal(s.verdicts[NT_VERDICT_HELD], 9);
 	assert_int_equal(s.verdicts[NT_VERDICT_STALLED], 2);
@@ -806,7 +843,7 @@ static void test_summarize_hundred(void **state)
 		r[i].gap_ns = -1;
 		r[i].verdict = NT_VERDICT_COALESCED;
 	}
-	assert_int_equal(nt_rounds_summarize(r, 100, &s), 0);
+	assert_int_equal(summarize(r, 100, &s), 0);
 	assert_int_equal(s.verdicts[NT_VERDICT_COALESCED], 100);
 	assert_int_equal(s.rtt_p50_ns, 50 * MS);
 	assert_int_equal(s.rtt_p90_ns, 90 * MS);
@@ -822,7 +859,7 @@ static void test_summarize_nothing_known(void **state)
 	struct nt_summary s;
 
 	(void)state;
-	assert_int_equal(nt_rounds_summarize(NULL, 0, &s), 0);
+	assert_int_equal(summarize(NULL, 0, &s), 0);
 	assert_int_equal(s.rounds, 0);
 	assert_int_equal(s.rtt_p50_ns, -1);
 	assert_int_equal(s.rtt_p90_ns, -1);
@@ -832,7 +869,7 @@ static void test_summarize_nothing_known(void **state)
 	memset(r, 0, sizeof(r));
 	r[0].rtt_ns = r[1].rtt_ns = -1;
 	r[0].verdict = r[1].verdict = NT_VERDICT_INCOMPLETE;
-	assert_int_equal(nt_rounds_summarize(r, 2, &s), 0);
+	assert_int_equal(summarize(r, 2, &s), 0);
 	assert_int_equal(s.rounds, 2);
 	assert_int_equal(s.verdicts[NT_VERDICT_INCOMPLETE], 2);
 	assert_int_equal(s.rtt_p50_ns, -1);
@@ -858,10 +895,10 @@ static void check(enum nt_expect e, const enum nt_verdict *v, unsigned n, const 
 	assert_true(n <= 8);
 	set_verdicts(r, n, v);
 	if (!reason) {
-		assert_true(nt_expect_check(e, r, n, buf, sizeof(buf)));
+		assert_true(expect_all(e, r, n, buf, sizeof(buf)));
 		return;
 	}
-	assert_false(nt_expect_check(e, r, n, buf, sizeof(buf)));
+	assert_false(expect_all(e, r, n, buf, sizeof(buf)));
 	assert_string_equal(buf, reason);
 }
 
@@ -926,7 +963,7 @@ static void test_expect_reason_truncated(void **state)
 	(void)state;
 	set_verdicts(r, 2, (enum nt_verdict[]){ H, H });
 	memset(buf, 'x', sizeof(buf));
-	assert_false(nt_expect_check(NT_EXPECT_STALLED, r, 2, buf, sizeof(buf)));
+	assert_false(expect_all(NT_EXPECT_STALLED, r, 2, buf, sizeof(buf)));
 	assert_string_equal(buf, "round 2");
 }
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "nt/live/variant.h"
+#include "nt/model/stats.h"
 #include "nt/model/rounds.h"
 
 /* The documented expectation of every variant (README, nagle-trace(1)), measured on Linux 6.x. */

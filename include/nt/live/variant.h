@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "nt/live/exchange.h"
+#include "nt/model/expect.h"
 #include "nt/model/rounds.h"
 
 /**

@@ -36,7 +36,7 @@ enum nt_verdict {
 	NT_VERDICT_COUNT,
 };
 
-/* Default --threshold: a header->ACK gap at or above it is a delayed-ACK stall. */
+/* Default --threshold (trace and analyze): a gap at or above it is a delayed-ACK stall. */
 #define NT_VERDICT_THRESHOLD_NS_DEFAULT (10 * 1000 * 1000LL)
 
 /**
@@ -73,6 +73,16 @@ struct nt_verdict_marks {
  * Return: the verdict.
  */
 enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns);
+
+struct nt_round;
+
+/**
+ * nt_verdict_round() - judge an assembled round: its durations from the
+ * marks, then nt_verdict_rule()
+ * @r: a round whose marks, start and end are set (nt_rounds_assemble())
+ * @threshold_ns: the stall threshold
+ */
+void nt_verdict_round(struct nt_round *r, int64_t threshold_ns);
 
 /** nt_verdict_name() - public name: "coalesced", "unheld", "held", "stalled", "incomplete" */
 const char *nt_verdict_name(enum nt_verdict v);

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * expect.h - what a live run is expected to show, checked round by round as
+ * rounds are retired; it decides the exit status.
+ */
+#ifndef NT_MODEL_EXPECT_H
+#define NT_MODEL_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nt/model/rounds.h"
+
+/* What the exit status checks. NT_EXPECT_STALLED: round 1 not stalled, later rounds stalled. */
+enum nt_expect {
+	NT_EXPECT_STALLED = 0,
+	NT_EXPECT_HELD,
+	NT_EXPECT_UNHELD,
+	NT_EXPECT_COALESCED,
+	NT_EXPECT_ANY,
+	NT_EXPECT_COUNT,
+};
+
+/**
+ * nt_expect_parse() - an expectation from its name
+ * @name: "stalled", "held", "unheld", "coalesced" or "any"
+ * @out: set on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nt_expect_parse(const char *name, enum nt_expect *out);
+
+/** nt_expect_name() - the expectation's name */
+const char *nt_expect_name(enum nt_expect e);
+
+/**
+ * nt_expect_round() - whether one round meets the expectation
+ * @e: the expectation, checked on rounds 2..N (round 1 runs in quick-ACK
+ *     mode, tcp_event_data_recv()): every one has that verdict; for stalled,
+ *     round 1 must also not be stalled; any: always met
+ * @r: the round (its @index says whether it is round 1)
+ * @reason: set to why not, one line naming the round, when not
+ * @len: size of @reason
+ *
+ * Return: whether the round meets the expectation.
+ */
+bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, size_t len);
+
+#endif

@@ -28,7 +28,7 @@
 #include "nt/clock.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
-#include "nt/render/analysis.h"
+#include "nt/render/format.h"
 
 /* A flow with no packet for this long (capture time) leaves the table. */
 #define IDLE_TIMEOUT_NS	  (60 * NT_NS_PER_SEC)
@@ -201,9 +201,12 @@ static int parse(int argc, char **argv, struct analyze_opts *o, struct nt_err *e
 		free(words);
 		return 0;
 	}
-	if (!ret && !nt_analysis_format_find(o->format))
+	if (!ret && !nt_format_find(o->format, NT_FORMAT_ANALYSIS)) {
+		char names[128];
+
 		ret = nt_err_set(err, 0, "--format: \"%s\" is not one of %s", o->format,
-				 nt_analysis_format_names());
+				 nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+	}
 	if (!ret && o->n_files == 0)
 		ret = nt_err_set(err, 0,
 				 n_words ? "no capture file: \"%s\" is neither a file nor '-'"
@@ -244,7 +247,7 @@ static int usage_error(const struct nt_err *err)
 
 static int render(const struct analyze_opts *o, const struct nt_analysis *an)
 {
-	const struct nt_analysis_format *fmt = nt_analysis_format_find(o->format);
+	const struct nt_format *fmt = nt_format_find(o->format, NT_FORMAT_ANALYSIS);
 	struct nt_analysis_view view = { .filter = o->filter };
 	struct nt_err err = { "" };
 	struct nt_output out;
@@ -252,7 +255,7 @@ static int render(const struct analyze_opts *o, const struct nt_analysis *an)
 
 	if (ret < 0)
 		goto fail;
-	ret = fmt->render(out.fp, an, &view);
+	ret = fmt->analysis(out.fp, an, &view);
 	if (ret < 0) {
 		nt_output_abort(&out);
 		nt_err_set(&err, ret, "write \"%s\"",

@@ -11,7 +11,7 @@
 #include "nt/capture/capture.h"
 #include "nt/clock.h"
 #include "nt/cli.h"
-#include "nt/render/render.h"
+#include "nt/render/format.h"
 
 enum {
 	OPT_ROUNDS = 256,
@@ -290,9 +290,12 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 	case OPT_VARIANT:
 		return parse_variants(arg, opt, err);
 	case OPT_FORMAT:
-		if (!nt_format_find(arg))
+		if (!nt_format_find(arg, NT_FORMAT_TRACE)) {
+			char names[128];
+
 			return nt_err_set(err, 0, "--format: unknown format \"%s\" (%s)", arg,
-					  nt_format_names());
+					  nt_format_names(NT_FORMAT_TRACE, names, sizeof(names)));
+		}
 		opt->format = arg;
 		break;
 	case 'o':

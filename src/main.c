@@ -18,7 +18,7 @@
 #include "nt/cli.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
-#include "nt/render/render.h"
+#include "nt/render/format.h"
 #include "nt/trace.h"
 #include "nt/version.h"
 
@@ -232,7 +232,7 @@ static int run_trace(struct nt_options *opt)
 		free(runs);
 		return fail(NT_EXIT_FILE, &err);
 	}
-	ret = nt_renderer_open(&doc, nt_format_find(opt->format), out.fp, &ro, opt->n_variants);
+	ret = nt_renderer_open(&doc, nt_format_find(opt->format, NT_FORMAT_TRACE)->trace, out.fp, &ro, opt->n_variants);
 	if (ret < 0) {
 		code = report_failed(opt, ret, &err);
 		goto abort;

@@ -16,7 +16,11 @@
 #include <stdlib.h>
 
 #include "nt/render/analysis.h"
-#include "nt/render/view.h"
+#include "nt/render/escape.h"
+#include "nt/render/fmt.h"
+#include "nt/render/html_page.h"
+#include "nt/render/labels.h"
+#include "nt/render/pick.h"
 
 static void summary(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
@@ -28,17 +32,17 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 		const struct nt_analysis_file *f = &an->files[i];
 
 		fputs(i ? ", <code>" : "<code>", out);
-		nt_view_xml_text(out, f->path);
+		nt_escape_xml(out, f->path);
 		fputs("</code>", out);
 		if (f->error) {
 			fputs(" <span class=\"notmet\">(incomplete: ", out);
-			nt_view_xml_text(out, f->error);
+			nt_escape_xml(out, f->error);
 			fputs(")</span>", out);
 		}
 	}
 	if (v->filter) {
 		fputs(", filter <code>", out);
-		nt_view_xml_text(out, v->filter);
+		nt_escape_xml(out, v->filter);
 		fputs("</code>", out);
 	}
 	fprintf(out,
@@ -48,7 +52,7 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 		s->packets, s->tcp_packets, s->flows, s->flows_with_stalls,
 		s->stalls ? "<span class=\"stalled\">" : "", s->stalls, s->stalls ? "</span>" : "",
 		s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
-		s->by_delack[NT_DELACK_OTHER], nt_analysis_ms_str(s->total_stall_ns, tot),
+		s->by_delack[NT_DELACK_OTHER], nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)),
 		s->think_time,
 		an->oom ? " <span class=\"notmet\">Out of memory: results are incomplete.</span>"
 			: "");
@@ -60,7 +64,7 @@ static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_
 	char where[96];
 
 	fputs("<td>", out);
-	nt_view_xml_text(out, nt_analysis_occurrence_str(an, r, ep, where));
+	nt_escape_xml(out, nt_label_occurrence(an, r, ep, where, sizeof(where)));
 	fputs("</td>", out);
 }
 
@@ -75,11 +79,11 @@ static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 		char c[64], tg[64], tot[32], p50[32], mx[32];
 
 		fputs("<tr><td><code>", out);
-		nt_view_xml_text(out, nt_analysis_endpoint_str(r->family, r->client_addr,
-							       r->client_port, c));
+		nt_escape_xml(out, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c,
+						   sizeof(c)));
 		fputs(" &#8594; ", out);
-		nt_view_xml_text(out, nt_analysis_endpoint_str(r->family, r->target_addr,
-							       r->target_port, tg));
+		nt_escape_xml(out, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, tg,
+						   sizeof(tg)));
 		fprintf(out,
 			"</code></td><td class=\"num\">%" PRIu32
 			"</td><td class=\"num%s\">%s ms</td>"
@@ -87,8 +91,9 @@ static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 			"<td class=\"num\">%" PRIu32 "</td><td class=\"num\">%" PRIu32 "</td>"
 			"<td class=\"num\">%" PRIu32 "</td>",
 			r->stalls, (int)i == worst ? " stalled" : "",
-			nt_analysis_ms_str(r->total_ns, tot), nt_analysis_ms_str(r->p50_ns, p50),
-			nt_analysis_ms_str(r->max_ns, mx), r->by_delack[NT_DELACK_MIN],
+			nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)),
+			nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
+			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
 			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);
 		occurrence(out, an, r, &r->first);
 		occurrence(out, an, r, &r->last);
@@ -114,7 +119,7 @@ static int report(FILE *out, const struct nt_analysis *an, const struct nt_analy
 		return -ENOMEM;
 	}
 	fputs("<h2>Report</h2>\n<pre>", out);
-	nt_view_xml_text(out, text);
+	nt_escape_xml(out, text);
 	fputs("</pre>\n", out);
 	free(text);
 	return 0;
@@ -123,17 +128,15 @@ static int report(FILE *out, const struct nt_analysis *an, const struct nt_analy
 int nt_render_analysis_html(FILE *out, const struct nt_analysis *an,
 			    const struct nt_analysis_view *v)
 {
-	int worst = nt_analysis_worst_flow(an);
+	int worst = nt_pick_worst_flow(an);
 	const char *why, *fix;
 	char th[32];
 	int ret;
 
-	fprintf(out,
-		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		"<title>nagle-trace analyze: %s</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-		"<h1>nagle-trace analyze</h1>\n",
-		worst < 0 ? "no stalls found" : "stalls found", nt_view_html_style);
+	nt_html_begin(out,
+		      worst < 0 ? "nagle-trace analyze: no stalls found"
+				: "nagle-trace analyze: stalls found",
+		      "nagle-trace analyze");
 	summary(out, an, v);
 	if (worst < 0) {
 		fprintf(out,
@@ -141,7 +144,7 @@ int nt_render_analysis_html(FILE *out, const struct nt_analysis *an,
 			"sub-MSS segment was acknowledged by a pure ACK %s ms or more later with "
 			"the "
 			"sender&#8217;s next data right behind that ACK.</p>\n",
-			nt_analysis_ms_str(an->params.stall.threshold_ns, th));
+			nt_fmt_ms_trunc(an->params.stall.threshold_ns, th, sizeof(th)));
 	} else {
 		fputs("<h2>Flows with stalls</h2>\n", out);
 		flows_table(out, an, worst);
@@ -155,14 +158,13 @@ int nt_render_analysis_html(FILE *out, const struct nt_analysis *an,
 		fputs("</div>\n", out);
 		nt_analysis_explain(an, &why, &fix);
 		fputs("<h2>Why, and the fix</h2>\n<p><strong>Why:</strong> ", out);
-		nt_view_xml_text(out, why);
+		nt_escape_xml(out, why);
 		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
-		nt_view_xml_text(out, fix);
+		nt_escape_xml(out, fix);
 		fputs(".</p>\n", out);
 	}
 	ret = report(out, an, v);
 	if (ret < 0)
 		return ret;
-	fputs("</body>\n</html>\n", out);
-	return ferror(out) ? -EIO : 0;
+	return nt_html_end(out);
 }

@@ -7,18 +7,11 @@
  * epoch, *_ns durations; unknown values are null, never -1. Frame numbers are
  * 1-based, as Wireshark and tshark count them.
  *
- * The document is streamed, one flow at a time. Built as one tree, it cost
- * some 150 json-c objects and their hash tables per flow, all allocated, then
- * freed at once: with 2,000 stalled flows, half as long as reading the
- * capture. Instead one flow object is built once and its values are set in
- * place for each flow (json_object_set_*), then serialised and written.
- *
- * json-c still lays out everything, so the output is exactly what it prints
- * for the whole tree: the flow is serialised inside two arrays, which puts it
- * at its depth in the document (an element of "flows", level 2), and the rest
- * of the document is serialised once with two placeholder elements in "flows"
- * whose serialisers print nothing and note where they are; the text before,
- * between and after them is the head, the separator and the tail.
+ * Written member by member (nt/render/json.h), the flows one at a time: one
+ * flow object is built once and its values are set in place for each flow
+ * (json_object_set_*), then written at its depth. Building a tree of some
+ * 150 objects per flow, allocated and freed each time, would cost more than
+ * reading the capture (docs/performance.md).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -28,57 +21,12 @@
 
 #include "nt/model/tcp.h"
 #include "nt/render/analysis.h"
-#include "nt/version.h"
+#include "nt/render/fmt.h"
+#include "nt/render/json.h"
 
-/*
- * Add @v under @key to @o, which has no such key yet; @key outlives the
- * document (a literal or a name table's string). A failed allocation, of @v
- * or earlier of @o, is noted in @oom and the document is not written.
- */
-static struct json_object *put(bool *oom, struct json_object *o, const char *key,
-			       struct json_object *v)
+static struct json_object *i64(int64_t v)
 {
-	if (!o || !v ||
-	    json_object_object_add_ex(
-		    o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) < 0) {
-		json_object_put(v);
-		*oom = true;
-		return NULL;
-	}
-	return v;
-}
-
-static void put_null(bool *oom, struct json_object *o, const char *key)
-{
-	if (!o ||
-	    json_object_object_add_ex(
-		    o, key, NULL, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) < 0)
-		*oom = true;
-}
-
-static void put_i64_or_null(bool *oom, struct json_object *o, const char *key, int64_t v,
-			    bool is_set)
-{
-	if (is_set)
-		put(oom, o, key, json_object_new_int64(v));
-	else
-		put_null(oom, o, key);
-}
-
-static void put_str_or_null(bool *oom, struct json_object *o, const char *key, const char *v)
-{
-	if (v)
-		put(oom, o, key, json_object_new_string(v));
-	else
-		put_null(oom, o, key);
-}
-
-static void append(bool *oom, struct json_object *array, struct json_object *v)
-{
-	if (!array || !v || json_object_array_add(array, v) < 0) {
-		json_object_put(v);
-		*oom = true;
-	}
+	return json_object_new_int64(v);
 }
 
 static int64_t clamp_u64(uint64_t v)
@@ -86,22 +34,13 @@ static int64_t clamp_u64(uint64_t v)
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
-static struct json_object *i64(int64_t v)
-{
-	return json_object_new_int64(v);
-}
-
-static struct json_object *u64(uint64_t v)
-{
-	return json_object_new_int64(clamp_u64(v));
-}
-
 static struct json_object *not_decoded(bool *oom, const uint64_t *nd)
 {
 	struct json_object *o = json_object_new_object();
 
 	for (int s = NT_DECODE_NOT_TCP; s < NT_DECODE_STATUS_COUNT; s++)
-		put(oom, o, nt_decode_status_name((enum nt_decode_status)s), u64(nd[s]));
+		nt_json_put(oom, o, nt_decode_status_name((enum nt_decode_status)s),
+			    nt_json_u64(nd[s]));
 	return o;
 }
 
@@ -110,7 +49,7 @@ static struct json_object *by_delack(bool *oom, const uint64_t *v)
 	struct json_object *o = json_object_new_object();
 
 	for (int c = NT_DELACK_OTHER; c <= NT_DELACK_MAX; c++)
-		put(oom, o, nt_delack_name((enum nt_delack_class)c), u64(v[c]));
+		nt_json_put(oom, o, nt_delack_name((enum nt_delack_class)c), nt_json_u64(v[c]));
 	return o;
 }
 
@@ -118,18 +57,18 @@ static struct json_object *file(bool *oom, const struct nt_analysis_file *f)
 {
 	struct json_object *o = json_object_new_object();
 
-	put(oom, o, "path", json_object_new_string(f->path));
-	put_i64_or_null(oom, o, "linktype", f->linktype, f->linktype >= 0);
-	put(oom, o, "packets", u64(f->packets));
-	put(oom, o, "tcp_packets", u64(f->tcp_packets));
-	put(oom, o, "not_decoded", not_decoded(oom, f->not_decoded));
-	put_i64_or_null(oom, o, "first_t_ns", f->first_t_ns, f->packets);
-	put_i64_or_null(oom, o, "last_t_ns", f->last_t_ns, f->packets);
-	put(oom, o, "flows", u64(f->flows));
-	put(oom, o, "flows_with_stalls", u64(f->flows_with_stalls));
-	put(oom, o, "stalls", u64(f->stalls));
-	put(oom, o, "complete", json_object_new_boolean(!f->error));
-	put_str_or_null(oom, o, "error", f->error);
+	nt_json_put(oom, o, "path", json_object_new_string(f->path));
+	nt_json_put_i64(oom, o, "linktype", f->linktype, f->linktype >= 0);
+	nt_json_put(oom, o, "packets", nt_json_u64(f->packets));
+	nt_json_put(oom, o, "tcp_packets", nt_json_u64(f->tcp_packets));
+	nt_json_put(oom, o, "not_decoded", not_decoded(oom, f->not_decoded));
+	nt_json_put_i64(oom, o, "first_t_ns", f->first_t_ns, f->packets);
+	nt_json_put_i64(oom, o, "last_t_ns", f->last_t_ns, f->packets);
+	nt_json_put(oom, o, "flows", nt_json_u64(f->flows));
+	nt_json_put(oom, o, "flows_with_stalls", nt_json_u64(f->flows_with_stalls));
+	nt_json_put(oom, o, "stalls", nt_json_u64(f->stalls));
+	nt_json_put(oom, o, "complete", json_object_new_boolean(!f->error));
+	nt_json_put_str(oom, o, "error", f->error);
 	return o;
 }
 
@@ -181,7 +120,7 @@ struct episode_obj {
 
 /**
  * struct flow_obj - the template of one element of "flows"
- * @wrap: [[flow]], which puts the flow at its depth in the document
+ * @flow: the flow object
  * @file: "file"
  * @family: "family"
  * @addr: "client" and "target" "addr"
@@ -208,7 +147,7 @@ struct episode_obj {
  * @oom: an allocation failed: building the template, or a string grew
  */
 struct flow_obj {
-	struct json_object *wrap;
+	struct json_object *flow;
 	struct json_object *file, *family, *addr[2], *port[2], *handshake;
 	struct json_object *mss, *mss_v[2], *rtt, *rtt_v[2];
 	struct json_object *packets, *first_t, *last_t, *evicted, *stalls, *think_time;
@@ -221,17 +160,17 @@ struct flow_obj {
 
 static struct json_object *put_int(struct flow_obj *t, struct json_object *o, const char *key)
 {
-	return put(&t->oom, o, key, json_object_new_int64(0));
+	return nt_json_put(&t->oom, o, key, json_object_new_int64(0));
 }
 
 static struct json_object *put_str(struct flow_obj *t, struct json_object *o, const char *key)
 {
-	return put(&t->oom, o, key, json_object_new_string(""));
+	return nt_json_put(&t->oom, o, key, json_object_new_string(""));
 }
 
 static struct json_object *put_obj(struct flow_obj *t, struct json_object *o, const char *key)
 {
-	return put(&t->oom, o, key, json_object_new_object());
+	return nt_json_put(&t->oom, o, key, json_object_new_object());
 }
 
 /* A value the template keeps a reference to, and puts under @key of @o. */
@@ -242,7 +181,7 @@ static struct json_object *put_kept(struct flow_obj *t, struct json_object *o, c
 		t->oom = true;
 		return NULL;
 	}
-	put(&t->oom, o, key, json_object_get(v));
+	nt_json_put(&t->oom, o, key, json_object_get(v));
 	return v;
 }
 
@@ -277,7 +216,7 @@ static void endpoint_up(struct flow_obj *t, struct json_object *flow, const char
 
 static void flow_obj_down(struct flow_obj *t)
 {
-	json_object_put(t->wrap);
+	json_object_put(t->flow);
 	for (int d = 0; d < 2; d++) {
 		json_object_put(t->mss_v[d]);
 		json_object_put(t->rtt_v[d]);
@@ -289,28 +228,18 @@ static void flow_obj_down(struct flow_obj *t)
 /* Keys in the order of the schema's example; json-c prints them in insertion order. */
 static int flow_obj_up(struct flow_obj *t)
 {
-	struct json_object *inner, *o, *bd;
+	struct json_object *o, *bd;
 
 	memset(t, 0, sizeof(*t));
-	t->wrap = json_object_new_array();
-	inner = json_object_new_array();
-	append(&t->oom, t->wrap, inner);
-	if (t->oom) {
-		json_object_put(t->wrap);
+	o = t->flow = json_object_new_object();
+	if (!o)
 		return -ENOMEM;
-	}
-	o = json_object_new_object();
-	append(&t->oom, inner, o);
-	if (t->oom) {
-		json_object_put(t->wrap);
-		return -ENOMEM;
-	}
 
 	t->file = put_int(t, o, "file");
 	t->family = put_str(t, o, "family");
 	endpoint_up(t, o, "client", 0);
 	endpoint_up(t, o, "target", 1);
-	t->handshake = put(&t->oom, o, "handshake_seen", json_object_new_boolean(0));
+	t->handshake = nt_json_put(&t->oom, o, "handshake_seen", json_object_new_boolean(0));
 	t->mss = put_obj(t, o, "mss_option");
 	t->mss_v[NT_DIR_C2T] = put_kept(t, t->mss, "c2t", json_object_new_int64(0));
 	t->mss_v[NT_DIR_T2C] = put_kept(t, t->mss, "t2c", json_object_new_int64(0));
@@ -320,7 +249,7 @@ static int flow_obj_up(struct flow_obj *t)
 	t->packets = put_int(t, o, "packets");
 	t->first_t = put_int(t, o, "first_t_ns");
 	t->last_t = put_int(t, o, "last_t_ns");
-	t->evicted = put(&t->oom, o, "evicted", json_object_new_boolean(0));
+	t->evicted = nt_json_put(&t->oom, o, "evicted", json_object_new_boolean(0));
 	t->stalls = put_int(t, o, "stalls");
 	t->think_time = put_int(t, o, "think_time");
 	bd = put_obj(t, o, "by_delack");
@@ -331,7 +260,8 @@ static int flow_obj_up(struct flow_obj *t)
 	t->max = put_int(t, o, "stalled_max_ns");
 	episode_up(t, o, "first_stall", &t->first);
 	episode_up(t, o, "last_stall", &t->last);
-	t->tl = put(&t->oom, o, "first_stall_timeline", json_object_new_array_ext(NT_TIMELINE_MAX));
+	t->tl = nt_json_put(&t->oom, o, "first_stall_timeline",
+			    json_object_new_array_ext(NT_TIMELINE_MAX));
 	for (unsigned i = 0; i < NT_TIMELINE_MAX; i++) {
 		struct tl_seg_obj *s = &t->seg[i];
 		struct json_object *e = s->o = json_object_new_object();
@@ -376,7 +306,7 @@ static void set_endpoint(struct flow_obj *t, int side, int family, const uint8_t
 {
 	char buf[64];
 
-	nt_analysis_endpoint_str(family, addr, port, buf);
+	nt_fmt_endpoint(family, addr, port, buf, sizeof(buf));
 	/* The address alone: strip ":port" and IPv6 brackets. */
 	if (family == AF_INET6)
 		set_str_len(t, t->addr[side], buf + 1, (int)(strrchr(buf, ']') - buf - 1));
@@ -462,140 +392,111 @@ static int set_flow(struct flow_obj *t, const struct nt_analysis *an,
 	return t->oom ? -ENOMEM : 0;
 }
 
-/* A placeholder's serialiser: print nothing, note where the element goes. */
-static int mark_here(struct json_object *jso, struct printbuf *pb, int level, int flags)
+/* The members before "flows": schema_version, tool, params, files. */
+static struct json_object *params_json(bool *oom, const struct nt_analysis *an,
+				       const struct nt_analysis_view *v)
 {
-	(void)level;
-	(void)flags;
-	*(int *)json_object_get_userdata(jso) = pb->bpos;
-	return 0;
+	struct json_object *params = json_object_new_object();
+
+	nt_json_put(oom, params, "threshold_ns", i64(an->params.stall.threshold_ns));
+	nt_json_put(oom, params, "release_ns", i64(an->params.stall.release_ns));
+	nt_json_put(oom, params, "max_flows", json_object_new_int64(an->params.max_flows));
+	nt_json_put(oom, params, "idle_ns", i64(an->params.idle_ns));
+	nt_json_put_str(oom, params, "filter", v->filter);
+	return params;
 }
 
-static struct json_object *mark_new(int *at)
+static struct json_object *files_json(bool *oom, const struct nt_analysis *an)
 {
-	struct json_object *m = json_object_new_object();
+	struct json_object *files = json_object_new_array();
 
-	if (m)
-		json_object_set_serializer(m, mark_here, at, NULL);
-	return m;
+	for (size_t i = 0; i < an->n_files; i++)
+		nt_json_append(oom, files, file(oom, &an->files[i]));
+	return files;
 }
 
-#define JSON_FLAGS \
-	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-static bool write_all(FILE *out, const char *p, size_t n)
+static struct json_object *summary_json(bool *oom, const struct nt_analysis *an)
 {
-	return fwrite(p, 1, n, out) == n;
+	const struct nt_analysis_summary *s = &an->sum;
+	struct json_object *sum = json_object_new_object();
+
+	nt_json_put(oom, sum, "packets", nt_json_u64(s->packets));
+	nt_json_put(oom, sum, "tcp_packets", nt_json_u64(s->tcp_packets));
+	nt_json_put(oom, sum, "not_decoded", not_decoded(oom, s->not_decoded));
+	nt_json_put(oom, sum, "flows", nt_json_u64(s->flows));
+	nt_json_put(oom, sum, "flows_with_stalls", nt_json_u64(s->flows_with_stalls));
+	nt_json_put(oom, sum, "stalls", nt_json_u64(s->stalls));
+	nt_json_put(oom, sum, "by_delack", by_delack(oom, s->by_delack));
+	nt_json_put(oom, sum, "stalled_total_ns", i64(s->total_stall_ns));
+	nt_json_put(oom, sum, "think_time", nt_json_u64(s->think_time));
+	nt_json_put(oom, sum, "evicted_flows", nt_json_u64(s->evicted_idle + s->evicted_full));
+	nt_json_put(oom, sum, "evicted_idle", nt_json_u64(s->evicted_idle));
+	nt_json_put(oom, sum, "evicted_full", nt_json_u64(s->evicted_full));
+	nt_json_put(oom, sum, "files_damaged", nt_json_u64(s->files_damaged));
+	nt_json_put(oom, sum, "incomplete", json_object_new_boolean(an->oom));
+	return sum;
 }
 
 /*
- * The flows, one at a time, between the head and the tail json-c laid out.
- * The head goes out with the first flow, once its strings and buffer are
- * allocated: an allocation failure then mostly leaves nothing written.
+ * "flows": [ ... ], one flow at a time from the template, each written at
+ * its depth (2) as json-c lays it out; with no flow, json-c's empty array.
  */
-static int write_flows(FILE *out, const struct nt_analysis *an, const char *doc, size_t len,
-		       const int *at)
+static int flows_member(FILE *out, const struct nt_analysis *an)
 {
 	struct flow_obj t;
-	bool ok = true;
 	int ret;
 
+	if (!an->n_flows)
+		return nt_json_member(out, "flows", json_object_new_array(), 1, true);
 	ret = flow_obj_up(&t);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; ok && i < an->n_flows; i++) {
-		const char *text, *start, *end;
-		size_t n;
-
+	fputs("  \"flows\": [", out);
+	for (size_t i = 0; !ret && i < an->n_flows; i++) {
 		ret = set_flow(&t, an, an->flows[i]);
-		if (ret < 0)
-			break;
-		text = json_object_to_json_string_length(t.wrap, JSON_FLAGS, &n);
-		/* The flow object is the text from the first '{' to the last '}'. */
-		start = text ? memchr(text, '{', n) : NULL;
-		end = text ? memrchr(text, '}', n) : NULL;
-		if (!start || !end) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (i)
-			ok = write_all(out, doc + at[0], (size_t)(at[1] - at[0]));
-		else
-			ok = write_all(out, doc, (size_t)at[0]);
-		ok = ok && write_all(out, start, (size_t)(end - start + 1));
+		fputs(i ? ",\n    " : "\n    ", out);
+		if (!ret)
+			ret = nt_json_write(out, t.flow, 2);
 	}
-	if (!ret && ok)
-		ok = write_all(out, doc + at[1], len - (size_t)at[1]);
+	fputs("\n  ],\n", out);
 	flow_obj_down(&t);
-	if (!ret && !ok)
-		ret = -EIO;
 	return ret;
 }
 
+/*
+ * Each member's value is built and checked before anything of the document
+ * is written, so an allocation failure mostly leaves nothing behind.
+ */
 int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 			    const struct nt_analysis_view *v)
 {
-	const struct nt_analysis_summary *s = &an->sum;
-	struct json_object *root = json_object_new_object();
-	struct json_object *tool, *params, *files, *flows, *sum;
-	int at[2] = { -1, -1 };
-	bool oom = !root;
-	const char *text;
-	size_t len;
-	int ret;
+	bool oom = false;
+	struct json_object *tool = nt_json_tool(&oom, "analyze");
+	struct json_object *params = params_json(&oom, an, v);
+	struct json_object *files = files_json(&oom, an);
+	struct json_object *sum = summary_json(&oom, an);
+	int ret = oom ? -ENOMEM : 0;
 
-	put(&oom, root, "schema_version", json_object_new_int(NT_ANALYSIS_SCHEMA_VERSION));
-	tool = put(&oom, root, "tool", json_object_new_object());
-	put(&oom, tool, "name", json_object_new_string("nagle-trace"));
-	put(&oom, tool, "version", json_object_new_string(NT_VERSION));
-	put(&oom, tool, "command", json_object_new_string("analyze"));
-	params = put(&oom, root, "params", json_object_new_object());
-	put(&oom, params, "threshold_ns", i64(an->params.stall.threshold_ns));
-	put(&oom, params, "release_ns", i64(an->params.stall.release_ns));
-	put(&oom, params, "max_flows", json_object_new_int64(an->params.max_flows));
-	put(&oom, params, "idle_ns", i64(an->params.idle_ns));
-	put_str_or_null(&oom, params, "filter", v->filter);
-	files = put(&oom, root, "files", json_object_new_array());
-	for (size_t i = 0; i < an->n_files; i++)
-		append(&oom, files, file(&oom, &an->files[i]));
-	/* With no flow, "flows" is json-c's empty array; else two placeholders. */
-	flows = put(&oom, root, "flows", json_object_new_array());
-	if (an->n_flows) {
-		append(&oom, flows, mark_new(&at[0]));
-		append(&oom, flows, mark_new(&at[1]));
+	if (!ret) {
+		fputs("{\n", out);
+		ret = nt_json_member(out, "schema_version",
+				     json_object_new_int(NT_JSON_SCHEMA_ANALYZE), 1, true);
 	}
-	sum = put(&oom, root, "summary", json_object_new_object());
-	put(&oom, sum, "packets", u64(s->packets));
-	put(&oom, sum, "tcp_packets", u64(s->tcp_packets));
-	put(&oom, sum, "not_decoded", not_decoded(&oom, s->not_decoded));
-	put(&oom, sum, "flows", u64(s->flows));
-	put(&oom, sum, "flows_with_stalls", u64(s->flows_with_stalls));
-	put(&oom, sum, "stalls", u64(s->stalls));
-	put(&oom, sum, "by_delack", by_delack(&oom, s->by_delack));
-	put(&oom, sum, "stalled_total_ns", i64(s->total_stall_ns));
-	put(&oom, sum, "think_time", u64(s->think_time));
-	put(&oom, sum, "evicted_flows", u64(s->evicted_idle + s->evicted_full));
-	put(&oom, sum, "evicted_idle", u64(s->evicted_idle));
-	put(&oom, sum, "evicted_full", u64(s->evicted_full));
-	put(&oom, sum, "files_damaged", u64(s->files_damaged));
-	put(&oom, sum, "incomplete", json_object_new_boolean(an->oom));
-	if (oom) {
-		ret = -ENOMEM;
-		goto put_root;
-	}
-
-	text = json_object_to_json_string_length(root, JSON_FLAGS, &len);
-	if (!text)
-		ret = -ENOMEM;
-	else if (!an->n_flows)
-		ret = write_all(out, text, len) ? 0 : -EIO;
-	else if (at[0] < 0 || at[1] < at[0])
-		ret = -ENOMEM;
-	else
-		ret = write_flows(out, an, text, len, at);
-	if (!ret && fputc('\n', out) == EOF)
+	if (!ret)
+		ret = nt_json_member(out, "tool", json_object_get(tool), 1, true);
+	if (!ret)
+		ret = nt_json_member(out, "params", json_object_get(params), 1, true);
+	if (!ret)
+		ret = nt_json_member(out, "files", json_object_get(files), 1, true);
+	if (!ret)
+		ret = flows_member(out, an);
+	if (!ret)
+		ret = nt_json_member(out, "summary", json_object_get(sum), 1, false);
+	if (!ret && fputs("}\n", out) == EOF)
 		ret = -EIO;
-put_root:
-	json_object_put(root);
+	json_object_put(tool);
+	json_object_put(params);
+	json_object_put(files);
+	json_object_put(sum);
 	return ret;
 }

@@ -17,7 +17,11 @@
 
 #include "nt/model/tcp.h"
 #include "nt/render/analysis.h"
-#include "nt/render/view.h"
+#include "nt/render/escape.h"
+#include "nt/render/fmt.h"
+#include "nt/render/labels.h"
+#include "nt/render/pick.h"
+#include "nt/render/spool.h"
 
 static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
@@ -28,17 +32,17 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 		const struct nt_analysis_file *f = &an->files[i];
 
 		fprintf(out, "%s`", i ? ", " : "");
-		nt_view_md_cell(out, f->path);
+		nt_escape_md_cell(out, f->path);
 		fputc('`', out);
 		if (f->error) {
 			fputs(" (incomplete: ", out);
-			nt_view_md_cell(out, f->error);
+			nt_escape_md_cell(out, f->error);
 			fputc(')', out);
 		}
 	}
 	if (v->filter) {
 		fputs(", filter `", out);
-		nt_view_md_cell(out, v->filter);
+		nt_escape_md_cell(out, v->filter);
 		fputc('`', out);
 	}
 	fprintf(out,
@@ -47,7 +51,7 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 		", other %" PRIu64 "), %s ms lost; %" PRIu64 " think-time episodes%s\n",
 		s->packets, s->tcp_packets, s->flows, s->flows_with_stalls, s->stalls,
 		s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
-		s->by_delack[NT_DELACK_OTHER], nt_analysis_ms_str(s->total_stall_ns, tot),
+		s->by_delack[NT_DELACK_OTHER], nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)),
 		s->think_time, an->oom ? " (out of memory: results are incomplete)" : "");
 }
 
@@ -56,7 +60,7 @@ static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_
 {
 	char where[96];
 
-	fputs(nt_analysis_occurrence_str(an, r, ep, where), out);
+	fputs(nt_label_occurrence(an, r, ep, where, sizeof(where)), out);
 }
 
 static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
@@ -71,18 +75,18 @@ static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 		char c[64], tg[64], tot[32], p50[32], mx[32];
 
 		fprintf(out, "| %s`", b);
-		nt_view_md_cell(out, nt_analysis_endpoint_str(r->family, r->client_addr,
-							      r->client_port, c));
+		nt_escape_md_cell(out, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c,
+						       sizeof(c)));
 		fputs(" → ", out);
-		nt_view_md_cell(out, nt_analysis_endpoint_str(r->family, r->target_addr,
-							      r->target_port, tg));
+		nt_escape_md_cell(out, nt_fmt_endpoint(r->family, r->target_addr, r->target_port,
+						       tg, sizeof(tg)));
 		fprintf(out,
 			"`%s | %" PRIu32 " | %s%s ms%s | %s ms | %s ms | %" PRIu32 " | %" PRIu32
 			" | %" PRIu32 " | ",
-			b, r->stalls, b, nt_analysis_ms_str(r->total_ns, tot), b,
-			nt_analysis_ms_str(r->p50_ns, p50), nt_analysis_ms_str(r->max_ns, mx),
-			r->by_delack[NT_DELACK_MIN], r->by_delack[NT_DELACK_MAX],
-			r->by_delack[NT_DELACK_OTHER]);
+			b, r->stalls, b, nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), b,
+			nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
+			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
+			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);
 		occurrence(out, an, r, &r->first);
 		fputs(" | ", out);
 		occurrence(out, an, r, &r->last);
@@ -115,27 +119,28 @@ static void mermaid(FILE *out, const struct nt_flow_result *r)
 	const struct nt_stall_episode *ep = &r->first;
 	char a[64], b[64], label[48], rel[32], st[32];
 
-	nt_analysis_episode_ends(r, ep, a, b);
+	nt_label_episode_ends(r, ep, a, b, sizeof(a));
 	fputs("\n```mermaid\nsequenceDiagram\n    participant A\n    participant B\n", out);
 	fputs("    Note left of A: A ", out);
-	nt_view_mermaid_text(out, a);
+	nt_escape_mermaid(out, a);
 	fputs(" held the data\n    Note right of B: B ", out);
-	nt_view_mermaid_text(out, b);
+	nt_escape_mermaid(out, b);
 	fputs("\n", out);
 	for (unsigned i = 0; i < r->n_timeline; i++) {
 		const struct nt_tl_seg *s = &r->timeline[i];
 		int64_t d = s->t_ns - ep->held_t_ns;
 
 		fputs(s->dir == ep->dir ? "    A->>B: " : "    B->>A: ", out);
-		nt_view_mermaid_text(out,
-				     nt_view_tcp_label(s->flags, s->len, label, sizeof(label)));
-		nt_view_mermaid_text(out, mark(r, s));
-		fprintf(out, " (%s%s ms)\n", d < 0 ? "" : "+", nt_analysis_ms_str(d, rel));
+		nt_escape_mermaid(out, nt_label_tcp(s->flags, s->len, label, sizeof(label)));
+		nt_escape_mermaid(out, mark(r, s));
+		fprintf(out, " (%s%s ms)\n", d < 0 ? "" : "+",
+			nt_fmt_ms_trunc(d, rel, sizeof(rel)));
 		if (s->frame == ep->held_frame)
 			fprintf(out,
 				"    Note over A,B: %s ms stall: held by Nagle until B's delayed "
 				"ACK (%s)\n",
-				nt_analysis_ms_str(ep->stall_ns, st), nt_delack_name(ep->delack));
+				nt_fmt_ms_trunc(ep->stall_ns, st, sizeof(st)),
+				nt_delack_name(ep->delack));
 	}
 	fputs("```\n", out);
 }
@@ -145,17 +150,18 @@ static void worst_section(FILE *out, const struct nt_analysis *an, const struct 
 	const struct nt_stall_episode *ep = &r->first;
 	char a[64], b[64], c[64], tg[64], t[48], d[32], g[32], st[32];
 
-	nt_analysis_episode_ends(r, ep, a, b);
+	nt_label_episode_ends(r, ep, a, b, sizeof(a));
 	fprintf(out, "\n### First stall of the worst flow, `%s → %s`\n\n",
-		nt_analysis_endpoint_str(r->family, r->client_addr, r->client_port, c),
-		nt_analysis_endpoint_str(r->family, r->target_addr, r->target_port, tg));
+		nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c, sizeof(c)),
+		nt_fmt_endpoint(r->family, r->target_addr, r->target_port, tg, sizeof(tg)));
 	fprintf(out,
 		"%s (A) sent %" PRIu32 " bytes at %s (frame %" PRIu64
 		"), then nothing; %s (B) acknowledged them %s ms later with a pure ACK "
 		"(%s), and A's next data followed that ACK by %s ms: %s ms lost.\n",
-		a, ep->held_len, nt_analysis_utc_str(ep->held_t_ns, t), ep->held_frame, b,
-		nt_analysis_ms_str(ep->ack_delay_ns, d), nt_delack_name(ep->delack),
-		nt_analysis_ms_str(ep->release_gap_ns, g), nt_analysis_ms_str(ep->stall_ns, st));
+		a, ep->held_len, nt_fmt_utc(ep->held_t_ns, t, sizeof(t)), ep->held_frame, b,
+		nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)), nt_delack_name(ep->delack),
+		nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
+		nt_fmt_ms_trunc(ep->stall_ns, st, sizeof(st)));
 	fputs("\nFrame numbers as Wireshark counts them, times in ms from the held segment, "
 	      "seq/ack relative.\n\n```text\n",
 	      out);
@@ -168,7 +174,7 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 				const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
-	int worst = nt_analysis_worst_flow(an);
+	int worst = nt_pick_worst_flow(an);
 	const char *why, *fix;
 	char tot[32];
 
@@ -179,13 +185,14 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 			"\nNo stalls found: no small write waited for a delayed ACK (a sub-MSS "
 			"segment, a pure ACK of it %s ms or more later, the sender's next data "
 			"right behind that ACK) in %" PRIu64 " TCP flow%s.\n",
-			nt_analysis_ms_str(an->params.stall.threshold_ns, tot), s->flows,
+			nt_fmt_ms_trunc(an->params.stall.threshold_ns, tot, sizeof(tot)), s->flows,
 			s->flows == 1 ? "" : "s");
 		return ferror(out) ? -EIO : 0;
 	}
 	fprintf(out,
 		"## nagle-trace analyze: %" PRIu64 " stalls in %" PRIu64 " flows, %s ms lost\n\n",
-		s->stalls, s->flows_with_stalls, nt_analysis_ms_str(s->total_stall_ns, tot));
+		s->stalls, s->flows_with_stalls,
+		nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)));
 	files_line(out, an, v);
 	flows_table(out, an, worst);
 	worst_section(out, an, an->flows[worst]);

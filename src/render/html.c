@@ -12,9 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "nt/render/escape.h"
+#include "nt/render/fmt.h"
+#include "nt/render/html_page.h"
+#include "nt/render/labels.h"
+#include "nt/render/pick.h"
 #include "nt/render/render.h"
+#include "nt/render/spool.h"
 #include "nt/render/svg.h"
-#include "nt/render/view.h"
 
 static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
@@ -27,21 +32,21 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		char v[128], p50[32], p90[32], max[32];
 
 		fputs("<tr><td><code>", out);
-		nt_view_xml_text(out, run->cfg.variant);
+		nt_escape_xml(out, run->cfg.variant);
 		fprintf(out, "</code></td><td class=\"num\">%u</td><td%s>", s->rounds,
 			s->verdicts[NT_VERDICT_STALLED] ? " class=\"stalled\"" : "");
-		nt_view_xml_text(out, nt_view_verdicts(s, v, sizeof(v)));
+		nt_escape_xml(out, nt_label_verdicts(s, v, sizeof(v)));
 		fprintf(out,
 			"</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td>",
-			nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
-			nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
-			nt_view_ms(s->rtt_max_ns, max, sizeof(max)));
+			nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+			nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)));
 		fprintf(out, "<td%s>%s: %s", run->expectation_met ? "" : " class=\"notmet\"",
 			nt_expect_name(run->cfg.expect), run->expectation_met ? "met" : "NOT met");
 		if (!run->expectation_met) {
 			fputs(" (", out);
-			nt_view_xml_text(out, run->expectation_reason);
+			nt_escape_xml(out, run->expectation_reason);
 			fputc(')', out);
 		}
 		fprintf(out, "%s</td></tr>\n", run->interrupted ? ", interrupted" : "");
@@ -65,13 +70,13 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		any = true;
 		if (n_runs > 1) {
 			fputs("<h3><code>", out);
-			nt_view_xml_text(out, runs[i].cfg.variant);
+			nt_escape_xml(out, runs[i].cfg.variant);
 			fputs("</code></h3>\n", out);
 		}
 		fputs("<p><strong>Why:</strong> ", out);
-		nt_view_xml_text(out, nt_view_oneline(why, line, sizeof(line)));
+		nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
 		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
-		nt_view_xml_text(out, fix);
+		nt_escape_xml(out, fix);
 		fputs(".</p>\n", out);
 	}
 	if (!any)
@@ -86,7 +91,7 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
  * each diagram shows is kept.
  */
 struct html_doc {
-	struct nt_view_pick *picks;
+	struct nt_pick *picks;
 	FILE *text;
 	long *text_from;
 	long *text_to;
@@ -102,9 +107,9 @@ static int timelines(FILE *out, const struct nt_run *runs, unsigned n_runs,
 		int ret;
 
 		fputs("<details open>\n<summary>variant <code>", out);
-		nt_view_xml_text(out, runs[i].cfg.variant);
+		nt_escape_xml(out, runs[i].cfg.variant);
 		fputs("</code></summary>\n<pre>", out);
-		ret = nt_view_spool_copy(d->text, d->text_from[i], d->text_to[i], out, true);
+		ret = nt_spool_copy(d->text, d->text_from[i], d->text_to[i], out, true);
 		if (ret < 0)
 			return ret;
 		fputs("</pre>\n</details>\n", out);
@@ -135,12 +140,12 @@ static int html_open(struct nt_renderer *r)
 	r->state = d;
 	if (!d)
 		return -ENOMEM;
-	d->picks = nt_view_picks_new(r->n_runs);
+	d->picks = nt_picks_new(r->n_runs);
 	d->text_from = calloc(r->n_runs, sizeof(*d->text_from));
 	d->text_to = calloc(r->n_runs, sizeof(*d->text_to));
 	if (!d->picks || !d->text_from || !d->text_to)
 		return -ENOMEM;
-	d->text = nt_view_spool_new();
+	d->text = nt_spool_new();
 	return d->text ? 0 : -errno;
 }
 
@@ -150,7 +155,7 @@ static void html_close(struct nt_renderer *r)
 
 	if (!d)
 		return;
-	nt_view_picks_free(d->picks, r->n_runs);
+	nt_picks_free(d->picks, r->n_runs);
 	free(d->text_from);
 	free(d->text_to);
 	if (d->text)
@@ -178,7 +183,7 @@ static int html_round(struct nt_renderer *r, const struct nt_run *run,
 	nt_text_round(d->text, run, rv, &plain_text);
 	if (ferror(d->text))
 		return -EIO;
-	return nt_view_picks_offer(d->picks, r->n_runs, r->run, rv);
+	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
 static int html_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
@@ -200,27 +205,25 @@ static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 	if (!n_runs)
 		return 0;
 	first = &runs[0];
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>nagle-trace",
-	      out);
 	if (n_runs == 1) {
-		fputs(": ", out);
-		nt_view_xml_text(out, first->cfg.variant);
+		char title[96];
+
+		snprintf(title, sizeof(title), "nagle-trace: %s", first->cfg.variant);
+		nt_html_begin(out, title, "nagle-trace");
+	} else {
+		nt_html_begin(out, "nagle-trace", "nagle-trace");
 	}
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>nagle-trace</h1>\n",
-		nt_view_html_style);
 	{
 		fputs("<p>Linux ", out);
-		nt_view_xml_text(out, first->cfg.kernel);
+		nt_escape_xml(out, first->cfg.kernel);
 		fprintf(out,
 			", write-write-read: header %u B + body %u B, reply %u B, %u rounds per "
 			"variant; client ",
 			first->cfg.shape.header_bytes, first->cfg.shape.body_bytes,
 			first->cfg.shape.reply_bytes, first->cfg.shape.rounds);
-		nt_view_xml_text(out, first->cfg.client_addr);
+		nt_escape_xml(out, first->cfg.client_addr);
 		fputs(", target ", out);
-		nt_view_xml_text(out, first->cfg.target_addr);
+		nt_escape_xml(out, first->cfg.target_addr);
 		fputs(", captured at the client.</p>\n", out);
 	}
 	fputs("<h2>Summary</h2>\n", out);
@@ -238,12 +241,10 @@ static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 	if (ret < 0)
 		return ret;
 	legend(out);
-	fputs("</body>\n</html>\n", out);
-	return ferror(out) ? -EIO : 0;
+	return nt_html_end(out);
 }
 
-const struct nt_format nt_format_html = {
-	.name = "html",
+const struct nt_trace_doc nt_html_trace = {
 	.open = html_open,
 	.begin = html_begin,
 	.round = html_round,

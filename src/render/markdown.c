@@ -9,7 +9,7 @@
  * Mermaid message text is free text up to the end of the line, but the
  * sequence grammar still reads ';' as a statement separator and '#' as the
  * start of an entity code (#59;), and "->" or "--" inside a text can be taken
- * for an arrow in older releases: nt_view_mermaid_text() replaces them all.
+ * for an arrow in older releases: nt_escape_mermaid() replaces them all.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,13 +20,11 @@
 
 #include "nt/clock.h"
 #include "nt/render/render.h"
-#include "nt/render/view.h"
-
-/* Table cells: '|' would end the cell, a newline the row. */
-static double ms(int64_t ns)
-{
-	return (double)ns / (double)NT_NS_PER_MS;
-}
+#include "nt/render/escape.h"
+#include "nt/render/fmt.h"
+#include "nt/render/labels.h"
+#include "nt/render/pick.h"
+#include "nt/render/spool.h"
 
 static void header_line(FILE *out, const struct nt_run *run)
 {
@@ -47,7 +45,7 @@ static void round_row(FILE *out, const struct nt_round *r)
 
 	fprintf(out, "| %u | %s%s%s | %s | %s |\n", r->index, stalled ? "**" : "",
 		nt_verdict_name(r->verdict), stalled ? "**" : "",
-		nt_view_ms(r->rtt_ns, a, sizeof(a)), nt_view_ms(r->gap_ns, b, sizeof(b)));
+		nt_fmt_ms(r->rtt_ns, a, sizeof(a)), nt_fmt_ms(r->gap_ns, b, sizeof(b)));
 }
 
 static void summary_line(FILE *out, const struct nt_run *run)
@@ -56,13 +54,13 @@ static void summary_line(FILE *out, const struct nt_run *run)
 	char v[128], p50[32], p90[32], max[32];
 
 	fprintf(out, "\n%u rounds: %s; round trip p50 %s, p90 %s, max %s. Expectation (%s): %s",
-		s->rounds, nt_view_verdicts(s, v, sizeof(v)),
-		nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
-		nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
-		nt_view_ms(s->rtt_max_ns, max, sizeof(max)), nt_expect_name(run->cfg.expect),
+		s->rounds, nt_label_verdicts(s, v, sizeof(v)),
+		nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+		nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+		nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)), nt_expect_name(run->cfg.expect),
 		run->expectation_met ? "**met**" : "**NOT met**: ");
 	if (!run->expectation_met)
-		nt_view_md_cell(out, run->expectation_reason);
+		nt_escape_md_cell(out, run->expectation_reason);
 	fputs(".\n", out);
 }
 
@@ -76,11 +74,11 @@ static void compare_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		char v[128], p50[32], p90[32], max[32];
 
 		fprintf(out, "| `%s` | ", run->cfg.variant);
-		nt_view_md_cell(out, nt_view_verdicts(s, v, sizeof(v)));
+		nt_escape_md_cell(out, nt_label_verdicts(s, v, sizeof(v)));
 		fprintf(out, " | %s | %s | %s | %s (%s) |\n",
-			nt_view_ms(s->rtt_p50_ns, p50, sizeof(p50)),
-			nt_view_ms(s->rtt_p90_ns, p90, sizeof(p90)),
-			nt_view_ms(s->rtt_max_ns, max, sizeof(max)),
+			nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+			nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)),
 			run->expectation_met ? "yes" : "**no**", nt_expect_name(run->cfg.expect));
 	}
 }
@@ -93,13 +91,14 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 		fprintf(out,
 			"    Note %s %s: ", e->sys.side == NT_SIDE_CLIENT ? "left of" : "right of",
 			e->sys.side == NT_SIDE_CLIENT ? "Client" : "Target");
-		nt_view_mermaid_text(out, nt_view_call_label(e->sys.call));
-		fprintf(out, " returned %" PRId64 " (+%.3f ms)\n", e->sys.bytes, ms(e->t_ns - t0));
+		nt_escape_mermaid(out, nt_label_call(e->sys.call));
+		fprintf(out, " returned %" PRId64 " (+%.3f ms)\n", e->sys.bytes,
+			nt_ns_to_ms(e->t_ns - t0));
 		return;
 	}
 	fputs(e->seg.dir == NT_DIR_C2T ? "    Client->>Target: " : "    Target->>Client: ", out);
-	nt_view_mermaid_text(out, nt_view_segment_label(&e->seg, label, sizeof(label)));
-	fprintf(out, " (+%.3f ms)\n", ms(e->t_ns - t0));
+	nt_escape_mermaid(out, nt_label_segment(&e->seg, label, sizeof(label)));
+	fprintf(out, " (+%.3f ms)\n", nt_ns_to_ms(e->t_ns - t0));
 }
 
 /* The round as a sequence diagram; the capture sits at the client, so times are the client's. */
@@ -117,19 +116,19 @@ static void mermaid_round(FILE *out, const struct nt_round_view *rv)
 			fprintf(out,
 				"    Note over Client,Target: %.1f ms: body held by Nagle, ACK "
 				"delayed\n",
-				ms(r->gap_ns));
+				nt_ns_to_ms(r->gap_ns));
 		mermaid_event(out, e, t0);
 	}
 	fputs("```\n", out);
 }
 
-static int round_section(FILE *out, const struct nt_run *run, const struct nt_view_pick *pick)
+static int round_section(FILE *out, const struct nt_run *run, const struct nt_pick *pick)
 {
 	struct nt_round_view rv;
 	const struct nt_round *r;
 	char *text;
 
-	if (!nt_view_pick_get(pick, &rv))
+	if (!nt_pick_get(pick, &rv))
 		return 0;
 	r = rv.round;
 	fprintf(out, "\n### Round %u of `%s`: %s\n", r->index, run->cfg.variant,
@@ -138,7 +137,8 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_vi
 		fprintf(out,
 			"\nThe header's ACK came %.3f ms after the header; the body left "
 			"%.3f ms after that ACK.\n",
-			ms(r->gap_ns), r->release_ns >= 0 ? ms(r->release_ns) : 0.0);
+			nt_ns_to_ms(r->gap_ns),
+			r->release_ns >= 0 ? nt_ns_to_ms(r->release_ns) : 0.0);
 	fputs("\nTimes relative to the round's first write, seq/ack relative, captured at the "
 	      "client.\n",
 	      out);
@@ -160,7 +160,7 @@ static void explain(FILE *out, const struct nt_run *run)
 		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
 		return;
 	}
-	fprintf(out, "\n**Why:** %s.\n", nt_view_oneline(why, line, sizeof(line)));
+	fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
 	fprintf(out, "\n**Fix:** %s.\n", fix);
 }
 
@@ -169,7 +169,7 @@ static void explain(FILE *out, const struct nt_run *run)
  * rows go to a spool file meanwhile, and the one round shown is kept.
  */
 struct md_doc {
-	struct nt_view_pick *picks;
+	struct nt_pick *picks;
 	FILE *rows;
 };
 
@@ -180,11 +180,11 @@ static int md_open(struct nt_renderer *r)
 	r->state = d;
 	if (!d)
 		return -ENOMEM;
-	d->picks = nt_view_picks_new(r->n_runs);
+	d->picks = nt_picks_new(r->n_runs);
 	if (!d->picks)
 		return -ENOMEM;
 	if (r->n_runs == 1) {
-		d->rows = nt_view_spool_new();
+		d->rows = nt_spool_new();
 		if (!d->rows)
 			return -errno;
 	}
@@ -197,7 +197,7 @@ static void md_close(struct nt_renderer *r)
 
 	if (!d)
 		return;
-	nt_view_picks_free(d->picks, r->n_runs);
+	nt_picks_free(d->picks, r->n_runs);
 	if (d->rows)
 		fclose(d->rows);
 	free(d);
@@ -213,7 +213,7 @@ static int md_round(struct nt_renderer *r, const struct nt_run *run, const struc
 		if (ferror(d->rows))
 			return -EIO;
 	}
-	return nt_view_picks_offer(d->picks, r->n_runs, r->run, rv);
+	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
 static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
@@ -227,15 +227,15 @@ static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned 
 
 	if (!n_runs)
 		return 0;
-	pick = nt_view_first_stalling(runs, n_runs);
+	pick = nt_pick_first_stalling(runs, n_runs);
 	shown = &runs[pick];
 	if (r->n_runs == 1) {
 		fprintf(out, "## nagle-trace: %s\n\n",
-			nt_view_verdicts(&shown->summary, v, sizeof(v)));
+			nt_label_verdicts(&shown->summary, v, sizeof(v)));
 		header_line(out, shown);
 		fputs("\n| round | verdict | round trip | header→ACK gap |\n", out);
 		fputs("| ---: | --- | ---: | ---: |\n", out);
-		ret = nt_view_spool_copy(d->rows, 0, -1, out, false);
+		ret = nt_spool_copy(d->rows, 0, -1, out, false);
 		if (ret < 0)
 			return ret;
 		summary_line(out, shown);
@@ -256,8 +256,7 @@ static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned 
 	return ferror(out) ? -EIO : 0;
 }
 
-const struct nt_format nt_format_markdown = {
-	.name = "markdown",
+const struct nt_trace_doc nt_markdown_trace = {
 	.open = md_open,
 	.round = md_round,
 	.finish = md_finish,

@@ -26,11 +26,6 @@ static const struct style plain = { "", "", "", "", "", "" };
 static const struct style ansi = { "\033[1m",  "\033[31m", "\033[32m",
 				   "\033[33m", "\033[2m",  "\033[0m" };
 
-static double ms(int64_t ns)
-{
-	return (double)ns / (double)NT_NS_PER_MS;
-}
-
 static const char *verdict_color(const struct style *st, enum nt_verdict v)
 {
 	switch (v) {
@@ -56,7 +51,7 @@ static void print_segment(FILE *out, const struct nt_event *e, int64_t t0, const
 		snprintf(seq, sizeof(seq), "%" PRIu32, s->seq_rel);
 	else
 		seq[0] = '\0'; /* a pure ACK: its sequence number says nothing (as tcpdump) */
-	fprintf(out, "  %+10.3f ms  %s  [%s]%*s %s %-13s", ms(e->t_ns - t0),
+	fprintf(out, "  %+10.3f ms  %s  [%s]%*s %s %-13s", nt_ns_to_ms(e->t_ns - t0),
 		s->dir == NT_DIR_C2T ? "c->t" : "t->c", flags, (int)(4 - strlen(flags)), "",
 		seq[0] ? "seq" : "   ", seq);
 	if (s->flags & NT_TCP_ACK)
@@ -88,8 +83,8 @@ static const char *call_text(enum nt_call call)
 
 static void print_syscall(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
 {
-	fprintf(out, "  %+10.3f ms  %s%s returned %" PRId64 "%s\n", ms(e->t_ns - t0), st->dim,
-		call_text(e->sys.call), e->sys.bytes, st->reset);
+	fprintf(out, "  %+10.3f ms  %s%s returned %" PRId64 "%s\n", nt_ns_to_ms(e->t_ns - t0),
+		st->dim, call_text(e->sys.call), e->sys.bytes, st->reset);
 }
 
 static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
@@ -108,9 +103,9 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 	fprintf(out, "%sround %u%s  %s%s%s", st->bold, r->index, st->reset,
 		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset);
 	if (r->rtt_ns >= 0)
-		fprintf(out, "  round trip %.3f ms", ms(r->rtt_ns));
+		fprintf(out, "  round trip %.3f ms", nt_ns_to_ms(r->rtt_ns));
 	if (r->gap_ns >= 0 && r->verdict != NT_VERDICT_COALESCED && r->verdict != NT_VERDICT_UNHELD)
-		fprintf(out, "  header->ACK %.3f ms", ms(r->gap_ns));
+		fprintf(out, "  header->ACK %.3f ms", nt_ns_to_ms(r->gap_ns));
 	fputc('\n', out);
 
 	for (size_t i = 0; i < rv->n; i++) {
@@ -120,7 +115,7 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 			fprintf(out,
 				"  %s%13s  ... %.3f ms stall: body held by Nagle, ACK held by "
 				"the delayed-ACK timer ...%s\n",
-				st->red, "", ms(r->gap_ns), st->reset);
+				st->red, "", nt_ns_to_ms(r->gap_ns), st->reset);
 		print_event(out, e, t0, st);
 		if ((long)i != r->marks.a)
 			continue;
@@ -133,7 +128,7 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 			 (r->verdict == NT_VERDICT_STALLED || r->verdict == NT_VERDICT_HELD))
 			fprintf(out,
 				"  %13s  (the ACK releases the body: it leaves %.3f ms later)\n",
-				"", ms(r->release_ns));
+				"", nt_ns_to_ms(r->release_ns));
 	}
 }
 
@@ -155,7 +150,7 @@ static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 				  const struct nt_round_evidence *re, int64_t t0)
 {
 	fprintf(out, "  %13s  evidence: %s returned at %+.3f ms", "", request_write_text(rv),
-		ms(re->body_write_ns - t0));
+		nt_ns_to_ms(re->body_write_ns - t0));
 	if (re->client_unsent_bytes >= 0)
 		fprintf(out, " with %" PRId64 " B still unsent", re->client_unsent_bytes);
 	if (re->client_unacked >= 0)
@@ -163,10 +158,10 @@ static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 			re->client_unacked == 1 ? "" : "s");
 	if (re->body_dev_ns && re->body_hold_ns > 0)
 		fprintf(out, "; the kernel handed it to the device at %+.3f ms (held %.3f ms)",
-			ms(re->body_dev_ns - t0), ms(re->body_hold_ns));
+			nt_ns_to_ms(re->body_dev_ns - t0), nt_ns_to_ms(re->body_hold_ns));
 	else if (re->body_dev_ns)
 		fprintf(out, "; it reached the device during the write (%+.3f ms)",
-			ms(re->body_dev_ns - t0));
+			nt_ns_to_ms(re->body_dev_ns - t0));
 	fputc('\n', out);
 }
 
@@ -174,7 +169,7 @@ static void print_target_evidence(FILE *out, const struct nt_round_evidence *re,
 {
 	fprintf(out,
 		"  %13s  the target, with %" PRId64 " B of the request queued at %+.3f ms:", "",
-		re->target_queued_bytes, ms(re->target_sample_ns - t0));
+		re->target_queued_bytes, nt_ns_to_ms(re->target_sample_ns - t0));
 	if (re->target_pingpong >= 0)
 		fputs(re->target_pingpong ? " ping-pong mode" : " not in ping-pong mode", out);
 	if (re->target_quickack_mode >= 0)
@@ -284,18 +279,19 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 	fputc('\n', out);
 	if (s->rtt_p50_ns >= 0)
 		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, max %.3f ms\n",
-			ms(s->rtt_p50_ns), ms(s->rtt_p90_ns), ms(s->rtt_max_ns));
+			nt_ns_to_ms(s->rtt_p50_ns), nt_ns_to_ms(s->rtt_p90_ns),
+			nt_ns_to_ms(s->rtt_max_ns));
 	if (s->verdicts[NT_VERDICT_STALLED]) {
 		unsigned listed = 0;
 
 		fprintf(out, "  stalls (header->ACK):");
 		for (; listed < s->n_stalls; listed++)
 			fprintf(out, "%s round %u %.1f ms", listed ? "," : "",
-				s->stalls[listed].round, ms(s->stalls[listed].gap_ns));
+				s->stalls[listed].round, nt_ns_to_ms(s->stalls[listed].gap_ns));
 		if (s->verdicts[NT_VERDICT_STALLED] > listed)
 			fprintf(out, ", and %u more; all stalls %.1f to %.1f ms",
-				s->verdicts[NT_VERDICT_STALLED] - listed, ms(s->stall_min_ns),
-				ms(s->stall_max_ns));
+				s->verdicts[NT_VERDICT_STALLED] - listed,
+				nt_ns_to_ms(s->stall_min_ns), nt_ns_to_ms(s->stall_max_ns));
 		fputc('\n', out);
 	}
 	fprintf(out, "  capture: %" PRIu64 " frames, %" PRIu64 " dropped by the kernel%s\n",
@@ -324,9 +320,10 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 static void print_compact(FILE *out, const struct nt_round *r, const struct style *st)
 {
 	fprintf(out, "round %-4u %s%-10s%s rtt %9.3f ms", r->index, verdict_color(st, r->verdict),
-		nt_verdict_name(r->verdict), st->reset, r->rtt_ns >= 0 ? ms(r->rtt_ns) : -1.0);
+		nt_verdict_name(r->verdict), st->reset,
+		r->rtt_ns >= 0 ? nt_ns_to_ms(r->rtt_ns) : -1.0);
 	if (r->gap_ns >= 0)
-		fprintf(out, "  header->ACK %9.3f ms", ms(r->gap_ns));
+		fprintf(out, "  header->ACK %9.3f ms", nt_ns_to_ms(r->gap_ns));
 	fputc('\n', out);
 }
 
@@ -433,9 +430,9 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		else
 			snprintf(delacks, sizeof(delacks), "?");
 		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
-			r->cfg.variant, verdicts, ms(s->rtt_p50_ns), ms(s->rtt_p90_ns),
-			ms(s->rtt_max_ns), segs, per_seg, delacks,
-			r->expectation_met ? st->green : st->red,
+			r->cfg.variant, verdicts, nt_ns_to_ms(s->rtt_p50_ns),
+			nt_ns_to_ms(s->rtt_p90_ns), nt_ns_to_ms(s->rtt_max_ns), segs, per_seg,
+			delacks, r->expectation_met ? st->green : st->red,
 			r->expectation_met ? "met" : "NOT met", nt_expect_name(r->cfg.expect),
 			st->reset);
 		if (!r->expectation_met)
@@ -478,8 +475,7 @@ static int text_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 	return ferror(r->out) ? -EIO : 0;
 }
 
-const struct nt_format nt_format_text = {
-	.name = "text",
+const struct nt_trace_doc nt_text_trace = {
 	.begin = text_begin,
 	.round = text_round,
 	.end = text_end,

@@ -16,6 +16,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nt/render/fmt.h"
+#include "nt/render/format.h"
+#include "nt/render/labels.h"
+#include "nt/render/ladder.h"
+#include "nt/render/pick.h"
 #include "nt/render/render.h"
 
 #define MAX_EVENTS  96
@@ -102,7 +107,7 @@ static void make_run(struct nt_run *run, const struct input *in, bool with_event
 			abort();
 }
 
-static char *render_whole(const struct nt_format *fmt, const struct input *in,
+static char *render_whole(const struct nt_trace_doc *fmt, const struct input *in,
 			  const struct nt_render_opts *ro)
 {
 	struct nt_run run;
@@ -120,7 +125,7 @@ static char *render_whole(const struct nt_format *fmt, const struct input *in,
 	return text;
 }
 
-static char *render_streamed(const struct nt_format *fmt, const struct input *in,
+static char *render_streamed(const struct nt_trace_doc *fmt, const struct input *in,
 			     const struct nt_render_opts *ro)
 {
 	struct nt_renderer r;
@@ -216,7 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	parse(data, size, in);
 	for (unsigned f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
-		const struct nt_format *fmt = nt_format_find(names[f]);
+		const struct nt_trace_doc *fmt = nt_format_find(names[f], NT_FORMAT_TRACE)->trace;
 
 		for (unsigned o = 0; o < 2; o++) {
 			char *whole = render_whole(fmt, in, &opts[o]);

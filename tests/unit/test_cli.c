@@ -20,7 +20,7 @@
 #include "nt/capture/capture.h"
 #include "nt/cli.h"
 #include "nt/live/variant.h"
-#include "nt/render/render.h"
+#include "nt/render/format.h"
 
 #define MS	 1000000LL
 #define ARGS_MAX 16
@@ -359,7 +359,10 @@ static void test_name_options_refused(void **state)
 		"--expect", "bogus");
 	REFUSED("--expect: unknown verdict \"incomplete\" (stalled|held|unheld|coalesced|any)",
 		"--expect", "incomplete");
-	snprintf(want, sizeof(want), "--format: unknown format \"xml\" (%s)", nt_format_names());
+	char names[128];
+
+	snprintf(want, sizeof(want), "--format: unknown format \"xml\" (%s)",
+		 nt_format_names(NT_FORMAT_TRACE, names, sizeof(names)));
 	REFUSED(want, "--format", "xml");
 	snprintf(want, sizeof(want), "--capture: unknown back end \"afpacket\" (%s)",
 		 nt_capture_backend_names());

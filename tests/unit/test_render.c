@@ -18,9 +18,12 @@
 
 #include <cmocka.h>
 
+#include "nt/render/fmt.h"
+#include "nt/render/format.h"
+#include "nt/render/labels.h"
+#include "nt/render/ladder.h"
+#include "nt/render/pick.h"
 #include "nt/render/render.h"
-#include "nt/render/svg.h"
-#include "nt/render/view.h"
 #include "render_fixture.h"
 
 #define GOLDEN_DIR NT_TEST_DATA_DIR "/golden/render/"
@@ -109,7 +112,7 @@ static void fixture_collect(struct nt_run *run, struct collected *c)
 }
 
 /* Renders finished-in-one-go runs into memory; the caller frees the text. */
-static char *render(const struct nt_format *fmt, struct nt_run *runs, unsigned n)
+static char *render(const struct nt_trace_doc *fmt, struct nt_run *runs, unsigned n)
 {
 	struct nt_render_opts ro = { .color = false, .summary_only = false };
 	char *text = NULL;
@@ -132,7 +135,7 @@ static char *render(const struct nt_format *fmt, struct nt_run *runs, unsigned n
  * Renders one run the way a live run does: rounds retired one at a time
  * (each as the next completes), the rest at the end.
  */
-static char *render_streamed(const struct nt_format *fmt, struct nt_run *run,
+static char *render_streamed(const struct nt_trace_doc *fmt, struct nt_run *run,
 			     const struct nt_render_opts *ro)
 {
 	struct nt_renderer r;
@@ -289,7 +292,7 @@ static void test_late_segment_goes_with_teardown(void **state)
 /* The picked round is the first stalled one, else the last. */
 static void test_view_pick(void **state)
 {
-	struct nt_view_pick p = { 0 };
+	struct nt_pick p = { 0 };
 	struct nt_round_view rv;
 	struct nt_round r[3] = { { .index = 1, .verdict = NT_VERDICT_HELD },
 				 { .index = 2, .verdict = NT_VERDICT_STALLED },
@@ -297,29 +300,29 @@ static void test_view_pick(void **state)
 	struct nt_event ev[2] = { { .t_ns = 1 }, { .t_ns = 2 } };
 
 	(void)state;
-	assert_false(nt_view_pick_get(&p, &rv));
+	assert_false(nt_pick_get(&p, &rv));
 	for (int i = 0; i < 3; i++) {
 		rv = (struct nt_round_view){ .round = &r[i], .ev = ev, .n = (size_t)i };
-		assert_int_equal(nt_view_pick_offer(&p, &rv), 0);
+		assert_int_equal(nt_pick_offer(&p, &rv), 0);
 	}
-	assert_true(nt_view_pick_get(&p, &rv));
+	assert_true(nt_pick_get(&p, &rv));
 	assert_int_equal(rv.round->index, 2);
 	assert_int_equal(rv.n, 1);
 	assert_null(rv.evidence);
-	nt_view_pick_fini(&p);
+	nt_pick_fini(&p);
 	r[1].verdict = NT_VERDICT_HELD;
 	for (int i = 0; i < 3; i++) {
 		rv = (struct nt_round_view){ .round = &r[i], .ev = ev, .n = (size_t)i };
-		assert_int_equal(nt_view_pick_offer(&p, &rv), 0);
+		assert_int_equal(nt_pick_offer(&p, &rv), 0);
 	}
-	assert_true(nt_view_pick_get(&p, &rv));
+	assert_true(nt_pick_get(&p, &rv));
 	assert_int_equal(rv.round->index, 3);
 	assert_int_equal(rv.n, 2);
 	assert_int_equal(rv.ev[1].t_ns, 2);
-	nt_view_pick_fini(&p);
+	nt_pick_fini(&p);
 }
 
-static void golden_one(const char *name, const struct nt_format *fmt)
+static void golden_one(const char *name, const struct nt_trace_doc *fmt)
 {
 	struct nt_run run;
 	char *got;
@@ -340,7 +343,8 @@ static void test_streamed_equals_whole(void **state)
 	(void)state;
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		for (unsigned o = 0; o < 2; o++) {
-			const struct nt_format *fmt = nt_format_find(names[i]);
+			const struct nt_trace_doc *fmt =
+				nt_format_find(names[i], NT_FORMAT_TRACE)->trace;
 			struct nt_run a, b;
 			char *whole = NULL, *streamed;
 			size_t size = 0;
@@ -362,28 +366,34 @@ static void test_streamed_equals_whole(void **state)
 	}
 }
 
+static void test_golden_json(void **state)
+{
+	(void)state;
+	golden_one("expected.json", &nt_json_trace);
+}
+
 static void test_golden_text(void **state)
 {
 	(void)state;
-	golden_one("expected.txt", &nt_format_text);
+	golden_one("expected.txt", &nt_text_trace);
 }
 
 static void test_golden_markdown(void **state)
 {
 	(void)state;
-	golden_one("expected.md", &nt_format_markdown);
+	golden_one("expected.md", &nt_markdown_trace);
 }
 
 static void test_golden_svg(void **state)
 {
 	(void)state;
-	golden_one("expected.svg", &nt_format_svg);
+	golden_one("expected.svg", &nt_svg_trace);
 }
 
 static void test_golden_html(void **state)
 {
 	(void)state;
-	golden_one("expected.html", &nt_format_html);
+	golden_one("expected.html", &nt_html_trace);
 }
 
 /* Two variants side by side: the comparison table and two panels. */
@@ -395,7 +405,7 @@ static void test_golden_two_runs(void **state)
 	(void)state;
 	fixture_run(&runs[0], "default");
 	fixture_run(&runs[1], "again");
-	got = render(&nt_format_markdown, runs, 2);
+	got = render(&nt_markdown_trace, runs, 2);
 	check_golden("expected-2.md", got);
 	assert_non_null(strstr(got, "| `again` | 1 held, 3 stalled |"));
 	free(got);
@@ -404,9 +414,16 @@ static void test_golden_two_runs(void **state)
 	nt_run_fini(&runs[1]);
 	fixture_run(&runs[0], "default");
 	fixture_run(&runs[1], "again");
-	got = render(&nt_format_svg, runs, 2);
+	got = render(&nt_svg_trace, runs, 2);
 	check_golden("expected-2.svg", got);
 	assert_non_null(strstr(got, "translate(760 0)"));
+	free(got);
+	nt_run_fini(&runs[0]);
+	nt_run_fini(&runs[1]);
+	fixture_run(&runs[0], "default");
+	fixture_run(&runs[1], "again");
+	got = render(&nt_json_trace, runs, 2);
+	check_golden("expected-2.json", got);
 	free(got);
 	nt_run_fini(&runs[0]);
 	nt_run_fini(&runs[1]);
@@ -420,7 +437,7 @@ static void test_markdown_mermaid(void **state)
 
 	(void)state;
 	fixture_run(&run, "default");
-	got = render(&nt_format_markdown, &run, 1);
+	got = render(&nt_markdown_trace, &run, 1);
 	start = strstr(got, "```mermaid\nsequenceDiagram\n");
 	assert_non_null(start);
 	end = strstr(start + 3, "\n```");
@@ -444,13 +461,13 @@ static void test_escaping(void **state)
 
 	(void)state;
 	fixture_run(&run, "a<b>&\"c");
-	got = render(&nt_format_svg, &run, 1);
+	got = render(&nt_svg_trace, &run, 1);
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
 	free(got);
 	nt_run_fini(&run);
 	fixture_run(&run, "a<b>&\"c");
-	got = render(&nt_format_html, &run, 1);
+	got = render(&nt_html_trace, &run, 1);
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
 	assert_null(strstr(got, "<script"));
@@ -465,48 +482,56 @@ static void test_svg_advance(void **state)
 	bool brk;
 
 	(void)state;
-	assert_int_equal(nt_svg_advance_px(-5, &brk), NT_SVG_ROW_PX);
+	assert_int_equal(nt_ladder_advance_px(-5, &brk), NT_LADDER_ROW_PX);
 	assert_false(brk);
-	assert_int_equal(nt_svg_advance_px(0, &brk), NT_SVG_ROW_PX);
-	assert_int_equal(nt_svg_advance_px(10000, &brk), NT_SVG_ROW_PX + 10);
+	assert_int_equal(nt_ladder_advance_px(0, &brk), NT_LADDER_ROW_PX);
+	assert_int_equal(nt_ladder_advance_px(10000, &brk), NT_LADDER_ROW_PX + 10);
 	assert_false(brk);
-	assert_int_equal(nt_svg_advance_px(999999, &brk), NT_SVG_ROW_PX + NT_SVG_SCALE_MAX_PX);
+	assert_int_equal(nt_ladder_advance_px(999999, &brk),
+			 NT_LADDER_ROW_PX + NT_LADDER_SCALE_MAX_PX);
 	assert_false(brk);
-	assert_int_equal(nt_svg_advance_px(NT_SVG_BREAK_NS, &brk), NT_SVG_BREAK_PX);
+	assert_int_equal(nt_ladder_advance_px(NT_LADDER_BREAK_NS, &brk), NT_LADDER_BREAK_PX);
 	assert_true(brk);
-	assert_int_equal(nt_svg_advance_px(43900000, &brk), NT_SVG_BREAK_PX);
+	assert_int_equal(nt_ladder_advance_px(43900000, &brk), NT_LADDER_BREAK_PX);
 	assert_true(brk);
 }
 
 /* The stalled round: one break, right before the ACK that ends the stall; y grows. */
-static void test_svg_layout(void **state)
+static void test_ladder_layout(void **state)
 {
-	struct nt_svg_row rows[64];
+	struct nt_ladder_item items[64];
+	struct nt_ladder l = { 0 };
+	int y[64];
 	struct collected c;
 	struct nt_run run;
-	struct nt_round_view rv;
 	size_t n, breaks = 0;
 	int height;
 
 	(void)state;
 	fixture_collect(&run, &c);
-	rv = (struct nt_round_view){ .round = &c.rounds[1], .ev = c.ev[1], .n = c.n[1] };
-	n = nt_svg_layout_round(&rv, rows, 64, &height);
+	n = c.n[1];
 	assert_int_equal(n, c.rounds[1].events);
-	assert_int_equal(n, c.n[1]);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			assert_true(rows[i].y_px >= rows[i - 1].y_px + NT_SVG_ROW_PX);
-		if (rows[i].break_before) {
+	assert_true(n <= 64);
+	for (size_t i = 0; i < n; i++)
+		items[i] = (struct nt_ladder_item){ .t_ns = c.ev[1][i].t_ns };
+	l.items = items;
+	l.n = n;
+	height = nt_ladder_layout(&l, y);
+	assert_int_equal(nt_ladder_height(&l), height);
+	for (size_t i = 1; i < n; i++) {
+		bool brk;
+
+		assert_true(y[i] >= y[i - 1] + NT_LADDER_ROW_PX);
+		nt_ladder_advance_px(items[i].t_ns - items[i - 1].t_ns, &brk);
+		if (brk) {
 			breaks++;
-			assert_int_equal((long)rows[i].ev, c.rounds[1].marks.a);
+			assert_int_equal((long)i, c.rounds[1].marks.a);
+			assert_int_equal(y[i] - y[i - 1], NT_LADDER_BREAK_PX);
 		}
 	}
 	assert_int_equal(breaks, 1);
-	assert_true(height > rows[n - 1].y_px);
+	assert_true(height > y[n - 1]);
 	assert_true(height < 1000);
-	/* Room is respected. */
-	assert_int_equal(nt_svg_layout_round(&rv, rows, 3, &height), 3);
 	nt_run_fini(&run);
 }
 
@@ -516,19 +541,20 @@ static void test_view_helpers(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_string_equal(nt_view_segment_label(&seg, buf, sizeof(buf)), "header 4 B");
+	assert_string_equal(nt_label_segment(&seg, buf, sizeof(buf)), "header 4 B");
 	seg.role = NT_ROLE_PURE_ACK;
 	seg.payload_bytes = 0;
-	assert_string_equal(nt_view_segment_label(&seg, buf, sizeof(buf)), "pure ACK");
-	assert_string_equal(nt_view_ms(-1, buf, sizeof(buf)), "-");
-	assert_string_equal(nt_view_ms(43900000, buf, sizeof(buf)), "43.900 ms");
-	assert_string_equal(nt_view_oneline("a,\n     b", buf, sizeof(buf)), "a, b");
+	assert_string_equal(nt_label_segment(&seg, buf, sizeof(buf)), "pure ACK");
+	assert_string_equal(nt_fmt_ms(-1, buf, sizeof(buf)), "-");
+	assert_string_equal(nt_fmt_ms(43900000, buf, sizeof(buf)), "43.900 ms");
+	assert_string_equal(nt_label_oneline("a,\n     b", buf, sizeof(buf)), "a, b");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_verdicts),
+		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_golden_text),
 		cmocka_unit_test(test_golden_markdown),
 		cmocka_unit_test(test_golden_svg),
@@ -537,7 +563,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_mermaid),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_svg_advance),
-		cmocka_unit_test(test_svg_layout),
+		cmocka_unit_test(test_ladder_layout),
 		cmocka_unit_test(test_view_helpers),
 		cmocka_unit_test(test_view_pick),
 		cmocka_unit_test(test_streamed_equals_whole),

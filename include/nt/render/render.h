@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * render.h - views of a run. Renderers read the model and write to a stream;
- * they never touch sockets or the capture. One file per format; formats are a
- * table of function pointers looked up by name.
+ * render.h - documents of live runs. A document is written while the runs
+ * go: each format's struct nt_trace_doc is a table of callbacks that the
+ * driver here (struct nt_renderer) calls as the run hands over its parts.
+ * Renderers read the model and write to a stream; they never touch sockets
+ * or the capture. The formats themselves are listed once, in
+ * nt/render/format.h.
  */
 #ifndef NT_RENDER_RENDER_H
 #define NT_RENDER_RENDER_H
@@ -25,8 +28,7 @@ struct nt_render_opts {
 struct nt_renderer;
 
 /**
- * struct nt_format - one output format: a document written as runs are made
- * @name: its --format name
+ * struct nt_trace_doc - one format's document of runs, written as runs are made
  * @open: set up @r->state; 0 or -ENOMEM
  * @begin: a run starts: its configuration and handshake
  * @round: one round of the current run, in order
@@ -40,8 +42,7 @@ struct nt_renderer;
  * keeps the one round it shows and spools the per-round rows to a temporary
  * file, so no format keeps a long run's events in memory.
  */
-struct nt_format {
-	const char *name;
+struct nt_trace_doc {
 	int (*open)(struct nt_renderer *r);
 	int (*begin)(struct nt_renderer *r, const struct nt_run *run,
 		     const struct nt_round_view *handshake);
@@ -55,7 +56,7 @@ struct nt_format {
 
 /**
  * struct nt_renderer - one document being written
- * @fmt: its format
+ * @doc: its format's callbacks
  * @out: where it goes
  * @opts: presentation choices
  * @n_runs: how many runs the document is for (several: a comparison of variants)
@@ -65,7 +66,7 @@ struct nt_format {
  * @error: the first failure (a negative errno), 0 while all is well
  */
 struct nt_renderer {
-	const struct nt_format *fmt;
+	const struct nt_trace_doc *doc;
 	FILE *out;
 	struct nt_render_opts opts;
 	unsigned n_runs;
@@ -76,31 +77,16 @@ struct nt_renderer {
 };
 
 /**
- * nt_format_find() - a format by name
- * @name: "text", "json", ...
- *
- * Return: the format, or NULL.
- */
-const struct nt_format *nt_format_find(const char *name);
-
-/**
- * nt_format_names() - the known names, "text|json|..."
- *
- * Return: a static string.
- */
-const char *nt_format_names(void);
-
-/**
  * nt_renderer_open() - start a document
  * @r: set up here
- * @fmt: the format
+ * @doc: the format's document callbacks
  * @out: the stream
  * @opts: presentation choices (copied; NULL: defaults)
  * @n_runs: how many runs it will hold (at least 1)
  *
  * Return: 0 or a negative errno.
  */
-int nt_renderer_open(struct nt_renderer *r, const struct nt_format *fmt, FILE *out,
+int nt_renderer_open(struct nt_renderer *r, const struct nt_trace_doc *doc, FILE *out,
 		     const struct nt_render_opts *opts, unsigned n_runs);
 
 /**
@@ -132,7 +118,7 @@ void nt_renderer_close(struct nt_renderer *r);
 /**
  * nt_render_runs() - finish @runs into one document: nt_renderer_open(),
  * nt_run_finish() of each run with the renderer's sink, nt_renderer_finish()
- * @fmt: the format
+ * @doc: the format's document callbacks
  * @out: the stream
  * @runs: runs with complete timelines (consumed: their events are freed)
  * @n_runs: how many
@@ -142,7 +128,7 @@ void nt_renderer_close(struct nt_renderer *r);
  *
  * Return: 0 or a negative errno.
  */
-int nt_render_runs(const struct nt_format *fmt, FILE *out, struct nt_run *runs, unsigned n_runs,
+int nt_render_runs(const struct nt_trace_doc *doc, FILE *out, struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts);
 
 /*
@@ -168,12 +154,12 @@ void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view
  */
 int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv, char **out);
 
-/* The formats (format.c's table). */
-extern const struct nt_format nt_format_text;
-extern const struct nt_format nt_format_json;
-extern const struct nt_format nt_format_markdown;
-extern const struct nt_format nt_format_svg;
-extern const struct nt_format nt_format_html;
+/* Each format's document of runs (registry.c lists them with their names). */
+extern const struct nt_trace_doc nt_text_trace;
+extern const struct nt_trace_doc nt_json_trace;
+extern const struct nt_trace_doc nt_markdown_trace;
+extern const struct nt_trace_doc nt_svg_trace;
+extern const struct nt_trace_doc nt_html_trace;
 
 /**
  * nt_render_explain() - the two-line explanation and the fix for a run's

@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * format.c - the table of output formats, the document driver and the
- * explanation they share.
+ * document.c - the driver of a document of live runs (see
+ * nt/render/render.h): the run's sink calls the format's callbacks, the
+ * first write error is kept.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "nt/render/render.h"
-
-static const struct nt_format *const formats[] = {
-	&nt_format_text, &nt_format_json, &nt_format_markdown, &nt_format_svg, &nt_format_html,
-};
-
-const struct nt_format *nt_format_find(const char *name)
-{
-	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (strcmp(formats[i]->name, name) == 0)
-			return formats[i];
-	return NULL;
-}
-
-const char *nt_format_names(void)
-{
-	return "text|json|markdown|svg|html";
-}
 
 /*
  * A callback's result: the first failure is kept in r->error (stdio keeps
@@ -49,30 +33,30 @@ static int sink_begin(void *ctx, const struct nt_run *run, const struct nt_round
 {
 	struct nt_renderer *r = ctx;
 
-	return checked(r, r->fmt->begin ? r->fmt->begin(r, run, hs) : 0);
+	return checked(r, r->doc->begin ? r->doc->begin(r, run, hs) : 0);
 }
 
 static int sink_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
 {
 	struct nt_renderer *r = ctx;
 
-	return checked(r, r->fmt->round ? r->fmt->round(r, run, rv) : 0);
+	return checked(r, r->doc->round ? r->doc->round(r, run, rv) : 0);
 }
 
 static int sink_end(void *ctx, const struct nt_run *run, const struct nt_round_view *td)
 {
 	struct nt_renderer *r = ctx;
-	int ret = checked(r, r->fmt->end ? r->fmt->end(r, run, td) : 0);
+	int ret = checked(r, r->doc->end ? r->doc->end(r, run, td) : 0);
 
 	r->run++;
 	return ret;
 }
 
-int nt_renderer_open(struct nt_renderer *r, const struct nt_format *fmt, FILE *out,
+int nt_renderer_open(struct nt_renderer *r, const struct nt_trace_doc *doc, FILE *out,
 		     const struct nt_render_opts *opts, unsigned n_runs)
 {
 	memset(r, 0, sizeof(*r));
-	r->fmt = fmt;
+	r->doc = doc;
 	r->out = out;
 	if (opts)
 		r->opts = *opts;
@@ -80,7 +64,7 @@ int nt_renderer_open(struct nt_renderer *r, const struct nt_format *fmt, FILE *o
 	r->sink = (struct nt_run_sink){
 		.begin = sink_begin, .round = sink_round, .end = sink_end, .ctx = r
 	};
-	return fmt->open ? fmt->open(r) : 0;
+	return doc->open ? doc->open(r) : 0;
 }
 
 const struct nt_run_sink *nt_renderer_sink(struct nt_renderer *r)
@@ -94,7 +78,7 @@ int nt_renderer_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 
 	if (r->error)
 		return r->error;
-	ret = r->fmt->finish ? r->fmt->finish(r, runs, n_runs) : 0;
+	ret = r->doc->finish ? r->doc->finish(r, runs, n_runs) : 0;
 	if (ret >= 0)
 		(void)fflush(r->out);
 	checked(r, ret);
@@ -103,16 +87,16 @@ int nt_renderer_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 
 void nt_renderer_close(struct nt_renderer *r)
 {
-	if (r->fmt && r->fmt->close)
-		r->fmt->close(r);
+	if (r->doc && r->doc->close)
+		r->doc->close(r);
 	r->state = NULL;
 }
 
-int nt_render_runs(const struct nt_format *fmt, FILE *out, struct nt_run *runs, unsigned n_runs,
+int nt_render_runs(const struct nt_trace_doc *doc, FILE *out, struct nt_run *runs, unsigned n_runs,
 		   const struct nt_render_opts *opts)
 {
 	struct nt_renderer r;
-	int ret = nt_renderer_open(&r, fmt, out, opts, n_runs);
+	int ret = nt_renderer_open(&r, doc, out, opts, n_runs);
 
 	for (unsigned i = 0; i < n_runs && !ret; i++)
 		ret = nt_run_finish(&runs[i], nt_renderer_sink(&r));
@@ -120,18 +104,4 @@ int nt_render_runs(const struct nt_format *fmt, FILE *out, struct nt_run *runs, 
 		ret = nt_renderer_finish(&r, runs, n_runs);
 	nt_renderer_close(&r);
 	return ret;
-}
-
-void nt_render_explain(const struct nt_run *run, const char **why, const char **fix)
-{
-	*why = NULL;
-	*fix = NULL;
-	if (!run->summary.verdicts[NT_VERDICT_STALLED])
-		return;
-	*why = "the client's second small write (the body) was held by Nagle's algorithm while "
-	       "the header was unacknowledged (tcp_nagle_check),\n"
-	       "     and the target delayed that ACK, waiting for a reply it could not send "
-	       "before the body arrived (delayed-ACK timer, TCP_DELACK_MIN)";
-	*fix = "send header and body in one write (one buffer, writev or sendmsg); otherwise set "
-	       "TCP_NODELAY on the client";
 }

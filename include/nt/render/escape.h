@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * escape.h - text made safe for the document it goes into. Each writes the
+ * escaped text to the stream it is given, nothing else.
+ */
+#ifndef NT_RENDER_ESCAPE_H
+#define NT_RENDER_ESCAPE_H
+
+#include <stdio.h>
+
+/**
+ * nt_escape_xml() - write text escaped for XML or HTML content and attributes
+ * @out: the stream
+ * @s: the text
+ */
+void nt_escape_xml(FILE *out, const char *s);
+
+/**
+ * nt_escape_md_cell() - write text for a Markdown table cell ('|' escaped,
+ * newlines as blanks)
+ * @out: the stream
+ * @s: the text
+ */
+void nt_escape_md_cell(FILE *out, const char *s);
+
+/**
+ * nt_escape_mermaid() - write text for a Mermaid message or note
+ * @out: the stream
+ * @s: the text
+ *
+ * ';' (a statement separator) becomes ',', '#' (an entity code) "no.",
+ * '<', '>', "->" and "--" (arrows to older parsers) and newlines blanks.
+ */
+void nt_escape_mermaid(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fmt.h - numbers and times as every format prints them.
+ *
+ * Two millisecond styles, each where it is used throughout: live reports
+ * round to the microsecond and name the unit ("43.247 ms"); analyze reports
+ * truncate to the microsecond without the unit ("43.967"), so its tables,
+ * text and diagrams agree to the digit. Each writes into (@buf, @len) and
+ * returns @buf, so it can sit in a printf argument list.
+ */
+#ifndef NT_RENDER_FMT_H
+#define NT_RENDER_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Buffer sizes that always hold the result. */
+#define NT_FMT_MS_LEN	    32
+#define NT_FMT_UTC_LEN	    48
+#define NT_FMT_ENDPOINT_LEN 64
+
+/**
+ * nt_fmt_ms() - a duration rounded to the microsecond with its unit,
+ * "43.247 ms", or "-" when @ns is negative (unknown)
+ * @ns: the duration
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_ms(int64_t ns, char *buf, size_t len);
+
+/**
+ * nt_fmt_ms_trunc() - a duration in milliseconds truncated to the
+ * microsecond, no unit: "43.967", "-0.145"
+ * @ns: the duration
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len);
+
+/**
+ * nt_fmt_utc() - an absolute time as ISO 8601 UTC with nanoseconds,
+ * "2019-04-11T17:16:41.910018000Z"
+ * @t_ns: ns since the epoch
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len);
+
+/**
+ * nt_fmt_endpoint() - "192.0.2.1:80" or "[2001:db8::1]:80"
+ * @family: AF_INET or AF_INET6
+ * @addr: network order (4 or 16 bytes)
+ * @port: host order
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * format.h - the one registry of output formats, for every command.
+ *
+ * A format is a name and what it can render: a document of live runs
+ * (struct nt_trace_doc, nt/render/render.h) and an analyze report (a
+ * function over a finished analysis, nt/render/analysis.h). A command looks
+ * its --format up here and says which kind it needs; --help and error
+ * messages list the names from the same table.
+ */
+#ifndef NT_RENDER_FORMAT_H
+#define NT_RENDER_FORMAT_H
+
+#include <stddef.h>
+
+#include "nt/render/analysis.h"
+#include "nt/render/render.h"
+
+/**
+ * struct nt_format - one output format
+ * @name: its --format name
+ * @about: what it is, a few words for --help
+ * @trace: its document of live runs, NULL when it has none
+ * @analysis: its analyze report, NULL when it has none
+ */
+struct nt_format {
+	const char *name;
+	const char *about;
+	const struct nt_trace_doc *trace;
+	nt_analysis_render_fn *analysis;
+};
+
+/* What a command needs of a format. */
+enum nt_format_kind {
+	NT_FORMAT_TRACE,
+	NT_FORMAT_ANALYSIS,
+};
+
+/**
+ * nt_format_find() - a format by name that renders @kind
+ * @name: "text", "json", ...
+ * @kind: what the command renders
+ *
+ * Return: the format, or NULL.
+ */
+const struct nt_format *nt_format_find(const char *name, enum nt_format_kind kind);
+
+/**
+ * nt_format_all() - every format, in table order
+ * @n: set to how many
+ *
+ * Return: the table.
+ */
+const struct nt_format *nt_format_all(unsigned *n);
+
+/**
+ * nt_format_names() - the names of the formats that render @kind, joined:
+ * "text|json|markdown|svg|html"
+ * @kind: what the command renders
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_format_names(enum nt_format_kind kind, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json.h - how every JSON document of nagle-trace is built and written:
+ * json-c lays out each value, written as it is made, so a document of
+ * 100,000 rounds or flows never exists as one tree in memory.
+ *
+ * A document is written member by member: each member's value is built as
+ * a json-c object, serialised with NT_JSON_FLAGS and written at its depth
+ * (json-c's pretty printer indents two spaces a level), so the bytes are
+ * exactly what json-c would print for the whole tree. Allocation failures
+ * while building are noted in a flag and the document is not written.
+ */
+#ifndef NT_RENDER_JSON_H
+#define NT_RENDER_JSON_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * Schema versions, bumped with any incompatible change to a document:
+ * live runs (docs/json-schema.md) and analyze (docs/analyze.md).
+ */
+#define NT_JSON_SCHEMA_TRACE   1
+#define NT_JSON_SCHEMA_ANALYZE 1
+
+#define NT_JSON_FLAGS \
+	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/**
+ * nt_json_put() - add @v under @key to @o, which has no such key yet
+ * @oom: set when @v (or earlier @o) could not be allocated or added
+ * @o: the object; NULL (a failed allocation) only sets @oom
+ * @key: a key that outlives the document (a literal or a name table's string)
+ * @v: the value, consumed; NULL sets @oom (use nt_json_put_null() for null)
+ *
+ * Return: @v, or NULL when it was not added.
+ */
+struct json_object *nt_json_put(bool *oom, struct json_object *o, const char *key,
+				struct json_object *v);
+
+/**
+ * nt_json_put_null() - add a null under @key
+ * @oom: set on failure
+ * @o: the object
+ * @key: as for nt_json_put()
+ */
+void nt_json_put_null(bool *oom, struct json_object *o, const char *key);
+
+/**
+ * nt_json_put_i64() - add an integer under @key, or null when not @is_set
+ * @oom: set on failure
+ * @o: the object
+ * @key: as for nt_json_put()
+ * @v: the value
+ * @is_set: whether it is known
+ */
+void nt_json_put_i64(bool *oom, struct json_object *o, const char *key, int64_t v, bool is_set);
+
+/**
+ * nt_json_put_str() - add a string under @key, or null for NULL
+ * @oom: set on failure
+ * @o: the object
+ * @key: as for nt_json_put()
+ * @v: the string, or NULL
+ */
+void nt_json_put_str(bool *oom, struct json_object *o, const char *key, const char *v);
+
+/**
+ * nt_json_append() - append @v to the array @a
+ * @oom: set on failure
+ * @a: the array
+ * @v: the value, consumed
+ */
+void nt_json_append(bool *oom, struct json_object *a, struct json_object *v);
+
+/**
+ * nt_json_u64() - an unsigned count as a JSON integer, clamped to INT64_MAX
+ * @v: the count
+ *
+ * Return: a new object, or NULL.
+ */
+struct json_object *nt_json_u64(uint64_t v);
+
+/**
+ * nt_json_tool() - the "tool" member's value: name, version, and the
+ * command when given
+ * @oom: set on failure
+ * @command: "analyze", "run", ... or NULL
+ *
+ * Return: a new object, or NULL.
+ */
+struct json_object *nt_json_tool(bool *oom, const char *command);
+
+/**
+ * nt_json_write() - write @o (not consumed; NULL is null) as a value whose
+ * first line is already placed and whose other lines start at @depth
+ * @out: the stream
+ * @o: the value
+ * @depth: its level in the document (two spaces each)
+ *
+ * Return: 0, -ENOMEM (serialising failed) or -EIO.
+ */
+int nt_json_write(FILE *out, struct json_object *o, int depth);
+
+/**
+ * nt_json_member() - write `"key": value` at @depth, then ",\n" or "\n"
+ * @out: the stream
+ * @key: the member's name (written as is: a literal identifier)
+ * @o: the value, consumed (NULL is null)
+ * @depth: the member's level
+ * @more: more members follow
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth, bool more);
+
+#endif

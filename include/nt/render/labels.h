@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * labels.h - words for what the documents show: a segment by its role or
+ * its flags, a system call, the verdict counts, an explanation on one line,
+ * and where a stall of analyze happened. Pure functions writing into
+ * (buf, len); nothing here touches a stream.
+ */
+#ifndef NT_RENDER_LABELS_H
+#define NT_RENDER_LABELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nt/model/analysis.h"
+#include "nt/model/event.h"
+#include "nt/model/stats.h"
+
+/**
+ * nt_label_segment() - a live segment by its role: "header 4 B", "pure ACK",
+ * "SYN", "reply 2 B"
+ * @seg: the segment
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_label_segment(const struct nt_segment *seg, char *buf, size_t len);
+
+/**
+ * nt_label_tcp() - a segment by its flags and length: "SYN", "SYN-ACK",
+ * "FIN", "RST", "pure ACK", "data 19 B" ("FIN 19 B" with data)
+ * @flags: NT_TCP_* flags
+ * @payload_bytes: payload length
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_label_tcp(uint8_t flags, uint32_t payload_bytes, char *buf, size_t len);
+
+/**
+ * nt_label_call() - "write(header)", "read(request)", ...
+ * @call: the call
+ *
+ * Return: a static string.
+ */
+const char *nt_label_call(enum nt_call call);
+
+/**
+ * nt_label_verdicts() - the verdict counts in words: "1 held, 3 stalled"
+ * @s: the summary
+ * @buf: filled ("no rounds" when empty)
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_label_verdicts(const struct nt_summary *s, char *buf, size_t len);
+
+/**
+ * nt_label_oneline() - a multi-line explanation as one line
+ * @text: a sentence that may hold "\n" plus indentation (nt_render_explain())
+ * @buf: filled, each newline and the blanks after it made one space
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_label_oneline(const char *text, char *buf, size_t len);
+
+/**
+ * nt_label_episode_ends() - an analyze episode's two endpoints
+ * @r: the flow
+ * @ep: one of its episodes
+ * @a: filled with A, the side whose data was held
+ * @b: filled with B, the side whose ACK was late
+ * @len: size of each of @a and @b (NT_FMT_ENDPOINT_LEN)
+ */
+void nt_label_episode_ends(const struct nt_flow_result *r, const struct nt_stall_episode *ep,
+			   char *a, char *b, size_t len);
+
+/**
+ * nt_label_occurrence() - where a stall happened, as the tables show it:
+ * "frame 37, 2019-04-11T17:16:41.910018000Z", with "file 2, " in front when
+ * several files were read
+ * @an: the analysis
+ * @r: the stall's flow
+ * @ep: the stall
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_flow_result *r,
+				const struct nt_stall_episode *ep, char *buf, size_t len);
+
+#endif

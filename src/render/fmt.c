@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fmt.c - numbers and times as every format prints them (see nt/render/fmt.h).
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "nt/clock.h"
+#include "nt/render/fmt.h"
+
+const char *nt_fmt_ms(int64_t ns, char *buf, size_t len)
+{
+	if (ns < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f ms", nt_ns_to_ms(ns));
+	return buf;
+}
+
+const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
+{
+	/* Negated as unsigned: INT64_MIN has no positive int64_t counterpart. */
+	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
+		 mag / (uint64_t)NT_NS_PER_MS, mag / (uint64_t)NT_NS_PER_US % 1000);
+	return buf;
+}
+
+const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len)
+{
+	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;
+	int64_t frac = t_ns - s * NT_NS_PER_SEC;
+	time_t secs = (time_t)s;
+	struct tm tm;
+	size_t n;
+
+	if (!gmtime_r(&secs, &tm)) {
+		snprintf(buf, len, "%" PRId64 " ns", t_ns);
+		return buf;
+	}
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%09" PRId64 "Z", frac);
+	return buf;
+}
+
+const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	inet_ntop(family, addr, a, sizeof(a));
+	if (family == AF_INET6)
+		snprintf(buf, len, "[%s]:%u", a, port);
+	else
+		snprintf(buf, len, "%s:%u", a, port);
+	return buf;
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json_out.c - building and writing JSON documents (see nt/render/json.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "nt/render/json.h"
+#include "nt/version.h"
+
+struct json_object *nt_json_put(bool *oom, struct json_object *o, const char *key,
+				struct json_object *v)
+{
+	if (!o || !v ||
+	    json_object_object_add_ex(
+		    o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) < 0) {
+		json_object_put(v);
+		*oom = true;
+		return NULL;
+	}
+	return v;
+}
+
+void nt_json_put_null(bool *oom, struct json_object *o, const char *key)
+{
+	if (!o ||
+	    json_object_object_add_ex(
+		    o, key, NULL, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) < 0)
+		*oom = true;
+}
+
+void nt_json_put_i64(bool *oom, struct json_object *o, const char *key, int64_t v, bool is_set)
+{
+	if (is_set)
+		nt_json_put(oom, o, key, json_object_new_int64(v));
+	else
+		nt_json_put_null(oom, o, key);
+}
+
+void nt_json_put_str(bool *oom, struct json_object *o, const char *key, const char *v)
+{
+	if (v)
+		nt_json_put(oom, o, key, json_object_new_string(v));
+	else
+		nt_json_put_null(oom, o, key);
+}
+
+void nt_json_append(bool *oom, struct json_object *a, struct json_object *v)
+{
+	if (!a || !v || json_object_array_add(a, v) < 0) {
+		json_object_put(v);
+		*oom = true;
+	}
+}
+
+struct json_object *nt_json_u64(uint64_t v)
+{
+	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+struct json_object *nt_json_tool(bool *oom, const char *command)
+{
+	struct json_object *tool = json_object_new_object();
+
+	nt_json_put(oom, tool, "name", json_object_new_string("nagle-trace"));
+	nt_json_put(oom, tool, "version", json_object_new_string(NT_VERSION));
+	if (command)
+		nt_json_put(oom, tool, "command", json_object_new_string(command));
+	if (!tool)
+		*oom = true;
+	return tool;
+}
+
+/* Writes @n bytes of @text, each line after the first indented by @depth levels. */
+static bool write_indented(FILE *out, const char *text, size_t n, int depth)
+{
+	static const char spaces[] = "                                                ";
+	size_t indent = (size_t)depth * 2;
+
+	for (;;) {
+		const char *nl = memchr(text, '\n', n);
+		size_t line = nl ? (size_t)(nl - text) + 1 : n;
+
+		if (fwrite(text, 1, line, out) != line)
+			return false;
+		if (!nl)
+			return true;
+		text += line;
+		n -= line;
+		for (size_t left = indent; left;) {
+			size_t k = left < sizeof(spaces) - 1 ? left : sizeof(spaces) - 1;
+
+			if (fwrite(spaces, 1, k, out) != k)
+				return false;
+			left -= k;
+		}
+	}
+}
+
+int nt_json_write(FILE *out, struct json_object *o, int depth)
+{
+	size_t n;
+	const char *text = json_object_to_json_string_length(o, NT_JSON_FLAGS, &n);
+
+	if (!text)
+		return -ENOMEM;
+	return write_indented(out, text, n, depth) ? 0 : -EIO;
+}
+
+int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth, bool more)
+{
+	int ret;
+
+	fprintf(out, "%*s\"%s\": ", depth * 2, "", key);
+	ret = nt_json_write(out, o, depth);
+	json_object_put(o);
+	if (ret == 0 && fputs(more ? ",\n" : "\n", out) == EOF)
+		ret = -EIO;
+	return ret;
+}

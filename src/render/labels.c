@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * labels.c - words for what the documents show (see nt/render/labels.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "nt/model/tcp.h"
+#include "nt/render/fmt.h"
+#include "nt/render/labels.h"
+
+const char *nt_label_segment(const struct nt_segment *seg, char *buf, size_t len)
+{
+	switch (seg->role) {
+	case NT_ROLE_SYN:
+		snprintf(buf, len, "SYN");
+		break;
+	case NT_ROLE_SYN_ACK:
+		snprintf(buf, len, "SYN-ACK");
+		break;
+	case NT_ROLE_PURE_ACK:
+	case NT_ROLE_HANDSHAKE_ACK:
+		snprintf(buf, len, "pure ACK");
+		break;
+	case NT_ROLE_FIN:
+		snprintf(buf, len, "FIN");
+		break;
+	case NT_ROLE_RST:
+		snprintf(buf, len, "RST");
+		break;
+	default:
+		snprintf(buf, len, "%s %" PRIu32 " B", nt_role_name(seg->role), seg->payload_bytes);
+		break;
+	}
+	return buf;
+}
+
+const char *nt_label_tcp(uint8_t flags, uint32_t payload_bytes, char *buf, size_t len)
+{
+	if ((flags & (NT_TCP_SYN | NT_TCP_ACK)) == (NT_TCP_SYN | NT_TCP_ACK))
+		snprintf(buf, len, "SYN-ACK");
+	else if (flags & NT_TCP_SYN)
+		snprintf(buf, len, "SYN");
+	else if (flags & NT_TCP_RST)
+		snprintf(buf, len, "RST");
+	else if ((flags & NT_TCP_FIN) && payload_bytes)
+		snprintf(buf, len, "FIN %" PRIu32 " B", payload_bytes);
+	else if (flags & NT_TCP_FIN)
+		snprintf(buf, len, "FIN");
+	else if (payload_bytes)
+		snprintf(buf, len, "data %" PRIu32 " B", payload_bytes);
+	else
+		snprintf(buf, len, "pure ACK");
+	return buf;
+}
+
+const char *nt_label_call(enum nt_call call)
+{
+	switch (call) {
+	case NT_CALL_WRITE_HEADER:
+		return "write(header)";
+	case NT_CALL_WRITE_BODY:
+		return "write(body)";
+	case NT_CALL_WRITE_REQUEST:
+		return "write(header+body)";
+	case NT_CALL_READ_REPLY:
+		return "read(reply)";
+	case NT_CALL_READ_REQUEST:
+		return "read(request)";
+	case NT_CALL_WRITE_REPLY:
+		return "write(reply)";
+	}
+	return "?";
+}
+
+const char *nt_label_verdicts(const struct nt_summary *s, char *buf, size_t len)
+{
+	static const enum nt_verdict order[] = { NT_VERDICT_COALESCED, NT_VERDICT_UNHELD,
+						 NT_VERDICT_HELD, NT_VERDICT_STALLED,
+						 NT_VERDICT_INCOMPLETE };
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]) && used < len; i++) {
+		if (!s->verdicts[order[i]])
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%u %s", used ? ", " : "",
+				 s->verdicts[order[i]], nt_verdict_name(order[i]));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "no rounds");
+	return buf;
+}
+
+const char *nt_label_oneline(const char *text, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = text; *p && o + 1 < len; p++) {
+		if (*p == '\n') {
+			while (p[1] == ' ' || p[1] == '\t')
+				p++;
+			buf[o++] = ' ';
+			continue;
+		}
+		buf[o++] = *p;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void nt_label_episode_ends(const struct nt_flow_result *r, const struct nt_stall_episode *ep,
+			   char *a, char *b, size_t len)
+{
+	bool c2t = ep->dir == NT_DIR_C2T;
+
+	nt_fmt_endpoint(r->family, c2t ? r->client_addr : r->target_addr,
+			c2t ? r->client_port : r->target_port, a, len);
+	nt_fmt_endpoint(r->family, c2t ? r->target_addr : r->client_addr,
+			c2t ? r->target_port : r->client_port, b, len);
+}
+
+const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_flow_result *r,
+				const struct nt_stall_episode *ep, char *buf, size_t len)
+{
+	char file[24] = "", t[NT_FMT_UTC_LEN];
+
+	if (an->n_files > 1)
+		snprintf(file, sizeof(file), "file %u, ", r->file + 1);
+	snprintf(buf, len, "%sframe %" PRIu64 ", %s", file, ep->held_frame,
+		 nt_fmt_utc(ep->held_t_ns, t, sizeof(t)));
+	return buf;
+}

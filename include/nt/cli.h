@@ -1,75 +1,88 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli.h - the command line: everything parsed into one options struct and
- * validated in one block. Parsing never prints; main.c reports.
+ * cli.h - the one option policy of every command.
+ *
+ * Each command lists its options in a getopt_long() table and reads them
+ * through nt_cli_next(), which adds the house rules: long options spelled
+ * in full (no abbreviations: options are a public interface), a flag never
+ * takes a value (`--summary=1`, `-h=1`), and every refusal one line quoting
+ * the option as the user typed it. Numbers go through one range-checked
+ * parser. Parsing never prints; the command reports.
  */
 #ifndef NT_CLI_H
 #define NT_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "nt/err.h"
-#include "nt/trace.h"
 
-/* Documented upper bounds (nagle-trace(1)): a 100 MB header is refused, not attempted. */
-#define NT_CLI_ROUNDS_MAX	1000000u
-#define NT_CLI_BYTES_MAX	16777216u    /* 16 MiB */
-#define NT_CLI_STREAM_BYTES_MAX (1ull << 31) /* rounds x request or reply bytes: no seq wrap */
-#define NT_CLI_MS_MAX		600000u	     /* ten minutes for any duration */
+/* Documented bounds (nagle-trace(1)), shared by the commands that take them. */
+#define NT_CLI_MS_MAX 600000u /* ten minutes for any duration */
 
-enum nt_color_mode {
-	NT_COLOR_AUTO = 0,
-	NT_COLOR_ALWAYS,
-	NT_COLOR_NEVER,
-};
-
-enum nt_cli_action {
-	NT_CLI_RUN = 0,
-	NT_CLI_HELP,
-	NT_CLI_VERSION,
-};
-
-#define NT_CLI_VARIANTS_MAX 32
+/* What nt_cli_next() returns besides an option's value. */
+#define NT_CLI_POSITIONAL 1    /* a positional argument, in order (@positional mode) */
+#define NT_CLI_END	  (-1) /* no more options */
+#define NT_CLI_REFUSED	  (-2) /* a usage error, in @err */
 
 /**
- * struct nt_options - the parsed command line
- * @action: run, or print help / version
- * @trace: the live run's options (its variant and expectation are set per run)
- * @variants: the variants to run, each in its own lab, in order
- * @n_variants: how many
- * @expect_set: --expect was given (else each variant's own expectation)
- * @format: output format name
- * @output_path: -o, NULL for stdout
- * @pcap_path: -w, NULL for none
- * @color: --color
- * @summary_only: --summary
- * @timings: --timings
+ * struct nt_cli - one pass over a command's arguments
+ * @argc: argument count (argv[0] is the command)
+ * @argv: the arguments; getopt_long() may permute them
+ * @shortopts: getopt_long()'s short options, without the leading '-' or ':'
+ * @longopts: the long options, ending with a zeroed entry
+ * @positional: return positional arguments in order (NT_CLI_POSITIONAL)
+ *              instead of leaving them for after the options
+ * @arg: the current option's value, or the positional argument
+ * @name: the current option as typed, "--rounds" or "-o"
+ * @optstring: the short options handed to getopt_long()
  */
-struct nt_options {
-	enum nt_cli_action action;
-	struct nt_trace_options trace;
-	const struct nt_variant *variants[NT_CLI_VARIANTS_MAX];
-	unsigned n_variants;
-	bool expect_set;
-	const char *format;
-	const char *output_path;
-	const char *pcap_path;
-	enum nt_color_mode color;
-	bool summary_only;
-	bool timings;
+struct nt_cli {
+	int argc;
+	char **argv;
+	const char *shortopts;
+	const struct option *longopts;
+	bool positional;
+	const char *arg;
+	char name[64];
+	char optstring[64];
 };
 
 /**
- * nt_cli_parse() - parse and validate argv
+ * nt_cli_start() - check @argv against the house rules and start parsing
+ * @c: filled
  * @argc: argument count
- * @argv: arguments (getopt_long may permute them)
- * @opt: filled with defaults, then the arguments
- * @err: on failure, one line such as `--rounds: "abc" is not a number`
+ * @argv: arguments
+ * @shortopts: short options ("ho:w:")
+ * @longopts: long options
+ * @positional: see struct nt_cli
+ * @err: on refusal, one line
  *
- * Return: 0, or -EINVAL on a usage error.
+ * Return: 0 or -EINVAL (an abbreviated or unknown long option, a value
+ * given to a flag).
  */
-int nt_cli_parse(int argc, char **argv, struct nt_options *opt, struct nt_err *err);
+int nt_cli_start(struct nt_cli *c, int argc, char **argv, const char *shortopts,
+		 const struct option *longopts, bool positional, struct nt_err *err);
+
+/**
+ * nt_cli_next() - the next option
+ * @c: the pass
+ * @err: on refusal, one line
+ *
+ * Return: the option's value from @longopts (or its short letter), with
+ * @c->arg and @c->name set; NT_CLI_POSITIONAL; NT_CLI_END; or NT_CLI_REFUSED.
+ */
+int nt_cli_next(struct nt_cli *c, struct nt_err *err);
+
+/**
+ * nt_cli_rest() - index of the first argument not yet parsed (after
+ * NT_CLI_END: the first positional argument)
+ * @c: the pass
+ *
+ * Return: the index into @c->argv.
+ */
+int nt_cli_rest(const struct nt_cli *c);
 
 /**
  * nt_cli_parse_uint() - the one range-checked number parser
@@ -88,10 +101,32 @@ int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t
 		      struct nt_err *err);
 
 /**
- * nt_cli_usage() - the --help text
+ * nt_cli_parse_ms() - a whole number of milliseconds, as nanoseconds
+ * @name: the option
+ * @text: the user's text
+ * @min_ms: smallest accepted value (the largest is NT_CLI_MS_MAX)
+ * @out_ns: set on success
+ * @err: filled on failure
  *
- * Return: a static string.
+ * Return: 0 or -EINVAL / -ERANGE.
  */
-const char *nt_cli_usage(void);
+int nt_cli_parse_ms(const char *name, const char *text, uint64_t min_ms, int64_t *out_ns,
+		    struct nt_err *err);
+
+/**
+ * nt_cli_parse_decimal() - a decimal number with up to @decimals digits
+ * after the point ("0.25"), scaled to an integer (10^@decimals units of one)
+ * @name: the option
+ * @text: the user's text
+ * @decimals: digits accepted after the point, 0..9
+ * @min: smallest accepted scaled value
+ * @max: largest accepted scaled value
+ * @out: set to the scaled value
+ * @err: filled on failure, quoting @text and the range as decimals
+ *
+ * Return: 0 or -EINVAL / -ERANGE.
+ */
+int nt_cli_parse_decimal(const char *name, const char *text, unsigned decimals, uint64_t min,
+			 uint64_t max, uint64_t *out, struct nt_err *err);
 
 #endif

@@ -32,7 +32,7 @@ static const struct nt_variant variants[] = {
 	},
 	{
 		.name = "one-write",
-		.summary = "header and body in one write() from one buffer",
+		.summary = "header and body in one write()",
 		.ops = { NT_OP_WRITE_BOTH },
 		.n_ops = 1,
 		.autocork = -1,
@@ -49,7 +49,7 @@ static const struct nt_variant variants[] = {
 	{
 		/* TCP_NAGLE_CORK holds partial frames until uncorked (tcp_push_pending_frames). */
 		.name = "cork",
-		.summary = "TCP_CORK around the two writes, then uncork",
+		.summary = "TCP_CORK around the two writes",
 		.ops = { NT_OP_CORK_ON, NT_OP_WRITE_HEADER, NT_OP_GAP, NT_OP_WRITE_BODY,
 			 NT_OP_CORK_OFF },
 		.n_ops = 5,
@@ -74,7 +74,7 @@ static const struct nt_variant variants[] = {
 		 * reply sent within ato re-enters it (tcp_event_data_sent()).
 		 */
 		.name = "quickack-once",
-		.summary = "the target sets TCP_QUICKACK once after accept()",
+		.summary = "the target sets TCP_QUICKACK once",
 		TWO_WRITES,
 		.server_quickack = NT_QUICKACK_ONCE,
 		.autocork = -1,
@@ -82,7 +82,7 @@ static const struct nt_variant variants[] = {
 	},
 	{
 		.name = "quickack-rearm",
-		.summary = "the target re-arms TCP_QUICKACK before every read()",
+		.summary = "target re-arms TCP_QUICKACK per read()",
 		TWO_WRITES,
 		.server_quickack = NT_QUICKACK_REARM,
 		.autocork = -1,
@@ -91,7 +91,7 @@ static const struct nt_variant variants[] = {
 	{
 		/* tcp_in_quickack_mode() checks the route's RTAX_QUICKACK first. */
 		.name = "route-quickack",
-		.summary = "the target's route to the client has `quickack 1`",
+		.summary = "the target's route has quickack 1",
 		TWO_WRITES,
 		.route_quickack = true,
 		.autocork = -1,
@@ -100,7 +100,7 @@ static const struct nt_variant variants[] = {
 	{
 		/* The held segment is the client's: the option on the reader changes nothing. */
 		.name = "nodelay-server",
-		.summary = "TCP_NODELAY on the target (the wrong side)",
+		.summary = "TCP_NODELAY on the target (wrong side)",
 		TWO_WRITES,
 		.server_nodelay = true,
 		.autocork = -1,
@@ -109,7 +109,7 @@ static const struct nt_variant variants[] = {
 	{
 		/* tcp_should_autocork() is a different mechanism: turning it off does not help. */
 		.name = "autocork-off",
-		.summary = "net.ipv4.tcp_autocorking=0 in the client namespace",
+		.summary = "tcp_autocorking=0 on the client",
 		TWO_WRITES,
 		.autocork = 0,
 		.expect = NT_EXPECT_STALLED,

@@ -363,12 +363,13 @@ static int json_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 {
 	(void)runs;
 	(void)n_runs;
-	/* No run ended (stopped before the first): still one valid document, with no runs. */
-	if (r->n_runs > 1 || r->run == 0) {
-		if (r->run == 0 && runs_head(r->out) < 0)
-			return -ENOMEM;
-		fputs("\n  ]\n}\n", r->out);
-	}
+	/*
+	 * Several runs: the array closes, then whether a signal cut the
+	 * comparison short (each run also says whether it was cut itself).
+	 */
+	if (r->n_runs > 1)
+		fprintf(r->out, "\n  ],\n  \"interrupted\": %s\n}\n",
+			r->interrupted ? "true" : "false");
 	return ferror(r->out) ? -EIO : 0;
 }
 

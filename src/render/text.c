@@ -472,6 +472,9 @@ static int text_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 {
 	if (r->n_runs > 1)
 		print_table(r->out, runs, n_runs, style_of(&r->opts));
+	if (r->n_runs > 1 && r->interrupted)
+		fprintf(r->out, "  interrupted: %u of %u variants ran before the signal\n", n_runs,
+			r->n_runs);
 	return ferror(r->out) ? -EIO : 0;
 }
 

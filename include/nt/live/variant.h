@@ -18,7 +18,7 @@
 /**
  * struct nt_variant - one way to run the exchange
  * @name: public name (--variant)
- * @summary: one line: what it changes
+ * @summary: what it changes, a few words (--help lists it beside the name)
  * @ops: the client's write pattern
  * @n_ops: steps in @ops
  * @client_nodelay: TCP_NODELAY on the client

@@ -33,6 +33,14 @@
 #define NT_STALL_MSS_FLOOR_V4 536u
 #define NT_STALL_MSS_FLOOR_V6 1220u
 
+/*
+ * Default release window (--release-us): how soon after the late ACK the held
+ * data must leave at its sender to count as released by it. A sender's
+ * kernel sends at once (tcp_ack() -> tcp_data_snd_check()); 1 ms leaves room
+ * for a busy sender, far below any application's think time.
+ */
+#define NT_STALL_RELEASE_NS_DEFAULT (1000 * 1000LL)
+
 enum nt_episode_kind {
 	NT_EPISODE_STALL = 0,  /* the next data left right after the delayed ACK */
 	NT_EPISODE_THINK_TIME, /* the ACK was late, but the next data came much later */

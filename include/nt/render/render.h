@@ -64,6 +64,8 @@ struct nt_trace_doc {
  * @state: the format's own
  * @sink: hands a run's parts to the format (nt_renderer_sink())
  * @error: the first failure (a negative errno), 0 while all is well
+ * @interrupted: set before nt_renderer_finish() when a signal kept runs from
+ *               being made (fewer runs than announced) or cut one short
  */
 struct nt_renderer {
 	const struct nt_trace_doc *doc;
@@ -74,6 +76,7 @@ struct nt_renderer {
 	void *state;
 	struct nt_run_sink sink;
 	int error;
+	bool interrupted;
 };
 
 /**

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace.h - the live command: build a lab, run one variant of the exchange
- * while capturing, and turn what was captured into a run.
+ * trace.h - one live run: build a lab, run one variant of the exchange while
+ * capturing, and turn what was captured into a run (the source of the
+ * trace command).
  */
-#ifndef NT_TRACE_H
-#define NT_TRACE_H
+#ifndef NT_LIVE_TRACE_H
+#define NT_LIVE_TRACE_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -20,7 +21,7 @@
 #define NT_CLIENT_PORT 40000
 
 /**
- * struct nt_trace_options - one live run
+ * struct nt_trace_config - one live run
  * @variant: what to run
  * @shape: sizes and rounds
  * @pause_ns: client pause between rounds
@@ -39,7 +40,7 @@
  * @close_later: close the capture in the background (nt_capture_close_later()),
  *               for a run followed by another; the caller drains the closer
  */
-struct nt_trace_options {
+struct nt_trace_config {
 	const struct nt_variant *variant;
 	struct nt_shape shape;
 	int64_t pause_ns;
@@ -72,6 +73,6 @@ struct nt_trace_options {
  * Return: 0, a negative errno (-EPERM: no privileges for namespaces), or the
  * sink's error.
  */
-int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct nt_err *err);
+int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err);
 
 #endif

@@ -25,7 +25,7 @@
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
 #include "nt/model/tcp.h"
-#include "nt/trace.h"
+#include "nt/live/trace.h"
 
 /*
  * The lab caps GSO at one segment per frame (IFLA_GSO_MAX_SEGS = 1), so no
@@ -124,7 +124,7 @@ static int drain_capture(struct pipeline *pl, struct nt_err *err)
 	return ret;
 }
 
-static void describe_run(struct nt_run *run, const struct nt_trace_options *opt,
+static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
 			 const struct nt_lab *lab)
 {
 	struct nt_run_config *c = &run->cfg;
@@ -147,7 +147,7 @@ static void describe_run(struct nt_run *run, const struct nt_trace_options *opt,
 		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
 }
 
-static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_options *opt,
+static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_config *opt,
 			    const struct nt_lab *lab)
 {
 	const struct nt_variant *v = opt->variant;
@@ -170,7 +170,7 @@ static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace
 }
 
 /* -w: the file header needs the capture's link type, known only once it is open. */
-static int start_pcap_writer(struct pipeline *pl, const struct nt_trace_options *opt,
+static int start_pcap_writer(struct pipeline *pl, const struct nt_trace_config *opt,
 			     const struct nt_capture_config *cc, struct nt_err *err)
 {
 	if (!opt->pcap)
@@ -188,7 +188,7 @@ static int64_t lap(int64_t *t)
 	return d;
 }
 
-static bool stopped(const struct nt_trace_options *opt)
+static bool stopped(const struct nt_trace_config *opt)
 {
 	return opt->stop && *opt->stop;
 }
@@ -219,7 +219,7 @@ static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_er
 }
 
 /* The loop: returns 0 when the exchange and its teardown are over (or stopped), < 0 on error. */
-static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt_trace_options *opt,
+static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt_trace_config *opt,
 		    struct nt_err *err)
 {
 	int64_t teardown_deadline = 0;
@@ -270,7 +270,7 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 	}
 }
 
-int nt_trace_run(const struct nt_trace_options *opt, struct nt_run *run, struct nt_err *err)
+int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err)
 {
 	const struct nt_variant *v = opt->variant;
 	struct nt_lab_config lab_cfg = {

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd.h - the commands. Each wires a source into the pipeline and returns an
+ * exit status (enum nt_exit); main() only picks one and exits with what it
+ * returns. Commands, and main(), are the only code that writes to standard
+ * output or standard error.
+ */
+#ifndef NT_CMD_CMD_H
+#define NT_CMD_CMD_H
+
+#include <signal.h>
+
+/**
+ * nt_cmd_trace() - `nagle-trace [trace] [options]`: the built-in exchange in
+ * a fresh lab, per variant
+ * @argc: argument count, argv[0] the program
+ * @argv: the arguments
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_trace(int argc, char **argv);
+
+/**
+ * nt_cmd_analyze() - `nagle-trace analyze [options] FILE... [filter]`
+ * @argc: argument count, argv[0] is "analyze"
+ * @argv: the arguments
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_analyze(int argc, char **argv);
+
+/*
+ * The stop flag: the signal (SIGINT, SIGTERM) that asked the process to
+ * stop, 0 while none did. The only mutable global besides the capture
+ * closer's thread; written by the handler, read by the commands' loops.
+ */
+extern volatile sig_atomic_t nt_cmd_stop;
+
+/**
+ * nt_cmd_signals_install() - catch SIGINT and SIGTERM into nt_cmd_stop
+ * (without SA_RESTART, so a blocking wait returns EINTR at once), and
+ * ignore SIGPIPE (a reader that goes away is a write error, not death)
+ */
+void nt_cmd_signals_install(void);
+
+/**
+ * nt_cmd_stop_status() - the exit status of a stop: 130 for SIGINT, 143 for
+ * SIGTERM
+ *
+ * Return: the status, or 0 when no signal asked to stop.
+ */
+int nt_cmd_stop_status(void);
+
+#endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.h - what the commands share: the action a command line asks for,
+ * the output options (--format, -o, -w, --color), and the decision to
+ * colour.
+ */
+#ifndef NT_CMD_COMMON_H
+#define NT_CMD_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nt/err.h"
+
+enum nt_cmd_action {
+	NT_CMD_RUN = 0,
+	NT_CMD_HELP,
+	NT_CMD_VERSION,
+};
+
+enum nt_color_mode {
+	NT_COLOR_AUTO = 0,
+	NT_COLOR_ALWAYS,
+	NT_COLOR_NEVER,
+};
+
+/**
+ * struct nt_cmd_output - where and how a command writes its report
+ * @format: the --format name
+ * @path: -o, NULL for standard output
+ * @pcap_path: -w, NULL for none
+ * @color: --color
+ * @summary_only: --summary
+ * @timings: --timings
+ */
+struct nt_cmd_output {
+	const char *format;
+	const char *path;
+	const char *pcap_path;
+	enum nt_color_mode color;
+	bool summary_only;
+	bool timings;
+};
+
+/**
+ * nt_cmd_parse_color() - --color's value
+ * @name: the option as typed
+ * @text: "auto", "always" or "never"
+ * @out: set on success
+ * @err: filled on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nt_cmd_parse_color(const char *name, const char *text, enum nt_color_mode *out,
+		       struct nt_err *err);
+
+/**
+ * nt_cmd_want_color() - whether a report to standard output gets colour:
+ * always/never as asked; auto when standard output is a terminal, NO_COLOR
+ * is unset or empty and TERM is not "dumb"; never for a file
+ * @out: the output options
+ *
+ * Return: true for colour.
+ */
+bool nt_cmd_want_color(const struct nt_cmd_output *out);
+
+/**
+ * nt_cmd_version() - write --version's text: nagle-trace's version and the
+ * libraries it runs with
+ * @out: the stream
+ */
+void nt_cmd_version(FILE *out);
+
+#endif

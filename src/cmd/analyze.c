@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze.c - `nagle-trace analyze`: find Nagle/delayed-ACK stalls in
+ * capture files (docs/analyze.md). Each file through the analysis
+ * (src/capture/feed.c), then one report in the chosen format, and the exit
+ * status from what was read.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "nt/capture/feed.h"
+#include "nt/cmd/analyze_opts.h"
+#include "nt/cmd/cmd.h"
+#include "nt/exitcode.h"
+#include "nt/output.h"
+#include "nt/render/format.h"
+
+static int usage_error(const struct nt_err *err)
+{
+	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace analyze --help'\n", err->msg);
+	return NT_EXIT_USAGE;
+}
+
+static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
+{
+	const struct nt_format *fmt = nt_format_find(o->out.format, NT_FORMAT_ANALYSIS);
+	struct nt_analysis_view view = { .filter = o->filter };
+	struct nt_err err = { "" };
+	struct nt_output out;
+	int ret = nt_output_open(&out, o->out.path, &err);
+
+	if (ret < 0)
+		goto fail;
+	ret = fmt->analysis(out.fp, an, &view);
+	if (ret < 0) {
+		nt_output_abort(&out);
+		nt_err_set(&err, ret, "write \"%s\"",
+			   o->out.path ? o->out.path : "standard output");
+		goto fail;
+	}
+	ret = nt_output_commit(&out, &err);
+	if (ret < 0 && ret != -EPIPE)
+		goto fail;
+	return NT_EXIT_OK;
+fail:
+	fprintf(stderr, "nagle-trace: %s\n", err.msg);
+	return NT_EXIT_FILE;
+}
+
+/*
+ * What went wrong while reading, in the order the exit status weighs it: a
+ * file that could not be read, a filter that did not compile for a file's
+ * link type, memory.
+ */
+struct read_trouble {
+	bool file;
+	bool filter;
+};
+
+static void read_one(struct nt_analysis *an, const char *path, const char *filter,
+		     struct read_trouble *trouble)
+{
+	struct nt_err err = { "" };
+	struct nt_pcap_file *f;
+
+	if (nt_analysis_file_begin(an, path) < 0) {
+		an->oom = true;
+		return;
+	}
+	if (nt_pcap_file_open(path, &f, &err) < 0) {
+		nt_analysis_file_end(an, err.msg);
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		trouble->file = true;
+		return;
+	}
+	if (!nt_decode_linktype_supported(nt_pcap_file_linktype(f)))
+		fprintf(stderr, "nagle-trace: warning: \"%s\": link type %d is not supported\n",
+			path, nt_pcap_file_linktype(f));
+	switch (nt_feed_file(an, f, filter, &err)) {
+	case NT_FEED_COMPLETE:
+		break;
+	case NT_FEED_BAD_FILTER:
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		trouble->filter = true;
+		break;
+	case NT_FEED_DAMAGED:
+		fprintf(stderr, "nagle-trace: warning: %s\n", err.msg);
+		trouble->file = true;
+		break;
+	}
+	nt_pcap_file_close(f);
+}
+
+static int run(const struct nt_analyze_opts *o)
+{
+	struct read_trouble trouble = { false, false };
+	struct nt_analysis an;
+	int code;
+
+	if (o->filter) {
+		struct nt_err err = { "" };
+
+		if (nt_pcap_file_check_filter(o->filter, &err) < 0)
+			return usage_error(&err);
+	}
+	if (nt_analysis_init(&an, &o->params) < 0) {
+		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
+		return NT_EXIT_ENVIRONMENT;
+	}
+	for (size_t i = 0; i < o->n_files && !an.oom; i++)
+		read_one(&an, o->files[i], o->filter, &trouble);
+	nt_analysis_finish(&an);
+
+	code = render(o, &an);
+	if (code == NT_EXIT_OK) {
+		if (trouble.file)
+			code = NT_EXIT_FILE;
+		else if (trouble.filter)
+			code = NT_EXIT_USAGE;
+		else if (an.oom)
+			code = NT_EXIT_ENVIRONMENT;
+		else if (o->fail_on_stall && an.sum.stalls)
+			code = NT_EXIT_EXPECTATION;
+	}
+	if (an.oom)
+		fprintf(stderr, "nagle-trace: analyze: out of memory: the report is incomplete\n");
+	nt_analysis_fini(&an);
+	return code;
+}
+
+int nt_cmd_analyze(int argc, char **argv)
+{
+	struct nt_analyze_opts o;
+	struct nt_err err = { "" };
+	int code;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (nt_analyze_opts_parse(argc, argv, &o, &err) < 0) {
+		code = usage_error(&err);
+	} else if (o.action == NT_CMD_HELP) {
+		nt_analyze_opts_usage(stdout);
+		code = fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+	} else if (o.action == NT_CMD_VERSION) {
+		nt_cmd_version(stdout);
+		code = fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+	} else {
+		code = run(&o);
+	}
+	nt_analyze_opts_fini(&o);
+	return code;
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze_opts.c - the analyze command's options (see nt/cmd/analyze_opts.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "nt/cli.h"
+#include "nt/clock.h"
+#include "nt/cmd/analyze_opts.h"
+#include "nt/model/verdict.h"
+#include "nt/render/format.h"
+
+static const char usage_text[] =
+	"usage: nagle-trace analyze [options] FILE... [filter expression]\n"
+	"\n"
+	"Find Nagle/delayed-ACK stalls in pcap or pcapng captures ('-' reads standard\n"
+	"input, so 'tcpdump -w - | nagle-trace analyze -' works). Arguments are files\n"
+	"while they are '-', exist, or look like capture paths (contain '/', end in\n"
+	".pcap, .pcapng or .cap); the first other argument starts a pcap-filter(7)\n"
+	"expression that takes the rest of the line: analyze cap.pcap tcp port 5432\n"
+	"\n"
+	"A stall: a sub-MSS data segment H, nothing more from its sender, a pure ACK\n"
+	"of exactly H at least --threshold later, and the sender's next data within\n"
+	"--release-us of that ACK plus the round trip between the capture point and\n"
+	"the sender (estimated from the capture). See docs/analyze.md.\n"
+	"\n"
+	"options:\n"
+	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"
+	"  --release-us US     release window after the ACK, at the sender (default 1000)\n"
+	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n";
+
+static const char usage_tail[] =
+	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
+	"  --fail-on-stall     exit 1 when any stall was found\n"
+	"  -h, --help          this text\n"
+	"  --version           versions of nagle-trace and its libraries\n"
+	"\n"
+	"exit status: 0 read completely, 1 stalls found with --fail-on-stall,\n"
+	"2 usage, 3 out of memory (the report covers what was analysed), 4 a file\n"
+	"missing, not a capture, or damaged (the report still covers everything\n"
+	"read before the damage), or the report could not be written\n";
+
+void nt_analyze_opts_usage(FILE *out)
+{
+	char names[128];
+
+	fputs(usage_text, out);
+	fprintf(out, "  --format FMT        %s\n                      (default text)\n",
+		nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+	fputs(usage_tail, out);
+}
+
+enum {
+	OPT_THRESHOLD = 256,
+	OPT_RELEASE,
+	OPT_MAX_FLOWS,
+	OPT_FORMAT,
+	OPT_FAIL_ON_STALL,
+	OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "release-us", required_argument, NULL, OPT_RELEASE },
+	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+static bool is_file_arg(const char *a)
+{
+	struct stat st;
+
+	if (strcmp(a, "-") == 0 || stat(a, &st) == 0)
+		return true;
+	return strchr(a, '/') || ends_with(a, ".pcap") || ends_with(a, ".pcapng") ||
+	       ends_with(a, ".cap");
+}
+
+static int join_filter(struct nt_analyze_opts *o, char **words, size_t n, struct nt_err *err)
+{
+	size_t len = 1;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	o->filter = calloc(1, len);
+	if (!o->filter)
+		return nt_err_set(err, -ENOMEM, "filter expression");
+	for (size_t i = 0, at = 0; i < n; i++) {
+		size_t w = strlen(words[i]);
+
+		if (i)
+			o->filter[at++] = ' ';
+		memcpy(o->filter + at, words[i], w + 1);
+		at += w;
+	}
+	return 0;
+}
+
+static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size_t *n_words,
+			  struct nt_err *err)
+{
+	if (*n_words || !is_file_arg(a)) {
+		words[(*n_words)++] = a;
+		return 0;
+	}
+	if (strcmp(a, "-") == 0)
+		for (size_t i = 0; i < o->n_files; i++)
+			if (strcmp(o->files[i], "-") == 0)
+				return nt_err_set(err, 0, "standard input ('-') given twice");
+	o->files[o->n_files++] = a;
+	return 0;
+}
+
+static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o, struct nt_err *err)
+{
+	uint64_t v = 0;
+	int ret;
+
+	switch (c) {
+	case OPT_THRESHOLD:
+		return nt_cli_parse_ms(cli->name, cli->arg, 0, &o->params.stall.threshold_ns, err);
+	case OPT_RELEASE:
+		ret = nt_cli_parse_uint(cli->name, cli->arg, 0, NT_ANALYZE_RELEASE_US_MAX, &v, err);
+		o->params.stall.release_ns = (int64_t)v * NT_NS_PER_US;
+		return ret;
+	case OPT_MAX_FLOWS:
+		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, NT_ANALYZE_MAX_FLOWS_MAX, &v, err);
+		o->params.max_flows = (uint32_t)v;
+		return ret;
+	case OPT_FORMAT:
+		o->out.format = cli->arg;
+		return 0;
+	case 'o':
+		if (!*cli->arg)
+			return nt_err_set(err, 0, "--output: an empty file name");
+		o->out.path = cli->arg;
+		return 0;
+	case OPT_FAIL_ON_STALL:
+		o->fail_on_stall = true;
+		return 0;
+	case 'h':
+		o->action = NT_CMD_HELP;
+		return 0;
+	case OPT_VERSION:
+		o->action = NT_CMD_VERSION;
+		return 0;
+	}
+	return nt_err_set(err, 0, "unknown option '%s'", cli->name);
+}
+
+/* Every rule that needs the whole command line. */
+static int validate(struct nt_analyze_opts *o, char **words, size_t n_words, struct nt_err *err)
+{
+	char names[128];
+
+	if (!nt_format_find(o->out.format, NT_FORMAT_ANALYSIS))
+		return nt_err_set(err, 0, "--format: \"%s\" is not one of %s", o->out.format,
+				  nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+	if (o->n_files == 0 && n_words)
+		return nt_err_set(err, 0, "no capture file: \"%s\" is neither a file nor '-'",
+				  words[0]);
+	if (o->n_files == 0)
+		return nt_err_set(err, 0, "no capture file given");
+	return n_words ? join_filter(o, words, n_words, err) : 0;
+}
+
+int nt_analyze_opts_parse(int argc, char **argv, struct nt_analyze_opts *o, struct nt_err *err)
+{
+	char **words = calloc((size_t)argc + 1, sizeof(*words));
+	size_t n_words = 0;
+	struct nt_cli cli;
+	int c, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->params = (struct nt_analysis_params){
+		.stall = { .threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT,
+			   .release_ns = NT_STALL_RELEASE_NS_DEFAULT },
+		.max_flows = NT_ANALYZE_MAX_FLOWS,
+		.idle_ns = NT_ANALYZE_IDLE_NS,
+	};
+	o->out.format = "text";
+	o->files = calloc((size_t)argc + 1, sizeof(*o->files));
+	if (!words || !o->files) {
+		free(words);
+		return nt_err_set(err, -ENOMEM, "command line");
+	}
+	/* Positionals arrive in order, so files and the filter stay apart. */
+	ret = nt_cli_start(&cli, argc, argv, "ho:", long_opts, true, err);
+	while (!ret && (c = nt_cli_next(&cli, err)) != NT_CLI_END) {
+		if (c == NT_CLI_REFUSED)
+			ret = -EINVAL;
+		else if (c == NT_CLI_POSITIONAL)
+			ret = add_positional(o, (char *)cli.arg, words, &n_words, err);
+		else
+			ret = parse_one(c, &cli, o, err);
+	}
+	if (!ret && o->action == NT_CMD_RUN)
+		ret = validate(o, words, n_words, err);
+	free(words);
+	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
+}
+
+void nt_analyze_opts_fini(struct nt_analyze_opts *o)
+{
+	free(o->files);
+	free(o->filter);
+	o->files = NULL;
+	o->filter = NULL;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * common.c - what the commands share (see nt/cmd/common.h).
+ */
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nt/capture/capture.h"
+#include "nt/cmd/common.h"
+#include "nt/version.h"
+
+int nt_cmd_parse_color(const char *name, const char *text, enum nt_color_mode *out,
+		       struct nt_err *err)
+{
+	static const char *const names[] = {
+		[NT_COLOR_AUTO] = "auto", [NT_COLOR_ALWAYS] = "always", [NT_COLOR_NEVER] = "never"
+	};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(text, names[i]) == 0) {
+			*out = (enum nt_color_mode)i;
+			return 0;
+		}
+	}
+	return nt_err_set(err, 0, "%s: \"%s\" is not auto, always or never", name, text);
+}
+
+bool nt_cmd_want_color(const struct nt_cmd_output *out)
+{
+	const char *no_color = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+
+	if (out->color == NT_COLOR_ALWAYS)
+		return true;
+	if (out->color == NT_COLOR_NEVER || out->path)
+		return false;
+	if (no_color && *no_color)
+		return false;
+	/* A terminal that says it cannot do escape sequences (Emacs shells, some CI logs). */
+	if (term && strcmp(term, "dumb") == 0)
+		return false;
+	return isatty(STDOUT_FILENO);
+}
+
+void nt_cmd_version(FILE *out)
+{
+	fprintf(out, "nagle-trace %s\n%s\nlibmnl %s\njson-c %s\n", NT_VERSION,
+		nt_capture_library_version(), NT_LIBMNL_VERSION, json_c_version());
+}

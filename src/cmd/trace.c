@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.c - `nagle-trace [trace]`: each variant of the built-in exchange in
+ * its own lab (src/live/trace.c), streamed into one document, and the exit
+ * status from the expectation.
+ *
+ * The report is written while the runs go (each round as it completes), to
+ * a temporary file that replaces -o's path only when complete, or for
+ * standard output to an unnamed temporary file copied out at the end: a run
+ * that fails halfway writes no half document anywhere.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nt/capture/closer.h"
+#include "nt/capture/pcap_writer.h"
+#include "nt/clock.h"
+#include "nt/cmd/cmd.h"
+#include "nt/cmd/trace_opts.h"
+#include "nt/exitcode.h"
+#include "nt/output.h"
+#include "nt/render/format.h"
+
+/**
+ * struct trace_cmd - one invocation
+ * @opt: the parsed command line
+ * @runs: one per variant
+ * @pcap: -w's writer per variant, made before any lab so a bad directory
+ *        fails at once
+ * @out: the report's destination
+ * @doc: the report
+ * @err: the first error
+ */
+struct trace_cmd {
+	struct nt_trace_opts opt;
+	struct nt_run *runs;
+	struct nt_pcap_writer *pcap[NT_TRACE_VARIANTS_MAX];
+	struct nt_output out;
+	struct nt_renderer doc;
+	struct nt_err err;
+};
+
+static int fail(int code, const struct nt_err *err)
+{
+	fprintf(stderr, "nagle-trace: %s\n", err->msg);
+	return code;
+}
+
+static void progress(const struct nt_trace_opts *opt, unsigned i, bool done)
+{
+	if (opt->n_variants < 2 || !isatty(STDERR_FILENO))
+		return;
+	if (done)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[Kvariant %u/%u: %s", i + 1, opt->n_variants,
+			opt->variants[i]->name);
+}
+
+static void pcap_abort_all(struct trace_cmd *tc)
+{
+	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
+		nt_pcap_writer_abort(tc->pcap[i]);
+		tc->pcap[i] = NULL;
+	}
+}
+
+/* Commits the writers of the @n runs made (the rest never ran), aborts the others. */
+static int pcap_commit(struct trace_cmd *tc, unsigned n)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
+		if (i < n && tc->pcap[i] && !ret)
+			ret = nt_pcap_writer_commit(tc->pcap[i], &tc->err);
+		else
+			nt_pcap_writer_abort(tc->pcap[i]);
+		tc->pcap[i] = NULL;
+	}
+	return ret;
+}
+
+/*
+ * Before anything runs, -w's writers reserve their files. One variant writes
+ * -w FILE itself; several write FILE with each variant's name before the
+ * extension.
+ */
+static int pcap_open(struct trace_cmd *tc)
+{
+	const struct nt_trace_opts *opt = &tc->opt;
+	char path[4096];
+	int ret;
+
+	if (!opt->out.pcap_path)
+		return 0;
+	for (unsigned i = 0; i < opt->n_variants; i++) {
+		if (opt->n_variants == 1)
+			snprintf(path, sizeof(path), "%s", opt->out.pcap_path);
+		else if (nt_pcap_writer_variant_path(opt->out.pcap_path, opt->variants[i]->name,
+						     path, sizeof(path)) < 0)
+			return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"",
+					  opt->out.pcap_path);
+		ret = nt_pcap_writer_new(path, &tc->pcap[i], &tc->err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Runs every variant, each in its own lab: how many runs are in tc->runs, or a -errno. */
+static int run_variants(struct trace_cmd *tc)
+{
+	struct nt_trace_opts *opt = &tc->opt;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < opt->n_variants && !nt_cmd_stop; i++) {
+		struct nt_trace_config t = opt->trace;
+		int ret;
+
+		t.stop = &nt_cmd_stop;
+		t.sink = nt_renderer_sink(&tc->doc);
+		t.variant = opt->variants[i];
+		t.pcap = tc->pcap[i];
+		/* The capture's close waits for a grace period: let it pass while the next variant runs. */
+		t.close_later = i + 1 < opt->n_variants;
+		if (!opt->expect_set)
+			t.expect = t.variant->expect;
+		progress(opt, i, false);
+		ret = nt_trace_run(&t, &tc->runs[n], &tc->err);
+		n++;
+		if (ret < 0) {
+			progress(opt, i, true);
+			return ret;
+		}
+	}
+	progress(opt, 0, true);
+	return (int)n;
+}
+
+static void print_timings(const struct nt_run *r)
+{
+	const struct nt_run_timings *t = &r->timings;
+
+	fprintf(stderr,
+		"nagle-trace: %s: timings: lab %.2f ms, listener %.2f ms, capture open %.2f ms, "
+		"exchange %.2f ms, assemble %.2f ms, close %.2f ms, total %.2f ms\n",
+		r->cfg.variant, nt_ns_to_ms(t->lab_ns), nt_ns_to_ms(t->listen_ns),
+		nt_ns_to_ms(t->capture_open_ns), nt_ns_to_ms(t->exchange_ns),
+		nt_ns_to_ms(t->assemble_ns), nt_ns_to_ms(t->close_ns), nt_ns_to_ms(t->total_ns));
+}
+
+/*
+ * Whether a signal cut the work short: a run it stopped, or variants it kept
+ * from running. A signal after the last run ended changes nothing: the
+ * report is complete and says so.
+ */
+static bool was_interrupted(const struct trace_cmd *tc, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (tc->runs[i].interrupted)
+			return true;
+	return n < tc->opt.n_variants;
+}
+
+static int exit_status(const struct trace_cmd *tc, unsigned n, bool interrupted)
+{
+	int code = NT_EXIT_OK;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct nt_run *r = &tc->runs[i];
+
+		if (tc->opt.out.timings)
+			print_timings(r);
+		if (r->interrupted || r->expectation_met)
+			continue;
+		fprintf(stderr, "nagle-trace: %s: expectation \"%s\" not met: %s\n", r->cfg.variant,
+			nt_expect_name(r->cfg.expect), r->expectation_reason);
+		code = NT_EXIT_EXPECTATION;
+	}
+	if (interrupted)
+		code = nt_cmd_stop_status() ? nt_cmd_stop_status() : NT_EXIT_SIGINT;
+	return code;
+}
+
+/* The report could not be written: exit 4, one line naming -o's file (quoted) or standard output. */
+static int report_failed(struct trace_cmd *tc, int ret)
+{
+	const char *path = tc->opt.out.path;
+	const char *q = path ? "\"" : "";
+
+	tc->err.msg[0] =
+		'\0'; /* this, not the step it stopped (a run stops when its report fails) */
+	nt_err_set(&tc->err, ret, "write %s%s%s", q, path ? path : "standard output", q);
+	return fail(NT_EXIT_FILE, &tc->err);
+}
+
+static int run_failed(struct trace_cmd *tc, int ret)
+{
+	if (tc->doc.error && tc->doc.error != -EPIPE)
+		return report_failed(tc, tc->doc.error);
+	if (ret == -EPERM)
+		fprintf(stderr,
+			"nagle-trace: %s: no privileges to create network namespaces; "
+			"run it as 'unshare -Urn nagle-trace'\n",
+			tc->err.msg);
+	else
+		fprintf(stderr, "nagle-trace: %s\n", tc->err.msg);
+	return NT_EXIT_ENVIRONMENT;
+}
+
+/* After the runs: the document, -w's files and the exit status. */
+static int finish(struct trace_cmd *tc, unsigned n)
+{
+	bool interrupted = was_interrupted(tc, n);
+	int ret;
+
+	if (n == 0) {
+		/* Stopped before the first variant began: nothing to report. */
+		fprintf(stderr,
+			"nagle-trace: interrupted before the first run: no report written\n");
+		nt_output_abort(&tc->out);
+		pcap_abort_all(tc);
+		return exit_status(tc, 0, true);
+	}
+	tc->doc.interrupted = interrupted;
+	ret = nt_renderer_finish(&tc->doc, tc->runs, n);
+	if (ret == 0)
+		ret = nt_output_commit(&tc->out, &tc->err);
+	if (ret < 0 && ret != -EPIPE) {
+		pcap_abort_all(tc);
+		return report_failed(tc, ret);
+	}
+	if (ret == -EPIPE)
+		nt_output_abort(&tc->out);
+	/* Standard output going away (| head) is no reason to lose the -w file. */
+	if (pcap_commit(tc, n) < 0)
+		return fail(NT_EXIT_FILE, &tc->err);
+	return ret == -EPIPE ? NT_EXIT_OK : exit_status(tc, n, interrupted);
+}
+
+static int run(struct trace_cmd *tc)
+{
+	struct nt_trace_opts *opt = &tc->opt;
+	struct nt_render_opts ro = { .color = nt_cmd_want_color(&opt->out),
+				     .summary_only = opt->out.summary_only };
+	const struct nt_format *fmt = nt_format_find(opt->out.format, NT_FORMAT_TRACE);
+	int n, ret;
+
+	tc->runs = calloc(opt->n_variants, sizeof(*tc->runs));
+	if (!tc->runs) {
+		fprintf(stderr, "nagle-trace: out of memory\n");
+		return NT_EXIT_ENVIRONMENT;
+	}
+	if (nt_output_open_spooled(&tc->out, opt->out.path, &tc->err) < 0)
+		return fail(NT_EXIT_FILE, &tc->err);
+	if (pcap_open(tc) < 0) {
+		pcap_abort_all(tc);
+		nt_output_abort(&tc->out);
+		return fail(NT_EXIT_FILE, &tc->err);
+	}
+	ret = nt_renderer_open(&tc->doc, fmt->trace, tc->out.fp, &ro, opt->n_variants);
+	if (ret == 0) {
+		n = run_variants(tc);
+		if (n >= 0)
+			return finish(tc, (unsigned)n);
+		ret = run_failed(tc, n);
+	} else {
+		ret = report_failed(tc, ret);
+	}
+	pcap_abort_all(tc);
+	nt_output_abort(&tc->out);
+	return ret;
+}
+
+int nt_cmd_trace(int argc, char **argv)
+{
+	struct trace_cmd tc = { 0 };
+	int code;
+
+	if (nt_trace_opts_parse(argc, argv, &tc.opt, &tc.err) < 0) {
+		fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace --help'\n", tc.err.msg);
+		return NT_EXIT_USAGE;
+	}
+	if (tc.opt.action == NT_CMD_HELP) {
+		nt_trace_opts_usage(stdout);
+		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+	}
+	if (tc.opt.action == NT_CMD_VERSION) {
+		nt_cmd_version(stdout);
+		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+	}
+	nt_cmd_signals_install();
+	code = run(&tc);
+	nt_capture_closer_drain();
+	nt_renderer_close(&tc.doc);
+	for (unsigned i = 0; tc.runs && i < tc.opt.n_variants; i++)
+		nt_run_fini(&tc.runs[i]);
+	free(tc.runs);
+	return code;
+}

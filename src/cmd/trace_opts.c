@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace_opts.c - the trace command's options (see nt/cmd/trace_opts.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nt/capture/capture.h"
+#include "nt/cli.h"
+#include "nt/clock.h"
+#include "nt/cmd/trace_opts.h"
+#include "nt/model/verdict.h"
+#include "nt/render/format.h"
+
+enum {
+	OPT_ROUNDS = 256,
+	OPT_HEADER,
+	OPT_BODY,
+	OPT_REPLY,
+	OPT_PAUSE,
+	OPT_THRESHOLD,
+	OPT_TIMEOUT,
+	OPT_EXPECT,
+	OPT_FORMAT,
+	OPT_CAPTURE,
+	OPT_COLOR,
+	OPT_SUMMARY,
+	OPT_VARIANT,
+	OPT_HANDLER,
+	OPT_WRITE_GAP,
+	OPT_IPV6,
+	OPT_PINGPONG,
+	OPT_VERSION,
+	OPT_TIMINGS,
+};
+
+static const struct option long_options[] = {
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "header", required_argument, NULL, OPT_HEADER },
+	{ "body", required_argument, NULL, OPT_BODY },
+	{ "reply", required_argument, NULL, OPT_REPLY },
+	{ "pause", required_argument, NULL, OPT_PAUSE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "expect", required_argument, NULL, OPT_EXPECT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "handler-ms", required_argument, NULL, OPT_HANDLER },
+	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },
+	{ "ipv6", no_argument, NULL, OPT_IPV6 },
+	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "timings", no_argument, NULL, OPT_TIMINGS },
+	{ 0 },
+};
+
+static const char usage_head[] =
+	"usage: nagle-trace [trace] [options]\n"
+	"       nagle-trace analyze [options] FILE... [filter expression]\n"
+	"\n"
+	"Build a private client and target network namespace joined by a veth pair, run a\n"
+	"write-write-read exchange between them while capturing, print a per-segment\n"
+	"timeline per round and check the causal order header -> pure ACK -> body.\n"
+	"Needs CAP_SYS_ADMIN and CAP_NET_ADMIN: run it as 'unshare -Urn nagle-trace'.\n"
+	"\n"
+	"exchange:\n"
+	"  --rounds N           request/response rounds (default 4, 1..1000000)\n"
+	"  --header B           bytes of the first write (default 4, 1..16777216)\n"
+	"  --body B             bytes of the second write (default 8, 1..16777216)\n"
+	"  --reply B            bytes of the reply (default 2, 1..16777216)\n"
+	"  --pause MS           client pause between rounds (default 0)\n"
+	"  --handler-ms MS      server think time before replying (default 0)\n"
+	"  --write-gap-ms MS    client pause between its two writes (default 0)\n"
+	"  --variant LIST       comma-separated variants, or all (default \"default\"); each\n"
+	"                       runs in its own fresh lab:\n";
+
+static const char usage_tail[] =
+	"  --ipv6               use 2001:db8::1 and 2001:db8::2 instead of 192.0.2.1 and .2\n"
+	"  --pingpong-thresh N  the target's net.ipv4.tcp_pingpong_thresh (1..255)\n"
+	"  --timeout MS         a round taking longer is an error (default 2000)\n"
+	"\n"
+	"verdicts:\n"
+	"  --threshold MS       header->ACK gap that counts as a stall (default 10)\n"
+	"  --expect V           stalled|held|unheld|coalesced|any (default: the variant's;\n"
+	"                       stalled means round 1 not stalled and every later round stalled)\n"
+	"\n"
+	"output:\n";
+
+static const char usage_output[] =
+	"  -o, --output FILE    write the report to FILE (complete or not at all)\n"
+	"  -w, --write FILE     write the captured frames of the connection to FILE (pcap,\n"
+	"                       nanosecond timestamps); with several variants, one file\n"
+	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
+	"  --summary            one line per round instead of the full timeline\n"
+	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
+	"                       standard error; always in JSON as summary.timings\n"
+	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
+	"  --capture B          capture back end: packet (raw AF_PACKET, the default) or\n"
+	"                       pcap (libpcap); both give the same frames and timestamps\n"
+	"  -h, --help           this text\n"
+	"  --version            versions of nagle-trace, libpcap and libmnl\n"
+	"\n"
+	"exit status:\n"
+	"  0  the expectation held\n"
+	"  1  it did not, or the capture dropped frames so it cannot be confirmed\n"
+	"  2  usage error\n"
+	"  3  environment error: no privileges for namespaces, a lab or exchange step failed\n"
+	"  4  a file could not be written\n"
+	"  130, 143  interrupted by SIGINT, SIGTERM (what was captured is still reported)\n";
+
+void nt_trace_opts_usage(FILE *out)
+{
+	const struct nt_variant *v;
+	const struct nt_format *f;
+	unsigned n;
+
+	fputs(usage_head, out);
+	v = nt_variant_all(&n);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "                         %-15s %s\n", v[i].name, v[i].summary);
+	fputs(usage_tail, out);
+	fputs("  --format F           ", out);
+	f = nt_format_all(&n);
+	for (unsigned i = 0, shown = 0; i < n; i++)
+		if (f[i].trace)
+			fprintf(out, "%s%s", shown++ ? "|" : "", f[i].name);
+	fputs(" (default text)\n", out);
+	fputs(usage_output, out);
+}
+
+static void defaults(struct nt_trace_opts *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->trace.variant = nt_variant_find("default");
+	opt->trace.shape = (struct nt_shape){
+		.header_bytes = 4,
+		.body_bytes = 8,
+		.reply_bytes = 2,
+		.rounds = 4,
+	};
+	opt->trace.threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT;
+	opt->trace.timeout_ns = 2000 * NT_NS_PER_MS;
+	/*
+	 * The raw AF_PACKET back end is the default: it gives the same frames and
+	 * timestamps as libpcap (tests/integration/test_evidence.sh compares
+	 * them) and starts without libpcap's ring set-up (docs/performance.md).
+	 */
+	opt->trace.capture = nt_capture_backend("packet");
+	opt->out.format = "text";
+	opt->out.color = NT_COLOR_AUTO;
+}
+
+static int parse_bytes(const char *name, const char *text, uint32_t *out, struct nt_err *err)
+{
+	uint64_t v = 0;
+	int ret = nt_cli_parse_uint(name, text, 1, NT_TRACE_BYTES_MAX, &v, err);
+
+	if (ret == 0)
+		*out = (uint32_t)v;
+	return ret;
+}
+
+static int add_variant(struct nt_trace_opts *opt, const struct nt_variant *v, const char *name,
+		       struct nt_err *err)
+{
+	for (unsigned i = 0; i < opt->n_variants; i++)
+		if (opt->variants[i] == v)
+			return nt_err_set(err, 0, "--variant: \"%s\" named twice", name);
+	if (opt->n_variants == NT_TRACE_VARIANTS_MAX)
+		return nt_err_set(err, 0, "--variant: too many variants");
+	opt->variants[opt->n_variants++] = v;
+	return 0;
+}
+
+/* "--variant a,b,c" or "--variant all"; names are checked here, each at most once. */
+static int parse_variants(const char *arg, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	const char *p = arg;
+
+	opt->n_variants = 0;
+	if (strcmp(arg, "all") == 0) {
+		unsigned n;
+		const struct nt_variant *all = nt_variant_all(&n);
+
+		for (unsigned i = 0; i < n && i < NT_TRACE_VARIANTS_MAX; i++)
+			opt->variants[opt->n_variants++] = &all[i];
+		return 0;
+	}
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct nt_variant *v = NULL;
+		char name[64];
+		int ret;
+
+		if (len == 0)
+			return nt_err_set(err, 0, "--variant: empty variant name in \"%s\"", arg);
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (len < sizeof(name))
+			v = nt_variant_find(name);
+		if (!v)
+			return nt_err_set(err, 0,
+					  "--variant: unknown variant \"%.*s\" (try --variant all, "
+					  "or see --help)",
+					  (int)len, p);
+		ret = add_variant(opt, v, name, err);
+		if (ret < 0 || !comma)
+			return ret;
+		p = comma + 1;
+	}
+}
+
+/* The options that shape the exchange; 1 when @c is none of them. */
+static int parse_exchange(int c, const char *name, const char *arg, struct nt_trace_opts *opt,
+			  struct nt_err *err)
+{
+	struct nt_trace_config *t = &opt->trace;
+	uint64_t v = 0;
+	int ret;
+
+	switch (c) {
+	case OPT_ROUNDS:
+		ret = nt_cli_parse_uint(name, arg, 1, NT_TRACE_ROUNDS_MAX, &v, err);
+		t->shape.rounds = (unsigned)v;
+		return ret;
+	case OPT_HEADER:
+		return parse_bytes(name, arg, &t->shape.header_bytes, err);
+	case OPT_BODY:
+		return parse_bytes(name, arg, &t->shape.body_bytes, err);
+	case OPT_REPLY:
+		return parse_bytes(name, arg, &t->shape.reply_bytes, err);
+	case OPT_PAUSE:
+		return nt_cli_parse_ms(name, arg, 0, &t->pause_ns, err);
+	case OPT_TIMEOUT:
+		return nt_cli_parse_ms(name, arg, 10, &t->timeout_ns, err);
+	case OPT_HANDLER:
+		return nt_cli_parse_ms(name, arg, 0, &t->handler_ns, err);
+	case OPT_WRITE_GAP:
+		return nt_cli_parse_ms(name, arg, 0, &t->write_gap_ns, err);
+	case OPT_PINGPONG:
+		ret = nt_cli_parse_uint(name, arg, 1, 255, &v, err);
+		t->pingpong_thresh = (int)v;
+		return ret;
+	case OPT_IPV6:
+		t->ipv6 = true;
+		return 0;
+	case OPT_VARIANT:
+		return parse_variants(arg, opt, err);
+	}
+	return 1;
+}
+
+/* The options that shape the report; 1 when @c is none of them. */
+static int parse_output(int c, const char *name, const char *arg, struct nt_trace_opts *opt,
+			struct nt_err *err)
+{
+	struct nt_cmd_output *o = &opt->out;
+	char names[128];
+
+	switch (c) {
+	case OPT_FORMAT:
+		if (!nt_format_find(arg, NT_FORMAT_TRACE))
+			return nt_err_set(err, 0, "--format: unknown format \"%s\" (%s)", arg,
+					  nt_format_names(NT_FORMAT_TRACE, names, sizeof(names)));
+		o->format = arg;
+		return 0;
+	case 'o':
+	case 'w':
+		if (!*arg)
+			return nt_err_set(err, 0, "--%s: an empty file name",
+					  c == 'o' ? "output" : "write");
+		*(c == 'o' ? &o->path : &o->pcap_path) = arg;
+		return 0;
+	case OPT_COLOR:
+		return nt_cmd_parse_color(name, arg, &o->color, err);
+	case OPT_SUMMARY:
+		o->summary_only = true;
+		return 0;
+	case OPT_TIMINGS:
+		o->timings = true;
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	struct nt_trace_config *t = &opt->trace;
+	const char *arg = cli->arg;
+	int ret = parse_exchange(c, cli->name, arg, opt, err);
+
+	if (ret <= 0)
+		return ret;
+	ret = parse_output(c, cli->name, arg, opt, err);
+	if (ret <= 0)
+		return ret;
+	switch (c) {
+	case OPT_THRESHOLD:
+		return nt_cli_parse_ms(cli->name, arg, 1, &t->threshold_ns, err);
+	case OPT_EXPECT:
+		opt->expect_set = true;
+		if (nt_expect_parse(arg, &t->expect) < 0)
+			return nt_err_set(err, 0,
+					  "--expect: unknown verdict \"%s\" "
+					  "(stalled|held|unheld|coalesced|any)",
+					  arg);
+		return 0;
+	case OPT_CAPTURE:
+		t->capture = nt_capture_backend(arg);
+		if (!t->capture)
+			return nt_err_set(err, 0, "--capture: unknown back end \"%s\" (%s)", arg,
+					  nt_capture_backend_names());
+		return 0;
+	case 'h':
+		opt->action = NT_CMD_HELP;
+		return 0;
+	case OPT_VERSION:
+		opt->action = NT_CMD_VERSION;
+		return 0;
+	}
+	return nt_err_set(err, 0, "unknown option '%s'", cli->name);
+}
+
+/* Every cross-option rule in one place. */
+static int validate(struct nt_trace_opts *opt, struct nt_err *err)
+{
+	struct nt_trace_config *t = &opt->trace;
+	const struct nt_shape *s = &t->shape;
+	uint64_t request = (uint64_t)s->header_bytes + s->body_bytes;
+
+	if (request * s->rounds >= NT_TRACE_STREAM_BYTES_MAX ||
+	    (uint64_t)s->reply_bytes * s->rounds >= NT_TRACE_STREAM_BYTES_MAX)
+		return nt_err_set(err, 0,
+				  "--rounds %u with %llu request and %u reply bytes is over 2 GiB "
+				  "per direction",
+				  s->rounds, (unsigned long long)request, s->reply_bytes);
+	if (t->write_gap_ns + t->handler_ns + t->pause_ns >= t->timeout_ns)
+		return nt_err_set(err, 0,
+				  "--timeout %lld ms is shorter than the pauses it has to cover",
+				  (long long)(t->timeout_ns / NT_NS_PER_MS));
+	if (opt->n_variants == 0)
+		opt->variants[opt->n_variants++] = nt_variant_find("default");
+	t->variant = opt->variants[0];
+	if (!opt->expect_set)
+		t->expect = t->variant->expect;
+	/* -o and -w: two files, never one path written twice. */
+	if (opt->out.path && opt->out.pcap_path && strcmp(opt->out.path, opt->out.pcap_path) == 0)
+		return nt_err_set(err, 0, "--output and --write both name \"%s\"",
+				  opt->out.pcap_path);
+	return 0;
+}
+
+int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	struct nt_cli cli;
+	int c;
+
+	defaults(opt);
+	if (nt_cli_start(&cli, argc, argv, "ho:w:", long_options, false, err) < 0)
+		return -EINVAL;
+	while ((c = nt_cli_next(&cli, err)) != NT_CLI_END) {
+		if (c == NT_CLI_REFUSED || parse_one(c, &cli, opt, err) < 0)
+			return -EINVAL;
+	}
+	if (nt_cli_rest(&cli) < argc)
+		return nt_err_set(err, 0, "unexpected argument \"%s\"", argv[nt_cli_rest(&cli)]);
+	if (opt->action != NT_CMD_RUN)
+		return 0;
+	return validate(opt, err) < 0 ? -EINVAL : 0;
+}

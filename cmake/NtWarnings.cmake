@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# House warning set (STYLE.md); -Werror only when NT_WERROR is on (CI turns it on).
+# The warning set of docs/hacking.md; -Werror only when NT_WERROR is on (CI turns it on).
 add_library(nt_warnings INTERFACE)
 target_compile_options(nt_warnings INTERFACE
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes

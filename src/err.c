@@ -38,9 +38,3 @@ int nt_err_set(struct nt_err *err, int neg_errno, const char *fmt, ...)
 			*p = '?';
 	return ret;
 }
-
-void nt_err_clear(struct nt_err *err)
-{
-	if (err)
-		err->msg[0] = '\0';
-}

@@ -4,8 +4,8 @@
  *
  * A failing function fills a struct nt_err with a one-line, lowercase message
  * (user values quoted, the kernel's own text passed on) and returns a negative
- * errno. Callers pass the status up untouched; only main.c prints it, prefixed
- * with "nagle-trace: ", and picks the exit status from the command's stage.
+ * errno. Callers pass the status up untouched; the command (src/cmd/) prints
+ * it once, prefixed with "nagle-trace: ", and picks the exit status.
  */
 #ifndef NT_ERR_H
 #define NT_ERR_H
@@ -36,11 +36,5 @@ struct nt_err {
  */
 int nt_err_set(struct nt_err *err, int neg_errno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/**
- * nt_err_clear() - forget any recorded message
- * @err: the error, may be NULL
- */
-void nt_err_clear(struct nt_err *err);
 
 #endif

@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "nt/capture/capture.h"
+#include "nt/clock.h"
 #include "nt/model/decode.h"
 
 /* libpcap's default kernel buffer (pcap_set_buffer_size(3PCAP)): same headroom on both back ends. */
@@ -160,14 +161,6 @@ static int set_rcvbuf(int fd, unsigned bytes, struct nt_err *err)
 static int stamp_keeper_fd = -1;
 static bool stamps_live;
 
-static int64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* One datagram to ourselves: true when it was stamped on arrival, not when read. */
 static bool stamped_on_arrival(int fd, const struct sockaddr_in *self)
 {
@@ -181,7 +174,7 @@ static bool stamped_on_arrival(int fd, const struct sockaddr_in *self)
 			      .msg_controllen = sizeof(cbuf) };
 	int64_t sent;
 
-	sent = realtime_ns();
+	sent = nt_now_real_ns();
 	if (sendto(fd, &byte, 1, 0, (const struct sockaddr *)self, sizeof(*self)) != 1)
 		return false;
 	nanosleep(&pause, NULL);
@@ -192,8 +185,7 @@ static bool stamped_on_arrival(int fd, const struct sockaddr_in *self)
 			struct timespec ts;
 
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec - sent <
-			       STAMP_ON_ARRIVAL_NS;
+			return nt_timespec_ns(&ts) - sent < STAMP_ON_ARRIVAL_NS;
 		}
 	}
 	return false;
@@ -342,7 +334,7 @@ static int packet_next(struct nt_capture *cap, struct nt_frame *frame, struct nt
 			struct timespec ts;
 
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			frame->t_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+			frame->t_ns = nt_timespec_ns(&ts);
 		} else if (c->cmsg_level == SOL_PACKET && c->cmsg_type == PACKET_AUXDATA) {
 			struct tpacket_auxdata aux;
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nt/capture/capture.h"
+#include "nt/clock.h"
 
 static pcap_t *handle(const struct nt_capture *cap)
 {
@@ -93,7 +94,7 @@ static int live_next(struct nt_capture *cap, struct nt_frame *frame, struct nt_e
 	if (ret < 0)
 		return nt_err_set(err, -EIO, "libpcap: read: %s", pcap_geterr(handle(cap)));
 	/* With nanosecond precision, tv_usec holds nanoseconds (pcap_set_tstamp_precision(3PCAP)). */
-	frame->t_ns = (int64_t)hdr->ts.tv_sec * 1000000000LL + hdr->ts.tv_usec;
+	frame->t_ns = (int64_t)hdr->ts.tv_sec * NT_NS_PER_SEC + hdr->ts.tv_usec;
 	frame->data = data;
 	frame->caplen = hdr->caplen;
 	frame->wirelen = hdr->len;

@@ -121,7 +121,7 @@ static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size
 	}
 	if (strcmp(a, "-") == 0)
 		for (size_t i = 0; i < o->n_files; i++)
-			if (strcmp(o->files[i], "-") == 0)
+			if (o->files[i] && strcmp(o->files[i], "-") == 0)
 				return nt_err_set(err, 0, "standard input ('-') given twice");
 	o->files[o->n_files++] = a;
 	return 0;

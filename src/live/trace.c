@@ -270,6 +270,112 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 	}
 }
 
+/* In the target namespace: the listener and the evidence files; then back to the client's. */
+static int start_target(struct pipeline *pl, struct nt_exchange *ex,
+			const struct nt_exchange_config *xc, const struct nt_trace_config *opt,
+			const struct nt_lab *lab, struct nt_err *err)
+{
+	int ret = nt_lab_enter_target(lab, err);
+
+	if (ret == 0)
+		ret = nt_exchange_listen(ex, xc, err);
+	if (ret == 0)
+		ret = nt_evidence_open_target(pl->evidence, &pl->run->evidence, &opt->shape,
+					      lab->family, NT_CLIENT_PORT, NT_TARGET_PORT, err);
+	if (ret < 0)
+		return ret;
+	pl->evidence->retired = &pl->run->retired;
+	nt_exchange_set_hooks(ex, nt_evidence_hooks(pl->evidence));
+	ret = nt_lab_enter_client(lab, err);
+	if (ret == 0)
+		nt_evidence_open_client(pl->evidence);
+	return ret;
+}
+
+/* In the client namespace: the capture of the traced connection, and -w's header. */
+static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
+			 const struct nt_lab *lab, struct nt_err *err)
+{
+	char filter[256];
+	int ret;
+
+	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %d",
+		 lab->client_addr_str, lab->target_addr_str, NT_TARGET_PORT);
+	struct nt_capture_config cc = {
+		.ifname = NT_LAB_CLIENT_IF,
+		.filter = filter,
+		.snaplen = CAPTURE_SNAPLEN,
+		.buffer_bytes = CAPTURE_BUFFER_BYTES,
+	};
+	ret = nt_capture_open(&pl->cap, opt->capture, &cc, err);
+	if (ret < 0)
+		return ret;
+	pl->linktype = pl->cap.linktype;
+	nt_flow_init(&pl->flow, lab->family, &lab->client_addr, NT_CLIENT_PORT, &lab->target_addr,
+		     NT_TARGET_PORT);
+	return start_pcap_writer(pl, opt, &cc, err);
+}
+
+/* After the exchange: the last frames, the kernel's counters, what the capture lost. */
+static int end_capture(struct pipeline *pl, struct nt_err *err)
+{
+	struct nt_run *run = pl->run;
+	struct nt_capture_stats st;
+	int ret = drain_capture(pl, err);
+
+	if (ret < 0)
+		return ret;
+	nt_evidence_finish(pl->evidence);
+	ret = nt_capture_stats(&pl->cap, &st, err);
+	if (ret < 0)
+		return ret;
+	run->counts.kernel_received = st.received;
+	run->counts.kernel_dropped = st.dropped;
+	run->counts.if_dropped = st.if_dropped;
+	note_mss(pl);
+	run->teardown_seen = pl->fin.done;
+	return 0;
+}
+
+/* Everything between the lab coming up and going down; the capture is closed here. */
+static int run_in_lab(struct pipeline *pl, const struct nt_trace_config *opt,
+		      const struct nt_lab *lab, int64_t *t, struct nt_err *err)
+{
+	struct nt_run_timings *tm = &pl->run->timings;
+	struct nt_exchange_config xc;
+	struct nt_exchange ex;
+	int ret;
+
+	memset(&ex, 0, sizeof(ex));
+	ex.listen_fd = ex.client_fd = ex.server_fd = -1;
+	exchange_config(&xc, opt, lab);
+	ret = start_target(pl, &ex, &xc, opt, lab, err);
+	if (ret < 0)
+		goto exchange_close;
+	tm->listen_ns = lap(t);
+	ret = start_capture(pl, opt, lab, err);
+	if (ret < 0)
+		goto capture_close;
+	tm->capture_open_ns = lap(t);
+	ret = nt_exchange_connect(&ex, err);
+	if (ret == 0)
+		ret = run_loop(pl, &ex, opt, err);
+	if (ret < 0)
+		goto capture_close;
+	tm->exchange_ns = lap(t);
+	ret = end_capture(pl, err);
+	tm->assemble_ns = lap(t);
+capture_close:
+	if (opt->close_later)
+		nt_capture_close_later(&pl->cap);
+	else
+		nt_capture_close(&pl->cap);
+exchange_close:
+	nt_exchange_close(&ex);
+	nt_evidence_close(pl->evidence);
+	return ret;
+}
+
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err)
 {
 	const struct nt_variant *v = opt->variant;
@@ -279,98 +385,22 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 		.pingpong_thresh = opt->pingpong_thresh,
 		.autocork = v->autocork,
 	};
-	struct pipeline pl = { .run = run, .sink = opt->sink };
-	struct nt_exchange_config xc;
-	struct nt_exchange ex;
-	struct nt_capture_stats st;
-	struct nt_lab lab;
 	struct nt_evidence evidence;
-	char filter[256];
+	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence };
 	struct nt_run_timings *tm = &run->timings;
 	int64_t t0 = nt_now_mono_ns(), t = t0;
+	struct nt_lab lab;
 	int ret;
 
-	memset(&ex, 0, sizeof(ex));
 	memset(&evidence, 0, sizeof(evidence));
-	pl.evidence = &evidence;
-	ex.listen_fd = ex.client_fd = ex.server_fd = -1;
-
 	ret = nt_lab_up(&lab, &lab_cfg, err);
 	if (ret < 0)
 		return ret;
 	tm->lab_ns = lap(&t);
 	describe_run(run, opt, &lab);
-	exchange_config(&xc, opt, &lab);
-
-	ret = nt_lab_enter_target(&lab, err);
-	if (ret < 0)
-		goto lab_down;
-	ret = nt_exchange_listen(&ex, &xc, err);
-	if (ret < 0)
-		goto exchange_close;
-	ret = nt_evidence_open_target(&evidence, &run->evidence, &opt->shape, lab.family,
-				      NT_CLIENT_PORT, NT_TARGET_PORT, err);
-	if (ret < 0)
-		goto exchange_close;
-	evidence.retired = &run->retired;
-	nt_exchange_set_hooks(&ex, nt_evidence_hooks(&evidence));
-	ret = nt_lab_enter_client(&lab, err);
-	if (ret < 0)
-		goto exchange_close;
-	nt_evidence_open_client(&evidence);
-	tm->listen_ns = lap(&t);
-
-	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %d",
-		 lab.client_addr_str, lab.target_addr_str, NT_TARGET_PORT);
-	struct nt_capture_config cc = {
-		.ifname = NT_LAB_CLIENT_IF,
-		.filter = filter,
-		.snaplen = CAPTURE_SNAPLEN,
-		.buffer_bytes = CAPTURE_BUFFER_BYTES,
-	};
-	ret = nt_capture_open(&pl.cap, opt->capture, &cc, err);
-	if (ret < 0)
-		goto exchange_close;
-	pl.linktype = pl.cap.linktype;
-	ret = start_pcap_writer(&pl, opt, &cc, err);
-	if (ret < 0)
-		goto capture_close;
-	nt_flow_init(&pl.flow, lab.family, &lab.client_addr, NT_CLIENT_PORT, &lab.target_addr,
-		     NT_TARGET_PORT);
-	tm->capture_open_ns = lap(&t);
-
-	ret = nt_exchange_connect(&ex, err);
-	if (ret < 0)
-		goto capture_close;
-	ret = run_loop(&pl, &ex, opt, err);
-	if (ret < 0)
-		goto capture_close;
-	tm->exchange_ns = lap(&t);
-
-	ret = drain_capture(&pl, err);
-	if (ret < 0)
-		goto capture_close;
-	nt_evidence_finish(&evidence);
-	ret = nt_capture_stats(&pl.cap, &st, err);
-	if (ret < 0)
-		goto capture_close;
-	run->counts.kernel_received = st.received;
-	run->counts.kernel_dropped = st.dropped;
-	run->counts.if_dropped = st.if_dropped;
-	note_mss(&pl);
-	run->teardown_seen = pl.fin.done;
-	tm->assemble_ns = lap(&t);
-
-capture_close:
-	if (opt->close_later)
-		nt_capture_close_later(&pl.cap);
-	else
-		nt_capture_close(&pl.cap);
-exchange_close:
-	nt_exchange_close(&ex);
-	nt_evidence_close(&evidence);
-lab_down:
+	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	nt_lab_down(&lab);
+	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
 	tm->close_ns = lap(&t);
 	tm->total_ns = t - t0;
 	/*

@@ -177,11 +177,10 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
 	/*
-	 * The median needs every duration. Stored one by one on the heap, each
-	 * went to a line evicted since the flow's previous stall (thousands of
-	 * flows pass in between): a cache miss per stall, the costliest store of
-	 * the benchmark. The report's own lines are in cache already (prefetched
-	 * in nt_analysis_frame()): collect a line's worth there, move it at once.
+	 * The median needs every duration. A store to the heap array would touch
+	 * a line evicted since the flow's previous stall (thousands of flows
+	 * pass in between); the report's own lines are in cache (prefetched in
+	 * nt_analysis_frame()): collect a line's worth there, move it at once.
 	 */
 	k = r->stalls % NT_STALL_BATCH;
 	r->recent_ns[k] = ep->stall_ns;
@@ -210,6 +209,96 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 	return 0;
 }
 
+/* Counts the frame in; false when it is not TCP (counted by why). */
+static bool count_frame(struct nt_analysis *an, struct nt_analysis_file *f, int64_t t_ns,
+			enum nt_decode_status st)
+{
+	f->packets++;
+	an->sum.packets++;
+	if (f->first_t_ns < 0)
+		f->first_t_ns = t_ns;
+	f->last_t_ns = t_ns;
+	if (st != NT_DECODE_OK) {
+		if ((unsigned)st < NT_DECODE_STATUS_COUNT) {
+			f->not_decoded[st]++;
+			an->sum.not_decoded[st]++;
+		}
+		return false;
+	}
+	f->tcp_packets++;
+	an->sum.tcp_packets++;
+	return true;
+}
+
+/*
+ * With thousands of flows the report is a cache miss (the lookup asked for
+ * the entry's lines): ask for the lines record_stall() writes now, @stalls
+ * to the end of @last, while the stall rule runs, rather than one miss after
+ * the other.
+ */
+static void prefetch_report(const struct nt_flow_result *r)
+{
+	const char *p = (const char *)&r->stalls;
+	const char *end = (const char *)(&r->last + 1);
+
+	for (; p < end; p += 64)
+		__builtin_prefetch(p, 1);
+	__builtin_prefetch(end - 1, 1);
+}
+
+/* A new flow: the SYN's sender is the client; mid-stream, the first sender is. */
+static void flow_start(struct nt_analysis *an, struct nt_analysis_file *f, struct nt_flow_entry *e,
+		       const struct nt_tcp_packet *pkt, bool src_first)
+{
+	bool syn_ack = (pkt->flags & (NT_TCP_SYN | NT_TCP_ACK)) == (NT_TCP_SYN | NT_TCP_ACK);
+
+	e->client_first = syn_ack ? !src_first : src_first;
+	if (syn_ack)
+		nt_flow_init(&e->flow, pkt->family, pkt->dst_addr, pkt->dst_port, pkt->src_addr,
+			     pkt->src_port);
+	else
+		nt_flow_init(&e->flow, pkt->family, pkt->src_addr, pkt->src_port, pkt->dst_addr,
+			     pkt->dst_port);
+	nt_stall_init(&e->stall, pkt->family);
+	f->flows++;
+	an->sum.flows++;
+}
+
+/*
+ * Relative numbers and the ring feed only the timeline: the segments before
+ * a flow's first stall and NT_FLOW_AFTER behind it. Once those are taken, the
+ * flow state matters only for what a SYN sets (syn_seen, mss), so most
+ * packets of a stalling flow skip this part.
+ */
+static void note_timeline(struct nt_flow_entry *e, const struct nt_tcp_packet *pkt, enum nt_dir dir,
+			  int64_t t_ns, uint64_t frame)
+{
+	struct nt_segment seg;
+
+	if (e->res && !e->after_left && !(pkt->flags & NT_TCP_SYN))
+		return;
+	nt_flow_segment(&e->flow, pkt, dir, &seg);
+
+	struct nt_tl_seg tl = {
+		.t_ns = t_ns,
+		.frame = frame,
+		.dir = dir,
+		.flags = pkt->flags,
+		.seq_rel = seg.seq_rel,
+		.ack_rel = seg.ack_rel,
+		.len = pkt->payload_bytes,
+	};
+	if (!e->res) {
+		e->ring[e->ring_head] = tl;
+		e->ring_head = (e->ring_head + 1) % NT_FLOW_RING;
+		if (e->ring_n < NT_FLOW_RING)
+			e->ring_n++;
+	} else if (e->after_left) {
+		e->res->timeline[e->res->n_timeline++] = tl;
+		e->after_left--;
+	}
+}
+
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
 {
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
@@ -217,93 +306,24 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 	struct nt_flow_key key;
 	struct nt_flow_entry *e;
 	struct nt_stall_episode ep;
-	struct nt_segment seg;
-	enum nt_decode_status st;
 	bool src_first, created;
 	enum nt_dir dir;
 
-	f->packets++;
-	an->sum.packets++;
-	if (f->first_t_ns < 0)
-		f->first_t_ns = t_ns;
-	f->last_t_ns = t_ns;
-
-	st = nt_decode_frame(an->cur_linktype, frame, caplen, &pkt);
-	if (st != NT_DECODE_OK) {
-		if ((unsigned)st < NT_DECODE_STATUS_COUNT) {
-			f->not_decoded[st]++;
-			an->sum.not_decoded[st]++;
-		}
+	if (!count_frame(an, f, t_ns, nt_decode_frame(an->cur_linktype, frame, caplen, &pkt)))
 		return 0;
-	}
-	f->tcp_packets++;
-	an->sum.tcp_packets++;
-
 	nt_flow_key_of(&pkt, &key, &src_first);
 	e = nt_flowtab_lookup(&an->tab, &key, t_ns, &created);
 	if (!e) {
 		an->oom = true;
 		return -ENOMEM;
 	}
-	/*
-	 * With thousands of flows the report is a cache miss (the lookup asked
-	 * for the entry's lines): ask for the lines record_stall() writes now,
-	 * @stalls to the end of @last, while the stall rule runs, rather than
-	 * one miss after the other.
-	 */
-	if (e->res) {
-		const char *p = (const char *)&e->res->stalls;
-		const char *end = (const char *)(&e->res->last + 1);
-
-		for (; p < end; p += 64)
-			__builtin_prefetch(p, 1);
-		__builtin_prefetch(end - 1, 1);
-	}
-	if (created) {
-		/* The SYN's sender is the client; mid-stream, the first sender is. */
-		bool syn_ack = (pkt.flags & (NT_TCP_SYN | NT_TCP_ACK)) == (NT_TCP_SYN | NT_TCP_ACK);
-
-		e->client_first = syn_ack ? !src_first : src_first;
-		if (syn_ack)
-			nt_flow_init(&e->flow, pkt.family, pkt.dst_addr, pkt.dst_port, pkt.src_addr,
-				     pkt.src_port);
-		else
-			nt_flow_init(&e->flow, pkt.family, pkt.src_addr, pkt.src_port, pkt.dst_addr,
-				     pkt.dst_port);
-		nt_stall_init(&e->stall, pkt.family);
-		f->flows++;
-		an->sum.flows++;
-	}
+	if (e->res)
+		prefetch_report(e->res);
+	if (created)
+		flow_start(an, f, e, &pkt, src_first);
 	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
 	e->packets++;
-	/*
-	 * Relative numbers and the ring feed only the timeline: the segments
-	 * before a flow's first stall and NT_FLOW_AFTER behind it. Once those
-	 * are taken, the flow state matters only for what a SYN sets (syn_seen,
-	 * mss), so most packets of a stalling flow skip this part.
-	 */
-	if (!e->res || e->after_left || (pkt.flags & NT_TCP_SYN)) {
-		nt_flow_segment(&e->flow, &pkt, dir, &seg);
-
-		struct nt_tl_seg tl = {
-			.t_ns = t_ns,
-			.frame = f->packets,
-			.dir = dir,
-			.flags = pkt.flags,
-			.seq_rel = seg.seq_rel,
-			.ack_rel = seg.ack_rel,
-			.len = pkt.payload_bytes,
-		};
-		if (!e->res) {
-			e->ring[e->ring_head] = tl;
-			e->ring_head = (e->ring_head + 1) % NT_FLOW_RING;
-			if (e->ring_n < NT_FLOW_RING)
-				e->ring_n++;
-		} else if (e->after_left) {
-			e->res->timeline[e->res->n_timeline++] = tl;
-			e->after_left--;
-		}
-	}
+	note_timeline(e, &pkt, dir, t_ns, f->packets);
 
 	struct nt_stall_seg ss = {
 		.t_ns = t_ns,
@@ -315,14 +335,14 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 		.mss_opt = pkt.mss,
 		.frame_index = f->packets,
 	};
-	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) == 1) {
-		if (ep.kind == NT_EPISODE_THINK_TIME) {
-			e->think_time++;
-			an->sum.think_time++;
-		} else if (record_stall(an, e, &ep) < 0) {
-			an->oom = true;
-			return -ENOMEM;
-		}
+	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) != 1)
+		return 0;
+	if (ep.kind == NT_EPISODE_THINK_TIME) {
+		e->think_time++;
+		an->sum.think_time++;
+	} else if (record_stall(an, e, &ep) < 0) {
+		an->oom = true;
+		return -ENOMEM;
 	}
 	return 0;
 }

@@ -592,6 +592,8 @@ const char *nt_decode_status_name(enum nt_decode_status status)
 		return "malformed";
 	case NT_DECODE_UNSUPPORTED_LINK:
 		return "unsupported_link";
+	case NT_DECODE_STATUS_COUNT:
+		break;
 	}
 	return "unknown";
 }

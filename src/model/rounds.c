@@ -12,6 +12,7 @@
 
 #include "nt/model/rounds.h"
 #include "nt/model/tcp.h"
+#include "nt/unknown.h"
 
 static uint64_t request_bytes(const struct nt_shape *s)
 {
@@ -117,7 +118,9 @@ static void round_init(struct nt_round *r, unsigned index)
 	memset(r, 0, sizeof(*r));
 	r->index = index;
 	r->marks.h = r->marks.a = r->marks.b = -1;
-	r->rtt_ns = r->gap_ns = r->release_ns = -1;
+	r->marks.write_body_ns = NT_UNKNOWN;
+	r->start_ns = r->end_ns = NT_UNKNOWN;
+	r->rtt_ns = r->gap_ns = r->release_ns = NT_UNKNOWN;
 }
 
 static void mark_syscall(struct nt_round *r, const struct nt_event *e)
@@ -125,7 +128,7 @@ static void mark_syscall(struct nt_round *r, const struct nt_event *e)
 	switch (e->sys.call) {
 	case NT_CALL_WRITE_HEADER:
 	case NT_CALL_WRITE_REQUEST:
-		if (!r->start_ns)
+		if (!nt_known(r->start_ns))
 			r->start_ns = e->sys.enter_ns;
 		break;
 	case NT_CALL_WRITE_BODY:

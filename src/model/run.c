@@ -14,12 +14,13 @@
 #include <string.h>
 
 #include "nt/model/run.h"
+#include "nt/unknown.h"
 
 int64_t nt_round_view_origin(const struct nt_round_view *rv)
 {
-	if (rv->round && rv->round->start_ns)
+	if (rv->round && nt_known(rv->round->start_ns))
 		return rv->round->start_ns;
-	return rv->n ? rv->ev[0].t_ns : 0;
+	return rv->n ? rv->ev[0].t_ns : NT_UNKNOWN;
 }
 
 static struct nt_round_evidence *evidence_of(struct nt_run *run, unsigned round)
@@ -68,6 +69,7 @@ static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 	if (n < 0)
 		return (int)n;
 	run->begun = true;
+	run->first_start_ns = NT_UNKNOWN;
 	nt_summary_acc_init(&run->acc);
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }

@@ -34,7 +34,7 @@
 /*
  * TCP_DELACK_MIN is HZ/25 (include/net/tcp.h): 40 ms, fired on a jiffy tick,
  * so 40-48 ms at HZ=250 and a little more under load. TCP_DELACK_MAX is HZ/5:
- * 200 ms, the brief's 180-220 ms band.
+ * 200 ms, classified in a 180-220 ms band.
  */
 #define DELACK_MIN_LO_NS (35 * NT_NS_PER_MS)
 #define DELACK_MIN_HI_NS (60 * NT_NS_PER_MS)

@@ -7,6 +7,7 @@
 
 #include "nt/model/rounds.h"
 #include "nt/model/verdict.h"
+#include "nt/unknown.h"
 
 enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns)
 {
@@ -29,7 +30,7 @@ enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t thresh
 		 * it. When write(body) returned after the ACK had arrived, the
 		 * wait was the application's (a gap between its writes).
 		 */
-		if (m->write_body_ns && m->write_body_ns > m->a_ns)
+		if (nt_known(m->write_body_ns) && m->write_body_ns > m->a_ns)
 			return NT_VERDICT_UNHELD;
 		return NT_VERDICT_STALLED;
 	}
@@ -40,13 +41,14 @@ void nt_verdict_round(struct nt_round *r, int64_t threshold_ns)
 {
 	const struct nt_verdict_marks *m = &r->marks;
 
-	if (r->start_ns && r->end_ns)
+	if (nt_known(r->start_ns) && nt_known(r->end_ns))
 		r->rtt_ns = r->end_ns - r->start_ns;
 	if (m->h >= 0 && m->a >= 0)
 		r->gap_ns = m->a_ns - m->h_ns;
 	if (m->a >= 0 && m->b > m->a)
 		r->release_ns = m->b_ns - m->a_ns;
-	r->body_written_after_ack = m->a >= 0 && m->write_body_ns && m->write_body_ns > m->a_ns;
+	r->body_written_after_ack = m->a >= 0 && nt_known(m->write_body_ns) &&
+				    m->write_body_ns > m->a_ns;
 	r->verdict = nt_verdict_rule(m, threshold_ns);
 }
 

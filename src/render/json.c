@@ -14,6 +14,7 @@
 #include "nt/model/tcp.h"
 #include "nt/render/json.h"
 #include "nt/render/render.h"
+#include "nt/unknown.h"
 
 static struct json_object *event_json(bool *oom, const struct nt_event *e)
 {
@@ -73,16 +74,17 @@ static struct json_object *round_evidence_json(bool *oom, const struct nt_round_
 {
 	struct json_object *o = json_object_new_object();
 
-	nt_json_put_i64(oom, o, "body_write_ns", re->body_write_ns, re->body_write_ns > 0);
+	nt_json_put_i64(oom, o, "body_write_ns", re->body_write_ns, nt_known(re->body_write_ns));
 	nt_json_put_i64(oom, o, "client_unsent_after_write", re->client_unsent_bytes,
 			re->client_unsent_bytes >= 0);
 	nt_json_put_i64(oom, o, "client_unacked", re->client_unacked, re->client_unacked >= 0);
 	nt_json_put_i64(oom, o, "client_snd_mss", re->client_snd_mss, re->client_snd_mss >= 0);
-	nt_json_put_i64(oom, o, "body_sched_ns", re->body_sched_ns, re->body_sched_ns > 0);
-	nt_json_put_i64(oom, o, "body_dev_ns", re->body_dev_ns, re->body_dev_ns > 0);
-	nt_json_put_i64(oom, o, "body_acked_ns", re->body_acked_ns, re->body_acked_ns > 0);
+	nt_json_put_i64(oom, o, "body_sched_ns", re->body_sched_ns, nt_known(re->body_sched_ns));
+	nt_json_put_i64(oom, o, "body_dev_ns", re->body_dev_ns, nt_known(re->body_dev_ns));
+	nt_json_put_i64(oom, o, "body_acked_ns", re->body_acked_ns, nt_known(re->body_acked_ns));
 	nt_json_put_i64(oom, o, "body_hold_ns", re->body_hold_ns, re->body_hold_ns >= 0);
-	nt_json_put_i64(oom, o, "target_sample_ns", re->target_sample_ns, re->target_sample_ns > 0);
+	nt_json_put_i64(oom, o, "target_sample_ns", re->target_sample_ns,
+			nt_known(re->target_sample_ns));
 	nt_json_put_i64(oom, o, "target_queued_bytes", re->target_queued_bytes,
 			re->target_queued_bytes >= 0);
 	if (re->target_ato_us >= 0)
@@ -123,7 +125,7 @@ static struct json_object *round_json(bool *oom, const struct nt_run *run,
 
 	nt_json_put(oom, o, "index", json_object_new_int((int)r->index));
 	nt_json_put(oom, o, "verdict", json_object_new_string(nt_verdict_name(r->verdict)));
-	nt_json_put_i64(oom, o, "start_ns", r->start_ns, r->start_ns != 0);
+	nt_json_put_i64(oom, o, "start_ns", r->start_ns, nt_known(r->start_ns));
 	nt_json_put_i64(oom, o, "rtt_ns", r->rtt_ns, r->rtt_ns >= 0);
 	nt_json_put_i64(oom, o, "header_ack_gap_ns", r->gap_ns, r->gap_ns >= 0);
 	nt_json_put_i64(oom, o, "ack_body_gap_ns", r->release_ns, r->release_ns >= 0);

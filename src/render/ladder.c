@@ -54,7 +54,7 @@ int nt_ladder_layout(const struct nt_ladder *l, int *y_px)
 
 int nt_ladder_height(const struct nt_ladder *l)
 {
-	int *y = malloc((l->n ? l->n : 1) * sizeof(*y));
+	int *y = calloc(l->n ? l->n : 1, sizeof(*y));
 	int height;
 
 	if (!y)
@@ -195,7 +195,7 @@ static void draw_items(FILE *out, const struct nt_ladder *l, const int *y)
 
 int nt_ladder_draw(FILE *out, const struct nt_ladder *l, int height)
 {
-	int *y = malloc((l->n ? l->n : 1) * sizeof(*y));
+	int *y = calloc(l->n ? l->n : 1, sizeof(*y));
 	int n_footer = l->footer[1] ? 2 : l->footer[0] ? 1 : 0;
 
 	if (!y)

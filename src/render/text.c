@@ -17,6 +17,7 @@
 #include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/render.h"
+#include "nt/unknown.h"
 
 struct style {
 	const char *bold, *red, *green, *yellow, *dim, *reset;
@@ -156,10 +157,10 @@ static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 	if (re->client_unacked >= 0)
 		fprintf(out, " (%" PRId64 " segment%s unacked)", re->client_unacked,
 			re->client_unacked == 1 ? "" : "s");
-	if (re->body_dev_ns && re->body_hold_ns > 0)
+	if (nt_known(re->body_dev_ns) && re->body_hold_ns > 0)
 		fprintf(out, "; the kernel handed it to the device at %+.3f ms (held %.3f ms)",
 			nt_ns_to_ms(re->body_dev_ns - t0), nt_ns_to_ms(re->body_hold_ns));
-	else if (re->body_dev_ns)
+	else if (nt_known(re->body_dev_ns))
 		fprintf(out, "; it reached the device during the write (%+.3f ms)",
 			nt_ns_to_ms(re->body_dev_ns - t0));
 	fputc('\n', out);
@@ -193,12 +194,12 @@ static void print_round_evidence(FILE *out, const struct nt_round_view *rv, cons
 
 	if (!re)
 		return;
-	if (!t0)
+	if (!nt_known(t0))
 		t0 = re->body_write_ns;
 	fputs(st->dim, out);
-	if (re->body_write_ns)
+	if (nt_known(re->body_write_ns))
 		print_client_evidence(out, rv, re, t0);
-	if (re->target_sample_ns)
+	if (nt_known(re->target_sample_ns))
 		print_target_evidence(out, re, t0);
 	fputs(st->reset, out);
 }
@@ -230,7 +231,7 @@ static void print_section(FILE *out, const struct nt_round_view *v, const char *
 	for (size_t k = 0; k < v->n; k++) {
 		const struct nt_event *e = &v->ev[k];
 
-		if (!t0)
+		if (!nt_known(t0))
 			t0 = e->t_ns;
 		print_event(out, e, t0, st);
 	}
@@ -341,7 +342,8 @@ void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_vi
 	if (opts && opts->summary_only)
 		fputc('\n', out);
 	else
-		print_section(out, handshake, "handshake (times relative to the SYN)", 0, st);
+		print_section(out, handshake, "handshake (times relative to the SYN)", NT_UNKNOWN,
+			      st);
 }
 
 void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv,

@@ -38,6 +38,7 @@
 #include "nt/model/stats.h"
 #include "nt/model/tcp.h"
 #include "nt/model/verdict.h"
+#include "nt/unknown.h"
 
 #define US	  1000LL
 #define MS	  1000000LL
@@ -428,7 +429,7 @@ static void test_missing_body_incomplete(void **state)
 	assert_int_equal(r[1].gap_ns, 43900000);
 	assert_int_equal(r[1].release_ns, -1);
 	assert_int_equal(r[1].rtt_ns, -1);
-	assert_int_equal(r[1].end_ns, 0);
+	assert_int_equal(r[1].end_ns, NT_UNKNOWN);
 	/* rounds never run: incomplete, nothing known */
 	for (unsigned i = 2; i < 4; i++) {
 		assert_int_equal(r[i].index, i + 1);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "nt/model/verdict.h"
+#include "nt/unknown.h"
 
 #define MS	  1000000LL
 #define THRESHOLD NT_VERDICT_THRESHOLD_NS_DEFAULT
@@ -31,7 +32,7 @@ static struct nt_verdict_marks ordered(int64_t a_ns, int64_t b_ns)
 		.a_ns = a_ns,
 		.b_ns = b_ns,
 		.a_is_pure_ack = true,
-		.write_body_ns = 0,
+		.write_body_ns = NT_UNKNOWN,
 	};
 }
 

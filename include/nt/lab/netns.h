@@ -52,15 +52,4 @@ int nt_netns_current(int *fd_out, struct nt_err *err);
  */
 int nt_netns_sysctl_write(const char *key, const char *value, struct nt_err *err);
 
-/**
- * nt_netns_sysctl_read() - read a sysctl of the calling thread's namespace
- * @key: dotted name
- * @buf: where to store the value, trailing newline removed
- * @len: size of @buf
- * @err: filled on failure
- *
- * Return: 0 or a negative errno.
- */
-int nt_netns_sysctl_read(const char *key, char *buf, size_t len, struct nt_err *err);
-
 #endif

@@ -21,8 +21,6 @@
 #define NT_TIMELINE_MAX (NT_FLOW_RING + NT_FLOW_AFTER)
 /* Stall durations a report holds before moving them to the heap: one cache line. */
 #define NT_STALL_BATCH 8
-/* Decode statuses, NT_DECODE_OK .. NT_DECODE_UNSUPPORTED_LINK, counted per file. */
-#define NT_DECODE_STATUS_COUNT 5
 
 /**
  * struct nt_analysis_params - the analysis knobs

@@ -40,6 +40,7 @@ enum nt_decode_status {
 	NT_DECODE_TRUNCATED,	    /* the capture ends inside the IP or TCP header */
 	NT_DECODE_MALFORMED,	    /* a length or offset field contradicts the packet */
 	NT_DECODE_UNSUPPORTED_LINK, /* a link type this decoder does not know */
+	NT_DECODE_STATUS_COUNT,
 };
 
 /**

@@ -39,7 +39,7 @@
  * kernel sends at once (tcp_ack() -> tcp_data_snd_check()); 1 ms leaves room
  * for a busy sender, far below any application's think time.
  */
-#define NT_STALL_RELEASE_NS_DEFAULT (1000 * 1000LL)
+#define NT_STALL_RELEASE_NS_DEFAULT 1000000LL /* 1 ms */
 
 enum nt_episode_kind {
 	NT_EPISODE_STALL = 0,  /* the next data left right after the delayed ACK */

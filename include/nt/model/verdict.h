@@ -37,7 +37,7 @@ enum nt_verdict {
 };
 
 /* Default --threshold (trace and analyze): a gap at or above it is a delayed-ACK stall. */
-#define NT_VERDICT_THRESHOLD_NS_DEFAULT (10 * 1000 * 1000LL)
+#define NT_VERDICT_THRESHOLD_NS_DEFAULT 10000000LL /* 10 ms */
 
 /**
  * struct nt_verdict_marks - what the rule looks at, for one round

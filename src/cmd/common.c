@@ -2,13 +2,13 @@
 /*
  * common.c - what the commands share (see nt/cmd/common.h).
  */
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "nt/capture/capture.h"
 #include "nt/cmd/common.h"
+#include "nt/render/json.h"
 #include "nt/version.h"
 
 int nt_cmd_parse_color(const char *name, const char *text, enum nt_color_mode *out,
@@ -47,5 +47,5 @@ bool nt_cmd_want_color(const struct nt_cmd_output *out)
 void nt_cmd_version(FILE *out)
 {
 	fprintf(out, "nagle-trace %s\n%s\nlibmnl %s\njson-c %s\n", NT_VERSION,
-		nt_capture_library_version(), NT_LIBMNL_VERSION, json_c_version());
+		nt_capture_library_version(), NT_LIBMNL_VERSION, nt_json_library_version());
 }

@@ -53,6 +53,11 @@ void nt_json_append(bool *oom, struct json_object *a, struct json_object *v)
 	}
 }
 
+const char *nt_json_library_version(void)
+{
+	return json_c_version();
+}
+
 struct json_object *nt_json_u64(uint64_t v)
 {
 	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Static analysis, as run by tests/run-all.sh: the tree clean under
+# Static analysis, as run by tests/run-all.sh: the layering rules of
+# docs/hacking.md (tests/static/layering.py), the tree clean under
 # .clang-format, cppcheck (warning, performance, portability) and clang-tidy
 # with the check set documented in .clang-tidy.
 # Both must be clean. Needs a configured build directory (compile_commands.json).
@@ -18,6 +19,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "static: SKIP (${missing[*]} not installed)"
 	exit 0
 fi
+
+echo "== layering (docs/hacking.md)"
+python3 tests/static/layering.py
 
 echo "== clang-format ($(clang-format --version | grep -o 'version [0-9.]*'))"
 unformatted=$(git ls-files '*.c' '*.h' 2>/dev/null | while read -r f; do

@@ -93,6 +93,13 @@ struct json_object *nt_json_u64(uint64_t v);
 struct json_object *nt_json_tool(bool *oom, const char *command);
 
 /**
+ * nt_json_library_version() - json-c's version, for --version
+ *
+ * Return: a static string.
+ */
+const char *nt_json_library_version(void);
+
+/**
  * nt_json_write() - write @o (not consumed; NULL is null) as a value whose
  * first line is already placed and whose other lines start at @depth
  * @out: the stream

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The layering rules of docs/hacking.md, checked on the source tree.
+
+Usage: layering.py [ROOT]        check ROOT (default: the repository)
+       layering.py --self-test   plant one breach of each rule in a copy of
+                                 the tree and make sure each is caught
+
+Rules (each a function below; a breach prints FILE:LINE: rule: the line):
+  1. Layers only include downwards. The layers, bottom up:
+       shared (include/nt/*.h: err, clock, unknown, version, output, cli,
+       exitcode) < model < lab, capture < live, render < cmd < main.
+     A file of a layer may include the shared headers, its own layer's and
+     those of the layers below it (lab and capture are beside each other, as
+     are live and render; render may not include live, live may include
+     capture and lab).
+  2. Each library stays in its module: <libmnl/...> only in src/lab/,
+     <pcap/...> or <pcap.h> only in src/capture/, <json-c/...> only in
+     src/render/ (and their headers in include/nt/<module>/).
+  3. The model is pure: no I/O headers (<unistd.h>, <fcntl.h>, <poll.h>...
+     see MODEL_BANNED) and no I/O, clock or environment calls (MODEL_CALLS)
+     in src/model/ or include/nt/model/.
+  4. Only the commands write to the terminal: stdout, stderr, printf(),
+     puts(), perror() appear only in src/cmd/, src/main.c and src/output.c
+     (the report's destination), and in src/preload/ (a library of its own
+     that runs inside the user's programs).
+  5. Nothing calls exit() or abort(): commands return their status to main().
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+LAYERS = {
+    'model': 1, 'lab': 2, 'capture': 2, 'live': 3, 'render': 3, 'cmd': 4,
+}
+# Which layers each layer may include, besides its own and the shared headers.
+ALLOWED = {
+    'model': set(),
+    'lab': {'model'},
+    'capture': {'model'},
+    'live': {'model', 'lab', 'capture'},
+    'render': {'model'},
+    'cmd': {'model', 'lab', 'capture', 'live', 'render'},
+    'main': {'cmd'},
+}
+SHARED = {'err.h', 'clock.h', 'unknown.h', 'version.h', 'output.h', 'cli.h', 'exitcode.h'}
+LIBRARIES = [
+    (re.compile(r'#include\s*<libmnl/'), 'lab', 'libmnl'),
+    (re.compile(r'#include\s*<pcap[/.]'), 'capture', 'libpcap'),
+    (re.compile(r'#include\s*<json-c/'), 'render', 'json-c'),
+]
+MODEL_BANNED = ['unistd.h', 'fcntl.h', 'poll.h', 'sys/ioctl.h', 'pthread.h', 'sys/stat.h',
+                'dirent.h', 'signal.h', 'linux/netlink.h', 'linux/rtnetlink.h']
+# <sys/socket.h> is allowed in the model for AF_INET/AF_INET6; the calls are not.
+MODEL_CALLS = re.compile(r'(?<![\w.>])(socket|bind|connect|send|sendto|sendmsg|recv|recvfrom|'
+                         r'recvmsg|read|write|open|openat|close|ioctl|setsockopt|getsockopt|'
+                         r'poll|ppoll|fopen|fdopen|fread|fwrite|fprintf|fputs|fputc|'
+                         r'clock_gettime|time|gettimeofday|getenv)\s*\(')
+TERMINAL = re.compile(r'\b(stdout|stderr|perror\s*\(|(?<![fsn])printf\s*\(|(?<![f])puts\s*\()')
+TERMINAL_OK = ('src/cmd/', 'src/main.c', 'src/output.c', 'src/preload/')
+EXIT = re.compile(r'(?<![\w.>])(exit|_exit|abort)\s*\(')
+INCLUDE = re.compile(r'#include\s*"nt/([^"]+)"')
+
+
+def layer_of(rel):
+    """The layer a file belongs to, or None (shared code at the top of src/)."""
+    parts = rel.split('/')
+    if rel == 'src/main.c':
+        return 'main'
+    if parts[0] == 'src' and len(parts) > 2 and parts[1] in LAYERS:
+        return parts[1]
+    if parts[0] == 'include' and len(parts) > 3 and parts[2] in LAYERS:
+        return parts[2]
+    return None
+
+
+def strip_comments(text):
+    """The source with comments and string literals blanked, lines kept."""
+    out = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+    out = re.sub(r'//[^\n]*', '', out)
+    return re.sub(r'"(\\.|[^"\\\n])*"', '""', out)
+
+
+def check_file(root, rel, report):
+    path = os.path.join(root, rel)
+    raw = open(path, encoding='utf-8', errors='replace').read()
+    code = strip_comments(raw)
+    layer = layer_of(rel)
+    for n, (line, cline) in enumerate(zip(raw.split('\n'), code.split('\n')), 1):
+        m = INCLUDE.search(line)
+        if m and layer:
+            inc = m.group(1)
+            inc_layer = inc.split('/')[0] if '/' in inc else None
+            if inc_layer is None:
+                if inc not in SHARED:
+                    report(rel, n, 'unknown shared header', line)
+            elif inc_layer != layer and inc_layer not in ALLOWED.get(layer, set()):
+                report(rel, n, f'layer {layer} includes {inc_layer}', line)
+        for rx, home, lib in LIBRARIES:
+            if rx.search(line) and layer != home:
+                report(rel, n, f'{lib} outside src/{home}', line)
+        if layer == 'model':
+            for h in MODEL_BANNED:
+                if re.search(r'#include\s*<' + re.escape(h) + '>', line):
+                    report(rel, n, 'I/O header in the model', line)
+            if MODEL_CALLS.search(cline):
+                report(rel, n, 'I/O call in the model', line)
+        if rel.endswith('.c') and not rel.startswith(TERMINAL_OK) and TERMINAL.search(cline):
+            report(rel, n, 'terminal output outside the commands', line)
+        if rel.endswith('.c') and EXIT.search(cline) and not rel.startswith('src/preload/'):
+            report(rel, n, 'exit() or abort()', line)
+
+
+def sources(root):
+    for top in ('src', 'include'):
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if f.endswith(('.c', '.h')):
+                    yield os.path.relpath(os.path.join(dirpath, f), root)
+
+
+def check(root):
+    breaches = []
+
+    def report(rel, n, rule, line):
+        breaches.append(f'{rel}:{n}: {rule}: {line.strip()}')
+
+    for rel in sources(root):
+        check_file(root, rel, report)
+    return breaches
+
+
+# One planted breach per rule: (file, text appended, words the report must contain).
+PLANTS = [
+    ('src/model/stats.c', '#include "nt/render/fmt.h"\n', 'layer model includes render'),
+    ('src/render/text.c', '#include "nt/live/trace.h"\n', 'layer render includes live'),
+    ('src/model/stats.c', '#include <pcap/pcap.h>\n', 'libpcap outside'),
+    ('src/render/json.c', '#include <libmnl/libmnl.h>\n', 'libmnl outside'),
+    ('src/live/trace.c', '#include <json-c/json.h>\n', 'json-c outside'),
+    ('src/model/stats.c', '#include <unistd.h>\n', 'I/O header in the model'),
+    ('src/model/stats.c', 'static void k(void) { fputs("x", NULL); }\n', 'I/O call in the model'),
+    ('src/render/text.c', 'static void f(void) { fputs("x", stderr); }\n', 'terminal output'),
+    ('src/live/trace.c', 'static void g(void) { printf("x"); }\n', 'terminal output'),
+    ('src/model/run.c', 'static void h(void) { exit(1); }\n', 'exit() or abort()'),
+]
+
+
+def self_test(root):
+    ok = True
+    for rel, text, want in PLANTS:
+        with tempfile.TemporaryDirectory() as tmp:
+            for top in ('src', 'include'):
+                shutil.copytree(os.path.join(root, top), os.path.join(tmp, top))
+            with open(os.path.join(tmp, rel), 'a') as f:
+                f.write(text)
+            found = [b for b in check(tmp) if want in b]
+            print(f'self-test: {rel} + {text.strip()!r}: ' + ('caught' if found else 'MISSED'))
+            ok = ok and bool(found)
+    return ok
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+    if len(sys.argv) > 1 and sys.argv[1] == '--self-test':
+        if check(root):
+            print('layering: the tree itself breaks a rule; run without --self-test')
+            return 1
+        return 0 if self_test(root) else 1
+    if len(sys.argv) > 1:
+        root = sys.argv[1]
+    breaches = check(root)
+    for b in breaches:
+        print(b)
+    print(f'layering: {len(breaches)} breach(es)' if breaches else 'layering: clean')
+    return 1 if breaches else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -43,8 +43,12 @@ void nt_analysis_fini(struct nt_analysis *an)
 	free(an->files);
 	for (size_t i = 0; i < an->n_flows; i++) {
 		free(an->flows[i]->stall_ns);
+		nt_spans_fini(&an->flows[i]->wall);
+		nt_spans_fini(&an->flows[i]->wall_min);
 		free(an->flows[i]);
 	}
+	nt_spans_fini(&an->file_wall);
+	nt_spans_fini(&an->file_wall_min);
 	free(an->flows);
 	memset(an, 0, sizeof(*an));
 }
@@ -148,6 +152,23 @@ static void set_first(struct nt_flow_result *r, struct nt_flow_entry *e,
 	e->after_left = NT_FLOW_AFTER;
 }
 
+/*
+ * The wall-clock time the episode adds, to its flow and to its file: the
+ * union of [H, R] intervals, and of the surely lost parts [R - lost_min, R].
+ */
+static int add_wall(struct nt_analysis *an, struct nt_flow_result *r,
+		    const struct nt_stall_episode *ep)
+{
+	int64_t sure_from = ep->release_t_ns - ep->lost_min_ns;
+
+	if (nt_spans_add(&r->wall, ep->held_t_ns, ep->release_t_ns) < 0 ||
+	    nt_spans_add(&r->wall_min, sure_from, ep->release_t_ns) < 0 ||
+	    nt_spans_add(&an->file_wall, ep->held_t_ns, ep->release_t_ns) < 0 ||
+	    nt_spans_add(&an->file_wall_min, sure_from, ep->release_t_ns) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
@@ -206,7 +227,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 	an->sum.stalls++;
 	an->sum.by_delack[ep->delack]++;
 	an->sum.total_stall_ns += ep->stall_ns;
-	return 0;
+	return add_wall(an, r, ep);
 }
 
 /* Counts the frame in; false when it is not TCP (counted by why). */
@@ -352,6 +373,10 @@ void nt_analysis_file_end(struct nt_analysis *an, const char *error)
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
 
 	nt_flowtab_flush(&an->tab);
+	an->sum.stalled_wall_ns += an->file_wall.total_ns;
+	an->sum.stalled_wall_min_ns += an->file_wall_min.total_ns;
+	nt_spans_fini(&an->file_wall);
+	nt_spans_fini(&an->file_wall_min);
 	nt_flowtab_fini(&an->tab);
 	if (error) {
 		f->error = strdup(error);

@@ -82,6 +82,58 @@ int64_t nt_stats_select(int64_t *v, size_t n, size_t k)
 	return v[at];
 }
 
+/*
+ * The first interval that ends at or after @start_ns: with intervals ending
+ * in order, the new one merges with it and everything after it.
+ */
+static size_t first_reaching(const struct nt_spans *s, int64_t start_ns)
+{
+	size_t i = s->n;
+
+	while (i > 0 && s->at[i - 1][1] >= start_ns)
+		i--;
+	return i;
+}
+
+int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns)
+{
+	size_t i, j;
+
+	if (end_ns <= start_ns)
+		return 0;
+	i = first_reaching(s, start_ns);
+	/* Intervals from i on overlap the new one, but for any starting after its end. */
+	for (j = i; j < s->n && s->at[j][0] <= end_ns; j++) {
+		if (s->at[j][0] < start_ns)
+			start_ns = s->at[j][0];
+		if (s->at[j][1] > end_ns)
+			end_ns = s->at[j][1];
+		s->total_ns -= s->at[j][1] - s->at[j][0];
+	}
+	if (i == j && s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 8;
+		int64_t(*at)[2] = realloc(s->at, cap * sizeof(*at));
+
+		if (!at)
+			return -ENOMEM;
+		s->at = at;
+		s->cap = cap;
+	}
+	/* [i, j) collapse into one interval at i; the rest moves to follow it. */
+	memmove(&s->at[i + 1], &s->at[j], (s->n - j) * sizeof(*s->at));
+	s->n = s->n - (j - i) + 1;
+	s->at[i][0] = start_ns;
+	s->at[i][1] = end_ns;
+	s->total_ns += end_ns - start_ns;
+	return 0;
+}
+
+void nt_spans_fini(struct nt_spans *s)
+{
+	free(s->at);
+	memset(s, 0, sizeof(*s));
+}
+
 void nt_summary_acc_init(struct nt_summary_acc *acc)
 {
 	memset(acc, 0, sizeof(*acc));

@@ -17,6 +17,7 @@
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
 #include "nt/model/stall.h"
+#include "nt/model/stats.h"
 
 #define NT_TIMELINE_MAX (NT_FLOW_RING + NT_FLOW_AFTER)
 /* Stall durations a report holds before moving them to the heap: one cache line. */
@@ -64,6 +65,11 @@ struct nt_analysis_params {
  * @max_ns: longest
  * @first: the first stall
  * @first_held_seq_rel: relative sequence number of the first stall's H
+ * @wall: the union of the stalls' [H, R] intervals: the wall-clock time at
+ *        least one segment of the flow waited (@total_ns sums the episodes,
+ *        which overlap when both directions wait at once)
+ * @wall_min: the union of [R - lost_min, R]: the time surely lost, when the
+ *            other side's data may explain part of a wait
  * @timeline: segments around the first stall
  * @n_timeline: how many
  */
@@ -93,6 +99,8 @@ struct nt_flow_result {
 	int64_t max_ns;
 	struct nt_stall_episode first;
 	uint32_t first_held_seq_rel;
+	struct nt_spans wall;
+	struct nt_spans wall_min;
 	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
 	uint8_t n_timeline;
 };
@@ -135,7 +143,10 @@ struct nt_analysis_file {
  * @stalls: stall episodes
  * @think_time: think-time episodes
  * @by_delack: stalls per enum nt_delack_class
- * @total_stall_ns: time lost in stalls
+ * @total_stall_ns: the stalls' durations summed
+ * @stalled_wall_ns: wall-clock time at least one segment waited (per file, the
+ *                   union of every flow's stall intervals; summed over files)
+ * @stalled_wall_min_ns: the part of it surely lost (struct nt_flow_result)
  * @evicted_idle: flows evicted for idleness
  * @evicted_full: flows evicted because the table was full
  * @files_damaged: files that could not be read to the end
@@ -150,6 +161,8 @@ struct nt_analysis_summary {
 	uint64_t think_time;
 	uint64_t by_delack[3];
 	int64_t total_stall_ns;
+	int64_t stalled_wall_ns;
+	int64_t stalled_wall_min_ns;
 	uint64_t evicted_idle;
 	uint64_t evicted_full;
 	uint64_t files_damaged;
@@ -168,6 +181,8 @@ struct nt_analysis_summary {
  * @sum: totals
  * @cur_linktype: link type of the current file
  * @oom: an allocation failed; results are incomplete
+ * @file_wall: the current file's union of every stall interval
+ * @file_wall_min: likewise of the surely lost parts
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -180,6 +195,8 @@ struct nt_analysis {
 	struct nt_analysis_summary sum;
 	int cur_linktype;
 	bool oom;
+	struct nt_spans file_wall;
+	struct nt_spans file_wall_min;
 };
 
 /**

@@ -55,6 +55,37 @@ int64_t nt_stats_percentile(const int64_t *sorted, size_t n, unsigned p);
  */
 int64_t nt_stats_select(int64_t *v, size_t n, size_t k);
 
+/**
+ * struct nt_spans - the union of time intervals, as they come: how much
+ * wall-clock time at least one of them covered
+ * @at: the disjoint intervals so far, [start, end) pairs in order
+ * @n: how many pairs
+ * @cap: allocated pairs
+ * @total_ns: the union's length
+ *
+ * Intervals that end in the order they are added (as stall episodes do, in
+ * capture order) merge at the tail in constant time; any order is handled.
+ */
+struct nt_spans {
+	int64_t (*at)[2];
+	size_t n;
+	size_t cap;
+	int64_t total_ns;
+};
+
+/**
+ * nt_spans_add() - add [@start_ns, @end_ns) to the union
+ * @s: the union (zeroed at first)
+ * @start_ns: the interval's start
+ * @end_ns: its end (an empty or reversed interval adds nothing)
+ *
+ * Return: 0 or -ENOMEM (@s unchanged).
+ */
+int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns);
+
+/** nt_spans_fini() - free it; it is zeroed again, safe on a zeroed union */
+void nt_spans_fini(struct nt_spans *s);
+
 /* The summary remembers this many stalled rounds by number; the rest by their range. */
 #define NT_SUMMARY_STALLS_LISTED 12
 

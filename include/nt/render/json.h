@@ -22,7 +22,7 @@
  * live runs (docs/json-schema.md) and analyze (docs/analyze.md).
  */
 #define NT_JSON_SCHEMA_TRACE   1
-#define NT_JSON_SCHEMA_ANALYZE 1
+#define NT_JSON_SCHEMA_ANALYZE 2
 
 #define NT_JSON_FLAGS \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)

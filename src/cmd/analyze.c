@@ -57,26 +57,32 @@ struct read_trouble {
 	bool filter;
 };
 
-static void read_one(struct nt_analysis *an, const char *path, const char *filter,
-		     struct read_trouble *trouble)
+/* Reads one file into @an, at most @max_frames (0: all); returns how many were read. */
+static uint64_t read_one(struct nt_analysis *an, const char *path, const char *filter,
+			 uint64_t max_frames, struct read_trouble *trouble)
 {
+	uint64_t read = 0;
 	struct nt_err err = { "" };
 	struct nt_pcap_file *f;
 
 	if (nt_analysis_file_begin(an, path) < 0) {
 		an->oom = true;
-		return;
+		return 0;
 	}
 	if (nt_pcap_file_open(path, &f, &err) < 0) {
 		nt_analysis_file_end(an, err.msg);
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		trouble->file = true;
-		return;
+		return 0;
 	}
-	if (!nt_decode_linktype_supported(nt_pcap_file_linktype(f)))
-		fprintf(stderr, "nagle-trace: warning: \"%s\": link type %d is not supported\n",
-			path, nt_pcap_file_linktype(f));
-	switch (nt_feed_file(an, f, filter, &err)) {
+	if (!nt_decode_linktype_supported(nt_pcap_file_linktype(f))) {
+		char name[64];
+
+		fprintf(stderr, "nagle-trace: warning: \"%s\": link type %s is not supported\n",
+			path,
+			nt_capture_linktype_name(nt_pcap_file_linktype(f), name, sizeof(name)));
+	}
+	switch (nt_feed_file(an, f, filter, max_frames, &read, &err)) {
 	case NT_FEED_COMPLETE:
 		break;
 	case NT_FEED_BAD_FILTER:
@@ -89,11 +95,14 @@ static void read_one(struct nt_analysis *an, const char *path, const char *filte
 		break;
 	}
 	nt_pcap_file_close(f);
+	return read;
 }
 
 static int run(const struct nt_analyze_opts *o)
 {
 	struct read_trouble trouble = { false, false };
+	bool limited = o->max_packets != 0; /* -c */
+	uint64_t left = o->max_packets;
 	struct nt_analysis an;
 	int code;
 
@@ -107,8 +116,9 @@ static int run(const struct nt_analyze_opts *o)
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	for (size_t i = 0; i < o->n_files && !an.oom; i++)
-		read_one(&an, o->files[i], o->filter, &trouble);
+	/* -c counts over all files, as one stream: once reached, the rest stay unread. */
+	for (size_t i = 0; i < o->n_files && !an.oom && (!limited || left); i++)
+		left -= read_one(&an, o->files[i], o->filter, limited ? left : 0, &trouble);
 	nt_analysis_finish(&an);
 
 	code = render(o, &an);

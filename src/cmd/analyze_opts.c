@@ -29,6 +29,9 @@ static const char usage_text[] =
 	"the sender (estimated from the capture). See docs/analyze.md.\n"
 	"\n"
 	"options:\n"
+	"  -r FILE             read FILE (as tcpdump -r; repeatable, beside positional files)\n"
+	"  -c N                stop after N packets, over all files\n"
+	"  -n                  accepted for tcpdump habits: addresses are always numeric\n"
 	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"
 	"  --release-us US     release window after the ACK, at the sender (default 1000)\n"
 	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n";
@@ -112,6 +115,18 @@ static int join_filter(struct nt_analyze_opts *o, char **words, size_t n, struct
 	return 0;
 }
 
+static int add_file(struct nt_analyze_opts *o, char *a, struct nt_err *err)
+{
+	if (!*a)
+		return nt_err_set(err, 0, "an empty file name");
+	if (strcmp(a, "-") == 0)
+		for (size_t i = 0; i < o->n_files; i++)
+			if (o->files[i] && strcmp(o->files[i], "-") == 0)
+				return nt_err_set(err, 0, "standard input ('-') given twice");
+	o->files[o->n_files++] = a;
+	return 0;
+}
+
 static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size_t *n_words,
 			  struct nt_err *err)
 {
@@ -119,12 +134,7 @@ static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size
 		words[(*n_words)++] = a;
 		return 0;
 	}
-	if (strcmp(a, "-") == 0)
-		for (size_t i = 0; i < o->n_files; i++)
-			if (o->files[i] && strcmp(o->files[i], "-") == 0)
-				return nt_err_set(err, 0, "standard input ('-') given twice");
-	o->files[o->n_files++] = a;
-	return 0;
+	return add_file(o, a, err);
 }
 
 static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o, struct nt_err *err)
@@ -150,6 +160,12 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 		if (!*cli->arg)
 			return nt_err_set(err, 0, "--output: an empty file name");
 		o->out.path = cli->arg;
+		return 0;
+	case 'r':
+		return add_file(o, (char *)cli->arg, err);
+	case 'c':
+		return nt_cli_parse_uint(cli->name, cli->arg, 1, UINT64_MAX, &o->max_packets, err);
+	case 'n':
 		return 0;
 	case OPT_FAIL_ON_STALL:
 		o->fail_on_stall = true;
@@ -201,7 +217,7 @@ int nt_analyze_opts_parse(int argc, char **argv, struct nt_analyze_opts *o, stru
 		return nt_err_set(err, -ENOMEM, "command line");
 	}
 	/* Positionals arrive in order, so files and the filter stay apart. */
-	ret = nt_cli_start(&cli, argc, argv, "ho:", long_opts, true, err);
+	ret = nt_cli_start(&cli, argc, argv, "ho:r:c:n", long_opts, true, err);
 	while (!ret && (c = nt_cli_next(&cli, err)) != NT_CLI_END) {
 		if (c == NT_CLI_REFUSED)
 			ret = -EINVAL;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -72,11 +73,15 @@ int nt_analysis_file_begin(struct nt_analysis *an, const char *path)
 	return table_up(an);
 }
 
-void nt_analysis_set_linktype(struct nt_analysis *an, int linktype)
+void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *name)
 {
 	an->cur_linktype = linktype;
-	if (an->n_files)
-		an->files[an->n_files - 1].linktype = linktype;
+	if (an->n_files) {
+		struct nt_analysis_file *f = &an->files[an->n_files - 1];
+
+		f->linktype = linktype;
+		snprintf(f->linktype_name, sizeof(f->linktype_name), "%s", name);
+	}
 }
 
 static void result_close(struct nt_flow_result *r, const struct nt_flow_entry *e)

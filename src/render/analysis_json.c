@@ -59,6 +59,7 @@ static struct json_object *file(bool *oom, const struct nt_analysis_file *f)
 
 	nt_json_put(oom, o, "path", json_object_new_string(f->path));
 	nt_json_put_i64(oom, o, "linktype", f->linktype, f->linktype >= 0);
+	nt_json_put_str(oom, o, "linktype_name", f->linktype >= 0 ? f->linktype_name : NULL);
 	nt_json_put(oom, o, "packets", nt_json_u64(f->packets));
 	nt_json_put(oom, o, "tcp_packets", nt_json_u64(f->tcp_packets));
 	nt_json_put(oom, o, "not_decoded", not_decoded(oom, f->not_decoded));

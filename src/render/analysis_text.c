@@ -121,11 +121,12 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 		const struct nt_analysis_file *f = &an->files[i];
 
 		fprintf(out,
-			"file %zu: %s: link type %d, %" PRIu64 " packet%s, %" PRIu64
-			" TCP, %" PRIu64 " flow%s, %" PRIu64 " stall%s%s\n",
-			i + 1, f->path, f->linktype, f->packets, nt_plural(f->packets),
-			f->tcp_packets, f->flows, nt_plural(f->flows), f->stalls,
-			nt_plural(f->stalls), f->error ? " (incomplete)" : "");
+			"file %zu: %s: %s, %" PRIu64 " packet%s, %" PRIu64 " TCP, %" PRIu64
+			" flow%s, %" PRIu64 " stall%s%s\n",
+			i + 1, f->path, f->linktype >= 0 ? f->linktype_name : "not read",
+			f->packets, nt_plural(f->packets), f->tcp_packets, f->flows,
+			nt_plural(f->flows), f->stalls, nt_plural(f->stalls),
+			f->error ? " (incomplete)" : "");
 		if (f->error)
 			fprintf(out, "  read stopped: %s\n", f->error);
 	}

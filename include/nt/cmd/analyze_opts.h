@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "nt/cmd/common.h"
@@ -34,6 +35,7 @@
  * @files: the inputs, in order ("-": standard input)
  * @n_files: how many
  * @filter: the filter expression, NULL for none (allocated)
+ * @max_packets: -c: stop after this many packets (over all files), 0 for all
  */
 struct nt_analyze_opts {
 	enum nt_cmd_action action;
@@ -43,6 +45,7 @@ struct nt_analyze_opts {
 	char **files;
 	size_t n_files;
 	char *filter;
+	uint64_t max_packets;
 };
 
 /**

@@ -109,6 +109,8 @@ struct nt_flow_result {
  * struct nt_analysis_file - what was read from one input
  * @path: as given ("-" for standard input)
  * @linktype: the capture's link type, -1 before it was opened
+ * @linktype_name: its name as tcpdump prints it ("EN10MB (Ethernet)"), ""
+ *                 before it was opened
  * @packets: frames read
  * @tcp_packets: frames decoded to TCP
  * @not_decoded: frames not decoded, per enum nt_decode_status
@@ -122,6 +124,7 @@ struct nt_flow_result {
 struct nt_analysis_file {
 	char *path;
 	int linktype;
+	char linktype_name[64];
 	uint64_t packets;
 	uint64_t tcp_packets;
 	uint64_t not_decoded[NT_DECODE_STATUS_COUNT];
@@ -227,8 +230,9 @@ int nt_analysis_file_begin(struct nt_analysis *an, const char *path);
  * nt_analysis_set_linktype() - the current input's link type, once known
  * @an: the analysis
  * @linktype: a LINKTYPE_ or DLT_ value
+ * @name: its name as the reports print it (copied, cut to fit)
  */
-void nt_analysis_set_linktype(struct nt_analysis *an, int linktype);
+void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *name);
 
 /**
  * nt_analysis_frame() - analyse one frame of the current input

@@ -21,7 +21,7 @@
  * Schema versions, bumped with any incompatible change to a document:
  * live runs (docs/json-schema.md) and analyze (docs/analyze.md).
  */
-#define NT_JSON_SCHEMA_TRACE   1
+#define NT_JSON_SCHEMA_TRACE   2
 #define NT_JSON_SCHEMA_ANALYZE 2
 
 #define NT_JSON_FLAGS \

@@ -138,7 +138,7 @@ void nt_summary_acc_init(struct nt_summary_acc *acc)
 {
 	memset(acc, 0, sizeof(*acc));
 	acc->s.stall_min_ns = acc->s.stall_max_ns = -1;
-	acc->s.rtt_p50_ns = acc->s.rtt_p90_ns = acc->s.rtt_max_ns = -1;
+	acc->s.rtt_p50_ns = acc->s.rtt_p90_ns = acc->s.rtt_p99_ns = acc->s.rtt_max_ns = -1;
 }
 
 static int keep_rtt(struct nt_summary_acc *acc, int64_t rtt_ns)
@@ -183,6 +183,7 @@ void nt_summary_acc_close(struct nt_summary_acc *acc, struct nt_summary *out)
 	nt_stats_sort(acc->rtt, acc->n_rtt);
 	out->rtt_p50_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 50);
 	out->rtt_p90_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 90);
+	out->rtt_p99_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 99);
 	out->rtt_max_ns = acc->n_rtt ? acc->rtt[acc->n_rtt - 1] : -1;
 }
 

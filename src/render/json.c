@@ -203,6 +203,7 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 		    json_object_new_int((int)s->verdicts[NT_VERDICT_STALLED]));
 	nt_json_put_i64(oom, o, "rtt_p50_ns", s->rtt_p50_ns, s->rtt_p50_ns >= 0);
 	nt_json_put_i64(oom, o, "rtt_p90_ns", s->rtt_p90_ns, s->rtt_p90_ns >= 0);
+	nt_json_put_i64(oom, o, "rtt_p99_ns", s->rtt_p99_ns, s->rtt_p99_ns >= 0);
 	nt_json_put_i64(oom, o, "rtt_max_ns", s->rtt_max_ns, s->rtt_max_ns >= 0);
 	nt_json_put_i64(oom, o, "stall_min_ns", s->stall_min_ns, s->stall_min_ns >= 0);
 	nt_json_put_i64(oom, o, "stall_max_ns", s->stall_max_ns, s->stall_max_ns >= 0);

@@ -279,9 +279,9 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 	print_verdict_counts(out, s);
 	fputc('\n', out);
 	if (s->rtt_p50_ns >= 0)
-		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, max %.3f ms\n",
+		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms\n",
 			nt_ns_to_ms(s->rtt_p50_ns), nt_ns_to_ms(s->rtt_p90_ns),
-			nt_ns_to_ms(s->rtt_max_ns));
+			nt_ns_to_ms(s->rtt_p99_ns), nt_ns_to_ms(s->rtt_max_ns));
 	if (s->verdicts[NT_VERDICT_STALLED]) {
 		unsigned listed = 0;
 
@@ -416,8 +416,8 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		"  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
 		" B, %u rounds per variant; round trips in ms\n\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds);
-	fprintf(out, "%-15s %-26s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
-		"p90", "max", "segs/req", "bytes/seg", "delacks", "expectation");
+	fprintf(out, "%-15s %-26s %9s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
+		"p90", "p99", "max", "segs/req", "bytes/seg", "delacks", "expectation");
 	for (unsigned i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
 		const struct nt_summary *s = &r->summary;
@@ -431,10 +431,11 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 			snprintf(delacks, sizeof(delacks), "%" PRId64, r->evidence.delayed_acks);
 		else
 			snprintf(delacks, sizeof(delacks), "?");
-		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
+		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
 			r->cfg.variant, verdicts, nt_ns_to_ms(s->rtt_p50_ns),
-			nt_ns_to_ms(s->rtt_p90_ns), nt_ns_to_ms(s->rtt_max_ns), segs, per_seg,
-			delacks, r->expectation_met ? st->green : st->red,
+			nt_ns_to_ms(s->rtt_p90_ns), nt_ns_to_ms(s->rtt_p99_ns),
+			nt_ns_to_ms(s->rtt_max_ns), segs, per_seg, delacks,
+			r->expectation_met ? st->green : st->red,
 			r->expectation_met ? "met" : "NOT met", nt_expect_name(r->cfg.expect),
 			st->reset);
 		if (!r->expectation_met)

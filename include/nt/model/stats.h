@@ -105,6 +105,7 @@ struct nt_stall_note {
  * @verdicts: count per verdict
  * @rtt_p50_ns: round-trip median (nearest rank), -1 with no round trip known
  * @rtt_p90_ns: 90th percentile (nearest rank)
+ * @rtt_p99_ns: 99th percentile (nearest rank)
  * @rtt_max_ns: maximum
  * @stall_min_ns: shortest header->ACK gap among stalled rounds, -1 if none
  * @stall_max_ns: longest, -1 if none
@@ -117,6 +118,7 @@ struct nt_summary {
 	unsigned verdicts[NT_VERDICT_COUNT];
 	int64_t rtt_p50_ns;
 	int64_t rtt_p90_ns;
+	int64_t rtt_p99_ns;
 	int64_t rtt_max_ns;
 	int64_t stall_min_ns;
 	int64_t stall_max_ns;

@@ -242,13 +242,34 @@ static int usage_error(const struct nt_err *err)
 	return NT_EXIT_USAGE;
 }
 
+/* Before any file is read: -o is no input (exit 2) and can be written (exit 4). */
+static int check_files(const struct analyze_opts *o)
+{
+	struct nt_err err = { "" };
+	char pb[NT_ERR_PATH_MAX];
+
+	for (size_t i = 0; i < o->n_files; i++) {
+		if (nt_output_is_input(o->output_path, o->files[i])) {
+			nt_err_set(&err, 0, "--output \"%s\" is an input file",
+				   o->output_path ? nt_err_path(o->output_path, pb, sizeof(pb))
+						  : "-");
+			return usage_error(&err);
+		}
+	}
+	if (nt_output_check(o->output_path, &err) < 0) {
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		return NT_EXIT_FILE;
+	}
+	return NT_EXIT_OK;
+}
+
 static int render(const struct analyze_opts *o, const struct nt_analysis *an)
 {
 	const struct nt_analysis_format *fmt = nt_analysis_format_find(o->format);
 	struct nt_analysis_view view = { .filter = o->filter };
 	struct nt_err err = { "" };
 	struct nt_output out;
-	int ret = nt_output_open(&out, o->output_path, &err);
+	int ret = nt_output_open(&out, o->output_path, NT_OUTPUT_DOCUMENT, &err);
 
 	if (ret < 0)
 		goto fail;
@@ -350,9 +371,15 @@ int nt_analyze_main(int argc, char **argv)
 		code = usage_error(&err);
 	} else if (o.help) {
 		fputs(usage_text, stdout);
-		code = fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+		code = NT_EXIT_OK;
+		if (nt_output_close_stdout(&err) < 0) {
+			fprintf(stderr, "nagle-trace: %s\n", err.msg);
+			code = NT_EXIT_FILE;
+		}
 	} else {
-		code = run(&o);
+		code = check_files(&o);
+		if (code == NT_EXIT_OK)
+			code = run(&o);
 	}
 	free(o.files);
 	free(o.filter);

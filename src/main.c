@@ -29,9 +29,20 @@ static void on_stop_signal(int sig)
 	stop_signal = sig;
 }
 
+/* A signal that ends the process: named temporary files go first (nt/output.h). */
+static void on_fatal_signal(int sig)
+{
+	nt_output_unlink_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static void install_signals(void)
 {
+	static const int fatal[] = { SIGHUP,  SIGQUIT,	 SIGUSR1, SIGUSR2,
+				     SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU };
 	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction fa = { .sa_handler = on_fatal_signal };
 
 	/* No SA_RESTART: ppoll() returns EINTR and the loop sees the flag at once. */
 	sigemptyset(&sa.sa_mask);
@@ -39,6 +50,11 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	/* `nagle-trace | head` ends quietly: writes fail with EPIPE instead of killing us. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Past `ulimit -f` a write fails with EFBIG, reported, instead of killing us. */
+	signal(SIGXFSZ, SIG_IGN);
+	sigemptyset(&fa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &fa, NULL);
 }
 
 static int fail(int code, const struct nt_err *err)
@@ -130,6 +146,49 @@ static int open_pcap_writers(const struct nt_options *opt, struct nt_err *err)
 	return 0;
 }
 
+/*
+ * Right after parsing, before any work: -o and -w (each variant's file) must
+ * be different files (exit 2), and each must be writable (exit 4). "-"
+ * means standard output, for both.
+ */
+static int check_files(struct nt_options *opt)
+{
+	struct nt_err err = { "" };
+	char path[4096], pb[NT_ERR_PATH_MAX];
+
+	if (opt->output_path && strcmp(opt->output_path, "-") == 0)
+		opt->output_path = NULL;
+	if (nt_output_check(opt->output_path, &err) < 0)
+		return fail(NT_EXIT_FILE, &err);
+	if (!opt->pcap_path)
+		return NT_EXIT_OK;
+	if (opt->n_variants > 1 && strcmp(opt->pcap_path, "-") == 0) {
+		fprintf(stderr,
+			"nagle-trace: --write -: %u variants write %u pcap files; "
+			"give a file name\ntry 'nagle-trace --help'\n",
+			opt->n_variants, opt->n_variants);
+		return NT_EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < opt->n_variants; i++) {
+		if (opt->n_variants == 1)
+			snprintf(path, sizeof(path), "%s", opt->pcap_path);
+		else if (nt_pcap_writer_variant_path(opt->pcap_path, opt->variants[i]->name, path,
+						     sizeof(path)) < 0)
+			continue; /* open_pcap_writers() reports it */
+		if (nt_output_same_file(opt->output_path, path)) {
+			fprintf(stderr,
+				"nagle-trace: --output and --write both name \"%s\"\n"
+				"try 'nagle-trace --help'\n",
+				opt->output_path ? nt_err_path(opt->output_path, pb, sizeof(pb))
+						 : "standard output");
+			return NT_EXIT_USAGE;
+		}
+		if (nt_output_check(path, &err) < 0)
+			return fail(NT_EXIT_FILE, &err);
+	}
+	return NT_EXIT_OK;
+}
+
 /* Runs every variant, each in its own lab: how many runs are in @runs, or nt_trace_run()'s -errno. */
 static int run_variants(struct nt_options *opt, struct nt_run *runs, const struct nt_run_sink *sink,
 			struct nt_err *err)
@@ -197,10 +256,13 @@ static int exit_code(const struct nt_options *opt, const struct nt_run *runs, in
 static int report_failed(const struct nt_options *opt, int ret, struct nt_err *err)
 {
 	const char *q = opt->output_path ? "\"" : "";
+	char pb[NT_ERR_PATH_MAX];
 
 	err->msg[0] = '\0'; /* this, not the step it stopped (a run stops when its report fails) */
 	nt_err_set(err, ret, "write %s%s%s", q,
-		   opt->output_path ? opt->output_path : "standard output", q);
+		   opt->output_path ? nt_err_path(opt->output_path, pb, sizeof(pb))
+				    : "standard output",
+		   q);
 	return fail(NT_EXIT_FILE, err);
 }
 
@@ -223,7 +285,7 @@ static int run_trace(struct nt_options *opt)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	if (nt_output_open_spooled(&out, opt->output_path, &err) < 0) {
+	if (nt_output_open(&out, opt->output_path, NT_OUTPUT_DOCUMENT, &err) < 0) {
 		free(runs);
 		return fail(NT_EXIT_FILE, &err);
 	}
@@ -286,7 +348,14 @@ int main(int argc, char **argv)
 {
 	struct nt_err err = { "" };
 	struct nt_options opt;
+	int code;
 
+	/* Before anything opens a file: a closed 0, 1 or 2 must not be taken by one. */
+	if (nt_output_stdio_init() < 0) {
+		fprintf(stderr,
+			"nagle-trace: cannot open /dev/null for a closed standard stream\n");
+		return NT_EXIT_ENVIRONMENT;
+	}
 	if (argc > 1 && strcmp(argv[1], "analyze") == 0) {
 		signal(SIGPIPE, SIG_IGN);
 		return nt_analyze_main(argc - 1, argv + 1);
@@ -297,13 +366,16 @@ int main(int argc, char **argv)
 	}
 	if (opt.action == NT_CLI_HELP) {
 		fputs(nt_cli_usage(), stdout);
-		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+		return nt_output_close_stdout(&err) < 0 ? fail(NT_EXIT_FILE, &err) : NT_EXIT_OK;
 	}
 	if (opt.action == NT_CLI_VERSION) {
 		printf("nagle-trace %s\n%s\nlibmnl %s\njson-c %s\n", NT_VERSION,
 		       nt_capture_library_version(), NT_LIBMNL_VERSION, json_c_version());
-		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+		return nt_output_close_stdout(&err) < 0 ? fail(NT_EXIT_FILE, &err) : NT_EXIT_OK;
 	}
+	code = check_files(&opt);
+	if (code != NT_EXIT_OK)
+		return code;
 	install_signals();
 	return run_trace(&opt);
 }

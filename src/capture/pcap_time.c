@@ -3,10 +3,11 @@
  * pcap_time.c - checked capture timestamps and the pcapng stream tracker
  * (see nt/capture/pcap_time.h).
  *
- * The tracker sees exactly the bytes libpcap consumed, in order, so when
- * pcap_next_ex() returns a packet the last block the tracker completed is
- * that packet's block (libpcap reads a block whole before it returns, and
- * a filter that rejects packets only makes it read more blocks first). It
+ * The tracker sees the bytes of the stream libpcap reads, in order, up to a
+ * buffer ahead of libpcap. When pcap_next_ex() returns a packet, libpcap
+ * has just read that packet's block whole (a filter that rejects packets
+ * only makes it read more blocks first), so its stream offset is the end of
+ * that block: the stamp recorded with that end offset is the packet's. It
  * parses what libpcap parses for timestamps, as the pcapng specification
  * lays the blocks out: the Section Header Block's byte-order magic, each
  * Interface Description Block's if_tsresol (option 9: 10^-n, or 2^-n with
@@ -63,17 +64,23 @@ int nt_pcapng_time_ns(uint64_t raw, const struct nt_pcapng_if *ifc, int64_t *t_n
 int nt_pcapng_track_init(struct nt_pcapng_track *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->last_if = -1;
 	t->hdr = malloc(NT_PCAPNG_BLOCK_KEEP);
-	return t->hdr ? 0 : -ENOMEM;
+	t->stamps = malloc(NT_PCAPNG_STAMPS * sizeof(*t->stamps));
+	if (!t->hdr || !t->stamps) {
+		nt_pcapng_track_fini(t);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void nt_pcapng_track_fini(struct nt_pcapng_track *t)
 {
 	free(t->hdr);
 	free(t->ifs);
+	free(t->stamps);
 	t->hdr = NULL;
 	t->ifs = NULL;
+	t->stamps = NULL;
 }
 
 static uint16_t rd16(const struct nt_pcapng_track *t, const uint8_t *p)
@@ -150,24 +157,39 @@ static void add_interface(struct nt_pcapng_track *t)
 	t->ifs[t->n_ifs++] = ifc;
 }
 
-static void end_block(struct nt_pcapng_track *t)
+/* A packet block of interface @if_id ended at @end: its stamp, with the interface's clock now. */
+static void push_stamp(struct nt_pcapng_track *t, uint64_t if_id, uint64_t raw, uint64_t end)
+{
+	struct nt_pcapng_stamp *s = &t->stamps[t->head % NT_PCAPNG_STAMPS];
+
+	s->end_pos = end;
+	s->raw = raw;
+	if (if_id < t->n_ifs)
+		s->clock = t->ifs[if_id];
+	else
+		s->clock.known = false; /* libpcap refuses the packet */
+	t->head++;
+	if (t->head - t->tail > NT_PCAPNG_STAMPS)
+		t->tail = t->head - NT_PCAPNG_STAMPS;
+}
+
+/* The block that ends at @end is complete. */
+static void end_block(struct nt_pcapng_track *t, uint64_t end)
 {
 	uint32_t type = rd32(t, t->hdr);
 
-	t->last_valid = false;
-	if (type == BT_SHB) {
+	if (type == BT_SHB)
 		t->n_ifs = 0;
-	} else if (type == BT_IDB && t->len >= 20) {
+	else if (type == BT_IDB && t->len >= 20)
 		add_interface(t);
-	} else if ((type == BT_EPB || type == BT_PB) && t->len >= 32) {
-		t->last_if = type == BT_EPB ? rd32(t, t->hdr + 8) : rd16(t, t->hdr + 8);
-		t->last_raw = (uint64_t)rd32(t, t->hdr + 12) << 32 | rd32(t, t->hdr + 16);
-		t->last_valid = true;
-	} else if (type == BT_SPB) {
-		t->last_if = 0;
-		t->last_raw = 0;
-		t->last_valid = true;
-	}
+	else if (type == BT_EPB && t->len >= 32)
+		push_stamp(t, rd32(t, t->hdr + 8),
+			   (uint64_t)rd32(t, t->hdr + 12) << 32 | rd32(t, t->hdr + 16), end);
+	else if (type == BT_PB && t->len >= 32)
+		push_stamp(t, rd16(t, t->hdr + 8),
+			   (uint64_t)rd32(t, t->hdr + 12) << 32 | rd32(t, t->hdr + 16), end);
+	else if (type == BT_SPB)
+		push_stamp(t, 0, 0, end);
 }
 
 /* The header is complete: the block's length (and, for a section header, the byte order). */
@@ -202,7 +224,9 @@ static size_t header_bytes(const struct nt_pcapng_track *t)
 
 void nt_pcapng_track_feed(struct nt_pcapng_track *t, const uint8_t *p, size_t n)
 {
-	t->pos += n;
+	uint64_t end = t->pos + n;
+
+	t->pos = end;
 	while (n && !t->broken && t->state != NT_PCAPNG_NO) {
 		size_t want = t->len ? t->len - t->have : header_bytes(t) - t->have;
 		size_t c = n < want ? n : want;
@@ -223,17 +247,26 @@ void nt_pcapng_track_feed(struct nt_pcapng_track *t, const uint8_t *p, size_t n)
 		if (!t->len && t->have == header_bytes(t) && t->have > 4)
 			start_block(t);
 		else if (t->len && t->have == t->len) {
-			end_block(t);
+			end_block(t, end - n);
 			t->have = 0;
 			t->len = 0;
 		}
 	}
 }
 
-int nt_pcapng_track_last(const struct nt_pcapng_track *t, int64_t *t_ns)
+int nt_pcapng_track_at(struct nt_pcapng_track *t, uint64_t pos, int64_t *t_ns)
 {
-	if (t->state != NT_PCAPNG_YES || t->broken || !t->last_valid || t->last_if < 0 ||
-	    (uint64_t)t->last_if >= t->n_ifs || !t->ifs[t->last_if].known)
+	const struct nt_pcapng_stamp *s;
+
+	if (t->state != NT_PCAPNG_YES)
 		return 0;
-	return nt_pcapng_time_ns(t->last_raw, &t->ifs[t->last_if], t_ns) < 0 ? -ERANGE : 1;
+	while (t->tail < t->head && t->stamps[t->tail % NT_PCAPNG_STAMPS].end_pos < pos)
+		t->tail++;
+	if (t->tail == t->head)
+		return 0;
+	s = &t->stamps[t->tail % NT_PCAPNG_STAMPS];
+	if (s->end_pos != pos || !s->clock.known)
+		return 0;
+	t->tail++;
+	return nt_pcapng_time_ns(s->raw, &s->clock, t_ns) < 0 ? -ERANGE : 1;
 }

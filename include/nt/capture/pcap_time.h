@@ -59,20 +59,39 @@ int nt_pcapng_time_ns(uint64_t raw, const struct nt_pcapng_if *ifc, int64_t *t_n
 /* Bytes of a block kept for parsing: an IDB's options must fit (libpcap's limit is 16 MiB). */
 #define NT_PCAPNG_BLOCK_KEEP (256 * 1024)
 
+/*
+ * Packet blocks remembered ahead of libpcap: the stream it reads is
+ * buffered, so the tracker runs up to one buffer (64 KiB) ahead, and the
+ * smallest packet block (a Simple Packet Block) is 16 bytes.
+ */
+#define NT_PCAPNG_STAMPS 8192
+
+/**
+ * struct nt_pcapng_stamp - one packet block's time, as read
+ * @end_pos: the stream offset just after the block
+ * @raw: its raw timestamp
+ * @clock: its interface's clock at the time (@clock.known false when unknown)
+ */
+struct nt_pcapng_stamp {
+	uint64_t end_pos;
+	uint64_t raw;
+	struct nt_pcapng_if clock;
+};
+
 /**
  * struct nt_pcapng_track - follows a pcapng stream byte by byte, as read
  * @state: not yet known, pcapng, or something else (a classic pcap: ignored)
  * @swapped: the section's byte order is not the host's
- * @pos: bytes fed so far
+ * @pos: bytes fed so far (the stream offset of the next byte)
  * @hdr: the current block's first bytes (kept up to NT_PCAPNG_BLOCK_KEEP)
  * @have: bytes of the current block seen
  * @len: the current block's total length, 0 before its header is complete
  * @ifs: this section's interfaces, in order
  * @n_ifs: how many
  * @cap_ifs: room in @ifs
- * @last_if: interface of the last packet block, -1 for none
- * @last_raw: its raw timestamp
- * @last_valid: a packet block ended and @last_* describe it
+ * @stamps: packet blocks read and not yet asked for, a ring
+ * @head: stamps pushed
+ * @tail: stamps consumed
  * @broken: the stream stopped making sense (libpcap will report why)
  */
 struct nt_pcapng_track {
@@ -85,9 +104,9 @@ struct nt_pcapng_track {
 	struct nt_pcapng_if *ifs;
 	size_t n_ifs;
 	size_t cap_ifs;
-	int64_t last_if;
-	uint64_t last_raw;
-	bool last_valid;
+	struct nt_pcapng_stamp *stamps;
+	uint64_t head;
+	uint64_t tail;
 	bool broken;
 };
 
@@ -108,15 +127,17 @@ int nt_pcapng_track_init(struct nt_pcapng_track *t);
 void nt_pcapng_track_feed(struct nt_pcapng_track *t, const uint8_t *p, size_t n);
 
 /**
- * nt_pcapng_track_last() - the last packet block's time, if it can be computed here
+ * nt_pcapng_track_at() - the time of the packet block that ends at @pos
  * @t: the tracker
+ * @pos: where libpcap's reading stands (ftell() of its stream) right after
+ *       it returned a packet; asked in increasing order
  * @t_ns: set to the time
  *
- * Return: 1 with @t_ns set, 0 when the stream is not pcapng or the block's
- * interface is unknown here (use libpcap's time, checked by
+ * Return: 1 with @t_ns set, 0 when the stream is not pcapng or the block or
+ * its interface is unknown here (use libpcap's time, checked by
  * nt_pcap_time_ns()), -ERANGE when the time is out of range.
  */
-int nt_pcapng_track_last(const struct nt_pcapng_track *t, int64_t *t_ns);
+int nt_pcapng_track_at(struct nt_pcapng_track *t, uint64_t pos, int64_t *t_ns);
 
 /**
  * nt_pcapng_track_fini() - free the tracker; safe on a zeroed one

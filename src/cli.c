@@ -340,14 +340,6 @@ static int parse_one(int c, const char *arg, struct nt_options *opt, bool *expec
 	return ret;
 }
 
-/* -o and -w: two files, never one path written twice (the second rename would win). */
-static int validate_files(const struct nt_options *opt, struct nt_err *err)
-{
-	if (opt->output_path && opt->pcap_path && strcmp(opt->output_path, opt->pcap_path) == 0)
-		return nt_err_set(err, 0, "--output and --write both name \"%s\"", opt->pcap_path);
-	return 0;
-}
-
 /* Every cross-option rule in one place. */
 static int validate(struct nt_options *opt, bool expect_set, struct nt_err *err)
 {
@@ -371,7 +363,8 @@ static int validate(struct nt_options *opt, bool expect_set, struct nt_err *err)
 	t->variant = opt->variants[0];
 	if (!expect_set)
 		t->expect = t->variant->expect;
-	return validate_files(opt, err);
+	/* -o and -w naming one file is refused by main.c through nt_output_same_file(). */
+	return 0;
 }
 
 static const struct option *find_long(const char *name, size_t len)

@@ -153,15 +153,17 @@ static int follow_links(const char *path, struct nt_output_target *t)
 	if (!t->path)
 		return -ENOMEM;
 	for (int hops = 0;; hops++) {
+		struct stat st;
 		char *next;
 
-		if (lstat(t->path, &t->st) < 0) {
+		if (lstat(t->path, &st) < 0) {
 			if (errno != ENOENT)
 				return -errno;
 			t->kind = NT_OUTPUT_NEW;
 			return 0;
 		}
-		if (!S_ISLNK(t->st.st_mode))
+		t->st = st;
+		if (!S_ISLNK(st.st_mode))
 			break;
 		if (hops == LINK_HOPS_MAX)
 			return -ELOOP;
@@ -320,7 +322,7 @@ static bool same(const char *a, bool a_in, const char *b)
 	if (identify(b, false, &ib) == 0) {
 		if (ia.exists && ib.exists)
 			eq = ia.dev == ib.dev && ia.ino == ib.ino && !ia.sink;
-		else if (!ia.exists && !ib.exists)
+		else if (!ia.exists && !ib.exists && ia.where && ib.where)
 			eq = strcmp(ia.where, ib.where) == 0;
 		free(ib.where);
 	}

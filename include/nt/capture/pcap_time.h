@@ -57,7 +57,7 @@ struct nt_pcapng_if {
 int nt_pcapng_time_ns(uint64_t raw, const struct nt_pcapng_if *ifc, int64_t *t_ns);
 
 /* Bytes of a block kept for parsing: an IDB's options must fit (libpcap's limit is 16 MiB). */
-#define NT_PCAPNG_BLOCK_KEEP (256 * 1024)
+#define NT_PCAPNG_BLOCK_KEEP 262144u /* 256 KiB */
 
 /*
  * Packet blocks remembered ahead of libpcap: the stream it reads is

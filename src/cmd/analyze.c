@@ -27,15 +27,18 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 	struct nt_analysis_view view = { .filter = o->filter };
 	struct nt_err err = { "" };
 	struct nt_output out;
-	int ret = nt_output_open(&out, o->out.path, &err);
+	int ret = nt_output_open(&out, o->out.path, NT_OUTPUT_DOCUMENT, &err);
 
 	if (ret < 0)
 		goto fail;
 	ret = fmt->analysis(out.fp, an, &view);
 	if (ret < 0) {
+		char pb[NT_ERR_PATH_MAX];
+
 		nt_output_abort(&out);
 		nt_err_set(&err, ret, "write \"%s\"",
-			   o->out.path ? o->out.path : "standard output");
+			   o->out.path ? nt_err_path(o->out.path, pb, sizeof(pb))
+				       : "standard output");
 		goto fail;
 	}
 	ret = nt_output_commit(&out, &err);
@@ -98,6 +101,26 @@ static uint64_t read_one(struct nt_analysis *an, const char *path, const char *f
 	return read;
 }
 
+/* Before any file is read: -o is no input (exit 2) and can be written (exit 4). */
+static int check_files(const struct nt_analyze_opts *o)
+{
+	struct nt_err err = { "" };
+	char pb[NT_ERR_PATH_MAX];
+
+	for (size_t i = 0; i < o->n_files; i++) {
+		if (nt_output_is_input(o->out.path, o->files[i])) {
+			nt_err_set(&err, 0, "--output \"%s\" is an input file",
+				   o->out.path ? nt_err_path(o->out.path, pb, sizeof(pb)) : "-");
+			return usage_error(&err);
+		}
+	}
+	if (nt_output_check(o->out.path, &err) < 0) {
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		return NT_EXIT_FILE;
+	}
+	return NT_EXIT_OK;
+}
+
 static int run(const struct nt_analyze_opts *o)
 {
 	struct read_trouble trouble = { false, false };
@@ -148,13 +171,13 @@ int nt_cmd_analyze(int argc, char **argv)
 	if (nt_analyze_opts_parse(argc, argv, &o, &err) < 0) {
 		code = usage_error(&err);
 	} else if (o.action == NT_CMD_HELP) {
-		nt_analyze_opts_usage(stdout);
-		code = fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+		code = nt_cmd_print_info(nt_analyze_opts_usage);
 	} else if (o.action == NT_CMD_VERSION) {
-		nt_cmd_version(stdout);
-		code = fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
+		code = nt_cmd_print_info(nt_cmd_version);
 	} else {
-		code = run(&o);
+		code = check_files(&o);
+		if (code == NT_EXIT_OK)
+			code = run(&o);
 	}
 	nt_analyze_opts_fini(&o);
 	return code;

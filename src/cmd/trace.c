@@ -190,11 +190,60 @@ static int report_failed(struct trace_cmd *tc, int ret)
 {
 	const char *path = tc->opt.out.path;
 	const char *q = path ? "\"" : "";
+	char pb[NT_ERR_PATH_MAX];
 
-	tc->err.msg[0] =
-		'\0'; /* this, not the step it stopped (a run stops when its report fails) */
-	nt_err_set(&tc->err, ret, "write %s%s%s", q, path ? path : "standard output", q);
+	/* This, not the step it stopped (a run stops when its report fails). */
+	tc->err.msg[0] = '\0';
+	nt_err_set(&tc->err, ret, "write %s%s%s", q,
+		   path ? nt_err_path(path, pb, sizeof(pb)) : "standard output", q);
 	return fail(NT_EXIT_FILE, &tc->err);
+}
+
+static int usage(const char *msg, const char *path)
+{
+	char pb[NT_ERR_PATH_MAX];
+
+	fputs("nagle-trace: ", stderr);
+	fprintf(stderr, msg, path ? nt_err_path(path, pb, sizeof(pb)) : "standard output");
+	fputs("\ntry 'nagle-trace --help'\n", stderr);
+	return NT_EXIT_USAGE;
+}
+
+/*
+ * Right after parsing, before any work: -o and each variant's -w file must
+ * be different files (exit 2) and writable (exit 4). "-" is standard output
+ * for both; -w - with no -o sends the report to standard error, as tcpdump
+ * -w - keeps its messages there, so `nagle-trace -w - | tshark -r -` works.
+ */
+static int check_files(struct trace_cmd *tc)
+{
+	struct nt_cmd_output *o = &tc->opt.out;
+	char path[4096];
+
+	if (o->pcap_path && strcmp(o->pcap_path, "-") == 0 && !o->path)
+		o->path = "/dev/stderr";
+	if (o->path && strcmp(o->path, "-") == 0)
+		o->path = NULL;
+	if (nt_output_check(o->path, &tc->err) < 0)
+		return fail(NT_EXIT_FILE, &tc->err);
+	if (!o->pcap_path)
+		return NT_EXIT_OK;
+	if (tc->opt.n_variants > 1 && strcmp(o->pcap_path, "-") == 0)
+		return usage("--write -: several variants write one pcap file each, which %s "
+			     "cannot hold; give a file name",
+			     NULL);
+	for (unsigned i = 0; i < tc->opt.n_variants; i++) {
+		if (tc->opt.n_variants == 1)
+			snprintf(path, sizeof(path), "%s", o->pcap_path);
+		else if (nt_pcap_writer_variant_path(o->pcap_path, tc->opt.variants[i]->name, path,
+						     sizeof(path)) < 0)
+			continue; /* pcap_open() reports it */
+		if (nt_output_same_file(o->path, path))
+			return usage("--output and --write both name \"%s\"", o->path);
+		if (nt_output_check(path, &tc->err) < 0)
+			return fail(NT_EXIT_FILE, &tc->err);
+	}
+	return NT_EXIT_OK;
 }
 
 static int run_failed(struct trace_cmd *tc, int ret)
@@ -254,7 +303,7 @@ static int run(struct trace_cmd *tc)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	if (nt_output_open_spooled(&tc->out, opt->out.path, &tc->err) < 0)
+	if (nt_output_open(&tc->out, opt->out.path, NT_OUTPUT_DOCUMENT, &tc->err) < 0)
 		return fail(NT_EXIT_FILE, &tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);
@@ -284,14 +333,13 @@ int nt_cmd_trace(int argc, char **argv)
 		fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace --help'\n", tc.err.msg);
 		return NT_EXIT_USAGE;
 	}
-	if (tc.opt.action == NT_CMD_HELP) {
-		nt_trace_opts_usage(stdout);
-		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
-	}
-	if (tc.opt.action == NT_CMD_VERSION) {
-		nt_cmd_version(stdout);
-		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
-	}
+	if (tc.opt.action == NT_CMD_HELP)
+		return nt_cmd_print_info(nt_trace_opts_usage);
+	if (tc.opt.action == NT_CMD_VERSION)
+		return nt_cmd_print_info(nt_cmd_version);
+	code = check_files(&tc);
+	if (code != NT_EXIT_OK)
+		return code;
 	nt_cmd_signals_install();
 	code = run(&tc);
 	nt_capture_closer_drain();

@@ -38,8 +38,10 @@ extern volatile sig_atomic_t nt_cmd_stop;
 
 /**
  * nt_cmd_signals_install() - catch SIGINT and SIGTERM into nt_cmd_stop
- * (without SA_RESTART, so a blocking wait returns EINTR at once), and
- * ignore SIGPIPE (a reader that goes away is a write error, not death)
+ * (without SA_RESTART, so a blocking wait returns EINTR at once); ignore
+ * SIGPIPE (a reader that goes away is a write error, not death) and SIGXFSZ
+ * (past `ulimit -f`, EFBIG); on the other signals that end a process,
+ * remove named temporary files first (nt_output_unlink_temps())
  */
 void nt_cmd_signals_install(void);
 

@@ -81,6 +81,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--seed", type=int, default=int(time.time()))
     args = ap.parse_args()
+    args.binary = os.path.abspath(args.binary)
 
     rng = random.Random(args.seed)
     counts, failures, runs = {}, [], 0

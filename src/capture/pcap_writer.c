@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "nt/capture/pcap_writer.h"
+#include "nt/clock.h"
 #include "nt/output.h"
 
 /* LINKTYPE_ETHERNET, for a writer committed before the capture opened. */
@@ -121,8 +122,9 @@ void nt_pcap_writer_dump(struct nt_pcap_writer *w, const struct nt_frame *frame)
 		return;
 	memset(&h, 0, sizeof(h));
 	/* With nanosecond precision the dumper stores tv_usec as the nanosecond field. */
-	h.ts.tv_sec = (time_t)(frame->t_ns / 1000000000);
-	h.ts.tv_usec = (suseconds_t)(frame->t_ns % 1000000000);
+	/* Nanosecond pcap (magic 0xa1b23c4d): tv_usec holds nanoseconds. */
+	h.ts.tv_sec = (time_t)(frame->t_ns / NT_NS_PER_SEC);
+	h.ts.tv_usec = (suseconds_t)(frame->t_ns % NT_NS_PER_SEC);
 	h.caplen = frame->caplen;
 	h.len = frame->wirelen;
 	errno = 0;

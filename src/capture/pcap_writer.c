@@ -122,7 +122,6 @@ void nt_pcap_writer_dump(struct nt_pcap_writer *w, const struct nt_frame *frame)
 		return;
 	memset(&h, 0, sizeof(h));
 	/* With nanosecond precision the dumper stores tv_usec as the nanosecond field. */
-	/* Nanosecond pcap (magic 0xa1b23c4d): tv_usec holds nanoseconds. */
 	h.ts.tv_sec = (time_t)(frame->t_ns / NT_NS_PER_SEC);
 	h.ts.tv_usec = (suseconds_t)(frame->t_ns % NT_NS_PER_SEC);
 	h.caplen = frame->caplen;

@@ -39,6 +39,7 @@ static const char usage_text[] =
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
 	"  --fail-on-stall     exit 1 when any stall was found\n"
+	"  --brief             the files and the summary alone (text)\n"
 	"  -h, --help          this text\n"
 	"  --version           versions of nagle-trace and its libraries\n"
 	"\n"
@@ -64,6 +65,7 @@ enum {
 	OPT_FORMAT,
 	OPT_FAIL_ON_STALL,
 	OPT_VERSION,
+	OPT_BRIEF,
 };
 
 static const struct option long_opts[] = {
@@ -75,6 +77,7 @@ static const struct option long_opts[] = {
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -169,6 +172,9 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 		return 0;
 	case OPT_FAIL_ON_STALL:
 		o->fail_on_stall = true;
+		return 0;
+	case OPT_BRIEF:
+		o->out.brief = true;
 		return 0;
 	case 'h':
 		o->action = NT_CMD_HELP;

@@ -294,7 +294,8 @@ static int run(struct trace_cmd *tc)
 {
 	struct nt_trace_opts *opt = &tc->opt;
 	struct nt_render_opts ro = { .color = nt_cmd_want_color(&opt->out),
-				     .summary_only = opt->out.summary_only };
+				     .summary_only = opt->out.summary_only,
+				     .brief = opt->out.brief };
 	const struct nt_format *fmt = nt_format_find(opt->out.format, NT_FORMAT_TRACE);
 	int n, ret;
 
@@ -303,7 +304,8 @@ static int run(struct trace_cmd *tc)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	if (nt_output_open(&tc->out, opt->out.path, NT_OUTPUT_DOCUMENT, &tc->err) < 0)
+	if (nt_output_open(&tc->out, opt->out.path,
+			   fmt->records ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT, &tc->err) < 0)
 		return fail(NT_EXIT_FILE, &tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);

@@ -33,6 +33,7 @@ enum {
 	OPT_PINGPONG,
 	OPT_VERSION,
 	OPT_TIMINGS,
+	OPT_BRIEF,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +59,7 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ 0 },
 };
 
@@ -99,6 +101,7 @@ static const char usage_output[] =
 	"                       nanosecond timestamps); with several variants, one file\n"
 	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
 	"  --summary            one line per round instead of the full timeline\n"
+	"  --brief              the summary alone (text; a million rounds, one screen)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
@@ -282,6 +285,9 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		return nt_cmd_parse_color(name, arg, &o->color, err);
 	case OPT_SUMMARY:
 		o->summary_only = true;
+		return 0;
+	case OPT_BRIEF:
+		o->brief = true;
 		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;

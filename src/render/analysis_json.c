@@ -520,3 +520,41 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 	json_object_put(sum);
 	return ret;
 }
+
+/*
+ * JSON Lines (--format jsonl): one "flow" record per flow with stalls, each
+ * the element "flows" holds in the document, then one "summary" record with
+ * schema_version, tool, params, files and the summary.
+ */
+int nt_render_analysis_jsonl(FILE *out, const struct nt_analysis *an,
+			     const struct nt_analysis_view *v)
+{
+	struct flow_obj t;
+	bool oom = false;
+	struct json_object *rec;
+	int ret = an->n_flows ? flow_obj_up(&t) : 0;
+
+	for (size_t i = 0; !ret && i < an->n_flows; i++) {
+		ret = set_flow(&t, an, an->flows[i]);
+		rec = json_object_new_object();
+		nt_json_put(&oom, rec, "type", json_object_new_string("flow"));
+		nt_json_merge(&oom, rec, t.flow);
+		if (!ret)
+			ret = oom ? -ENOMEM : nt_json_line(out, rec);
+		json_object_put(rec);
+	}
+	if (an->n_flows)
+		flow_obj_down(&t);
+	if (ret)
+		return ret;
+	rec = json_object_new_object();
+	nt_json_put(&oom, rec, "type", json_object_new_string("summary"));
+	nt_json_put(&oom, rec, "schema_version", json_object_new_int(NT_JSON_SCHEMA_ANALYZE));
+	nt_json_put(&oom, rec, "tool", nt_json_tool(&oom, "analyze"));
+	nt_json_put(&oom, rec, "params", params_json(&oom, an, v));
+	nt_json_put(&oom, rec, "files", files_json(&oom, an));
+	nt_json_put(&oom, rec, "summary", summary_json(&oom, an));
+	ret = oom ? -ENOMEM : nt_json_line(out, rec);
+	json_object_put(rec);
+	return ret;
+}

@@ -133,7 +133,7 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 	if (v->filter)
 		fprintf(out, "filter: %s\n", v->filter);
 	fputc('\n', out);
-	for (size_t i = 0; i < an->n_flows; i++) {
+	for (size_t i = 0; i < an->n_flows && !v->brief; i++) {
 		nt_render_analysis_text_flow(out, an, an->flows[i]);
 		fputc('\n', out);
 	}

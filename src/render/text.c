@@ -16,6 +16,7 @@
 
 #include "nt/clock.h"
 #include "nt/model/tcp.h"
+#include "nt/render/fmt.h"
 #include "nt/render/render.h"
 #include "nt/unknown.h"
 
@@ -318,11 +319,24 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		run->expectation_met ? "" : run->expectation_reason);
 }
 
-static void print_compact(FILE *out, const struct nt_round *r, const struct style *st)
+/* Digits of the largest round number, so the columns hold up to round 1000000. */
+static int round_width(const struct nt_run *run)
 {
-	fprintf(out, "round %-4u %s%-10s%s rtt %9.3f ms", r->index, verdict_color(st, r->verdict),
-		nt_verdict_name(r->verdict), st->reset,
-		r->rtt_ns >= 0 ? nt_ns_to_ms(r->rtt_ns) : -1.0);
+	int w = 1;
+
+	for (unsigned n = run->cfg.shape.rounds; n >= 10; n /= 10)
+		w++;
+	return w < 4 ? 4 : w;
+}
+
+static void print_compact(FILE *out, const struct nt_run *run, const struct nt_round *r,
+			  const struct style *st)
+{
+	char rtt[NT_FMT_MS_LEN];
+
+	fprintf(out, "round %-*u %s%-10s%s rtt %12s", round_width(run), r->index,
+		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset,
+		nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)));
 	if (r->gap_ns >= 0)
 		fprintf(out, "  header->ACK %9.3f ms", nt_ns_to_ms(r->gap_ns));
 	fputc('\n', out);
@@ -339,6 +353,8 @@ void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_vi
 	const struct style *st = style_of(opts);
 
 	print_header(out, run, st);
+	if (opts && opts->brief)
+		return;
 	if (opts && opts->summary_only)
 		fputc('\n', out);
 	else
@@ -351,9 +367,10 @@ void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_vi
 {
 	const struct style *st = style_of(opts);
 
-	(void)run;
+	if (opts && opts->brief)
+		return;
 	if (opts && opts->summary_only) {
-		print_compact(out, rv->round, st);
+		print_compact(out, run, rv->round, st);
 		return;
 	}
 	fputc('\n', out);
@@ -366,7 +383,7 @@ void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view
 {
 	const struct style *st = style_of(opts);
 
-	if (!(opts && opts->summary_only))
+	if (!(opts && (opts->summary_only || opts->brief)))
 		print_section(out, teardown, "teardown (times relative to round 1's first write)",
 			      run->first_start_ns, st);
 	print_summary(out, run, st);

@@ -62,5 +62,5 @@ grep -q 'No stalls found' "$none.html" || fail "writev: the HTML does not say so
 # An unknown format names the known ones.
 "$NAGLE_TRACE" analyze --format pdf "$caps/gen-writev.pcap" 2>"$NT_TMP/err" >/dev/null
 [ $? = 2 ] || fail "--format pdf: want exit status 2"
-grep -q 'text|json|markdown|svg|html' "$NT_TMP/err" || fail "--format pdf: names not listed"
+grep -q 'text|json|jsonl|markdown|svg|html' "$NT_TMP/err" || fail "--format pdf: names not listed"
 echo "ok"

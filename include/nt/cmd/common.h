@@ -31,6 +31,7 @@ enum nt_color_mode {
  * @pcap_path: -w, NULL for none
  * @color: --color
  * @summary_only: --summary
+ * @brief: --brief
  * @timings: --timings
  */
 struct nt_cmd_output {
@@ -39,6 +40,7 @@ struct nt_cmd_output {
 	const char *pcap_path;
 	enum nt_color_mode color;
 	bool summary_only;
+	bool brief;
 	bool timings;
 };
 

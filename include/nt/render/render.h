@@ -19,10 +19,12 @@
  * struct nt_render_opts - presentation choices shared by the formats
  * @color: use ANSI colours (text only)
  * @summary_only: one line per round instead of the full timeline (text)
+ * @brief: the summary alone, no line per round (text)
  */
 struct nt_render_opts {
 	bool color;
 	bool summary_only;
+	bool brief;
 };
 
 struct nt_renderer;
@@ -160,6 +162,7 @@ int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv
 /* Each format's document of runs (registry.c lists them with their names). */
 extern const struct nt_trace_doc nt_text_trace;
 extern const struct nt_trace_doc nt_json_trace;
+extern const struct nt_trace_doc nt_jsonl_trace;
 extern const struct nt_trace_doc nt_markdown_trace;
 extern const struct nt_trace_doc nt_svg_trace;
 extern const struct nt_trace_doc nt_html_trace;

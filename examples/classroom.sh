@@ -4,7 +4,9 @@
 # MSS boundary, and every fix side by side. Run as root or under `unshare -Urn`:
 #   unshare -Urn examples/classroom.sh [path/to/nagle-trace]
 set -eu
+# The binary: as given, else the build tree's next to this script, else the installed one.
 nt=${1:-$(dirname "$0")/../build/nagle-trace}
+[ -x "$nt" ] || [ -n "${1:-}" ] || nt=$(command -v nagle-trace || echo "$nt")
 [ -x "$nt" ] || { echo "build nagle-trace first (see README.md), or pass its path" >&2; exit 2; }
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

@@ -9,7 +9,9 @@
 #   unshare -Urn examples/incident-check.sh HEADER_BYTES BODY_BYTES REPLY_BYTES [nagle-trace]
 set -eu
 header=${1:-64} body=${2:-256} reply=${3:-128}
+# The binary: as given, else the build tree's next to this script, else the installed one.
 nt=${4:-$(dirname "$0")/../build/nagle-trace}
+[ -x "$nt" ] || [ -n "${4:-}" ] || nt=$(command -v nagle-trace || echo "$nt")
 [ -x "$nt" ] || { echo "build nagle-trace first (see README.md), or pass its path" >&2; exit 2; }
 out=${OUT:-incident-$(date +%Y%m%d-%H%M%S).json}
 

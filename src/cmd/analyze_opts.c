@@ -26,7 +26,8 @@ static const char usage_text[] =
 	"A stall: a sub-MSS data segment H, nothing more from its sender, a pure ACK\n"
 	"of exactly H at least --threshold later, and the sender's next data within\n"
 	"--release-us of that ACK plus the round trip between the capture point and\n"
-	"the sender (estimated from the capture). See docs/analyze.md.\n"
+	"the sender (estimated from the capture). See analyze.md in the documentation\n"
+	"(share/doc/nagle-trace, or docs/ in the source).\n"
 	"\n"
 	"options:\n"
 	"  -r FILE             read FILE (as tcpdump -r; repeatable, beside positional files)\n"
@@ -244,4 +245,9 @@ void nt_analyze_opts_fini(struct nt_analyze_opts *o)
 	free(o->filter);
 	o->files = NULL;
 	o->filter = NULL;
+}
+
+const struct option *nt_analyze_opts_table(void)
+{
+	return long_opts;
 }

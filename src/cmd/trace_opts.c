@@ -118,6 +118,11 @@ static const char usage_output[] =
 	"  4  a file could not be written\n"
 	"  130, 143  interrupted by SIGINT, SIGTERM (what was captured is still reported)\n";
 
+const struct option *nt_trace_opts_table(void)
+{
+	return long_options;
+}
+
 void nt_trace_opts_usage(FILE *out)
 {
 	const struct nt_variant *v;

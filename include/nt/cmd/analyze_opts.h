@@ -11,6 +11,7 @@
 #ifndef NT_CMD_ANALYZE_OPTS_H
 #define NT_CMD_ANALYZE_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,6 +66,13 @@ int nt_analyze_opts_parse(int argc, char **argv, struct nt_analyze_opts *opt, st
  * @opt: the options
  */
 void nt_analyze_opts_fini(struct nt_analyze_opts *opt);
+
+/**
+ * nt_analyze_opts_table() - analyze's long options (for completion)
+ *
+ * Return: the getopt_long() table, ending with a zeroed entry.
+ */
+const struct option *nt_analyze_opts_table(void);
 
 /**
  * nt_analyze_opts_usage() - write analyze's --help text

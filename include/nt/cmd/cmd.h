@@ -29,6 +29,16 @@ int nt_cmd_trace(int argc, char **argv);
  */
 int nt_cmd_analyze(int argc, char **argv);
 
+/**
+ * nt_cmd_completion() - `nagle-trace completion bash`: the bash completion
+ * script, made from the option tables, variants and formats
+ * @argc: argument count, argv[0] is "completion"
+ * @argv: the arguments
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_completion(int argc, char **argv);
+
 /*
  * The stop flag: the signal (SIGINT, SIGTERM) that asked the process to
  * stop, 0 while none did. The only mutable global besides the capture

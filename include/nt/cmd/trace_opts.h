@@ -7,6 +7,7 @@
 #ifndef NT_CMD_TRACE_OPTS_H
 #define NT_CMD_TRACE_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,13 @@ struct nt_trace_opts {
  * Return: 0, or -EINVAL on a usage error.
  */
 int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err);
+
+/**
+ * nt_trace_opts_table() - the trace command's long options (for completion)
+ *
+ * Return: the getopt_long() table, ending with a zeroed entry.
+ */
+const struct option *nt_trace_opts_table(void);
 
 /**
  * nt_trace_opts_usage() - write the --help text, its variant and format

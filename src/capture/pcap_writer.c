@@ -31,10 +31,13 @@
  * @dumper: the open dumper, NULL before _start()
  * @frames: frames dumped
  * @error: the first write error (negative errno), 0 if none
+ * @spool: spool mode: the unnamed temporary file the frames go to (@path and
+ *         @tmp_path are NULL)
  */
 struct nt_pcap_writer {
 	char *path;
 	char *tmp_path;
+	FILE *spool;
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
 	unsigned long frames;
@@ -73,6 +76,42 @@ int nt_pcap_writer_new(const char *path, struct nt_pcap_writer **out, struct nt_
 	return 0;
 }
 
+int nt_pcap_writer_new_spool(struct nt_pcap_writer **out, struct nt_err *err)
+{
+	struct nt_pcap_writer *w = calloc(1, sizeof(*w));
+
+	*out = NULL;
+	if (!w)
+		return nt_err_set(err, -ENOMEM, "capture spool");
+	w->spool = tmpfile();
+	if (!w->spool) {
+		int e = -errno;
+
+		free(w);
+		return nt_err_set(err, e, "capture spool: temporary file");
+	}
+	*out = w;
+	return 0;
+}
+
+/* The dumper closes its stream: it gets a duplicate sharing the spool's file offset. */
+static pcap_dumper_t *spool_dumper(struct nt_pcap_writer *w)
+{
+	int fd = dup(fileno(w->spool));
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	pcap_dumper_t *d;
+
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	d = pcap_dump_fopen(w->dead, fp);
+	if (!d)
+		fclose(fp);
+	return d;
+}
+
 int nt_pcap_writer_start(struct nt_pcap_writer *w, int linktype, unsigned snaplen,
 			 struct nt_err *err)
 {
@@ -80,10 +119,10 @@ int nt_pcap_writer_start(struct nt_pcap_writer *w, int linktype, unsigned snaple
 						       PCAP_TSTAMP_PRECISION_NANO);
 	if (!w->dead)
 		return nt_err_set(err, -ENOMEM, "write \"%s\": libpcap: no dead handle", w->path);
-	w->dumper = pcap_dump_open(w->dead, w->tmp_path);
+	w->dumper = w->spool ? spool_dumper(w) : pcap_dump_open(w->dead, w->tmp_path);
 	if (!w->dumper) {
-		int ret = nt_err_set(err, -EIO, "write \"%s\": libpcap: %s", w->path,
-				     pcap_geterr(w->dead));
+		int ret = nt_err_set(err, -EIO, "write \"%s\": libpcap: %s",
+				     w->path ? w->path : "temporary file", pcap_geterr(w->dead));
 
 		pcap_close(w->dead);
 		w->dead = NULL;
@@ -121,6 +160,8 @@ static void writer_free(struct nt_pcap_writer *w)
 		pcap_dump_close(w->dumper);
 	if (w->dead)
 		pcap_close(w->dead);
+	if (w->spool)
+		fclose(w->spool);
 	free(w->tmp_path);
 	free(w->path);
 	free(w);
@@ -162,8 +203,30 @@ void nt_pcap_writer_abort(struct nt_pcap_writer *w)
 		pcap_dump_close(w->dumper);
 		w->dumper = NULL;
 	}
-	unlink(w->tmp_path);
+	if (w->tmp_path)
+		unlink(w->tmp_path);
 	writer_free(w);
+}
+
+FILE *nt_pcap_writer_finish_spool(struct nt_pcap_writer *w, struct nt_err *err)
+{
+	FILE *spool = w->spool;
+	int ret = 0;
+
+	if (!w->dumper)
+		ret = nt_pcap_writer_start(w, EMPTY_LINKTYPE, EMPTY_SNAPLEN, err);
+	if (!ret && (w->error || pcap_dump_flush(w->dumper) < 0))
+		ret = nt_err_set(err, w->error ? w->error : -EIO, "capture spool");
+	if (ret) {
+		nt_pcap_writer_abort(w);
+		return NULL;
+	}
+	pcap_dump_close(w->dumper);
+	w->dumper = NULL;
+	w->spool = NULL;
+	writer_free(w);
+	rewind(spool);
+	return spool;
 }
 
 int nt_pcap_writer_variant_path(const char *path, const char *variant, char *buf, size_t len)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "nt/capture/feed.h"
+#include "nt/cmd/annotate.h"
 #include "nt/cmd/analyze_opts.h"
 #include "nt/cmd/cmd.h"
 #include "nt/exitcode.h"
@@ -57,8 +58,8 @@ struct read_trouble {
 	bool filter;
 };
 
-static void read_one(struct nt_analysis *an, const char *path, const char *filter,
-		     struct read_trouble *trouble)
+static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const char *path,
+		     const char *filter, struct read_trouble *trouble)
 {
 	struct nt_err err = { "" };
 	struct nt_pcap_file *f;
@@ -67,7 +68,7 @@ static void read_one(struct nt_analysis *an, const char *path, const char *filte
 		an->oom = true;
 		return;
 	}
-	if (nt_pcap_file_open(path, &f, &err) < 0) {
+	if (nt_annotate_open_input(annotate, path, &f, &err) < 0) {
 		nt_analysis_file_end(an, err.msg);
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		trouble->file = true;
@@ -94,6 +95,7 @@ static void read_one(struct nt_analysis *an, const char *path, const char *filte
 static int run(const struct nt_analyze_opts *o)
 {
 	struct read_trouble trouble = { false, false };
+	struct nt_annotate annotate;
 	struct nt_analysis an;
 	int code;
 
@@ -107,11 +109,20 @@ static int run(const struct nt_analyze_opts *o)
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
+	nt_annotate_init(&annotate, o->annotate, &an);
 	for (size_t i = 0; i < o->n_files && !an.oom; i++)
-		read_one(&an, o->files[i], o->filter, &trouble);
+		read_one(&an, &annotate, o->files[i], o->filter, &trouble);
 	nt_analysis_finish(&an);
 
 	code = render(o, &an);
+	if (code == NT_EXIT_OK && o->annotate) {
+		struct nt_err err = { "" };
+
+		if (nt_annotate_write(&annotate, &an, o->filter, &err) < 0) {
+			fprintf(stderr, "nagle-trace: %s\n", err.msg);
+			code = NT_EXIT_FILE;
+		}
+	}
 	if (code == NT_EXIT_OK) {
 		if (trouble.file)
 			code = NT_EXIT_FILE;
@@ -124,6 +135,7 @@ static int run(const struct nt_analyze_opts *o)
 	}
 	if (an.oom)
 		fprintf(stderr, "nagle-trace: analyze: out of memory: the report is incomplete\n");
+	nt_annotate_fini(&annotate);
 	nt_analysis_fini(&an);
 	return code;
 }

@@ -35,6 +35,9 @@ static const char usage_text[] =
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
+	"  --annotate FILE     also write the inputs to FILE as pcapng, each stall's held\n"
+	"                      segment, late ACK and released segment commented (Wireshark:\n"
+	"                      frame.comment), the summary as the file's comment\n"
 	"  --fail-on-stall     exit 1 when any stall was found\n"
 	"  -h, --help          this text\n"
 	"  --version           versions of nagle-trace and its libraries\n"
@@ -61,6 +64,7 @@ enum {
 	OPT_FORMAT,
 	OPT_FAIL_ON_STALL,
 	OPT_VERSION,
+	OPT_ANNOTATE,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +74,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -154,6 +159,11 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 	case OPT_FAIL_ON_STALL:
 		o->fail_on_stall = true;
 		return 0;
+	case OPT_ANNOTATE:
+		if (!*cli->arg)
+			return nt_err_set(err, 0, "--annotate: an empty file name");
+		o->annotate = cli->arg;
+		return 0;
 	case 'h':
 		o->action = NT_CMD_HELP;
 		return 0;
@@ -177,6 +187,11 @@ static int validate(struct nt_analyze_opts *o, char **words, size_t n_words, str
 				  words[0]);
 	if (o->n_files == 0)
 		return nt_err_set(err, 0, "no capture file given");
+	if (o->annotate && o->out.path && strcmp(o->annotate, o->out.path) == 0)
+		return nt_err_set(err, 0, "--output and --annotate both name \"%s\"", o->annotate);
+	for (size_t i = 0; o->annotate && i < o->n_files; i++)
+		if (strcmp(o->annotate, o->files[i]) == 0)
+			return nt_err_set(err, 0, "--annotate: \"%s\" is an input", o->annotate);
 	return n_words ? join_filter(o, words, n_words, err) : 0;
 }
 

@@ -34,6 +34,7 @@
  * @files: the inputs, in order ("-": standard input)
  * @n_files: how many
  * @filter: the filter expression, NULL for none (allocated)
+ * @annotate: --annotate: the pcapng to write the inputs to, with comments, or NULL
  */
 struct nt_analyze_opts {
 	enum nt_cmd_action action;
@@ -43,6 +44,7 @@ struct nt_analyze_opts {
 	char **files;
 	size_t n_files;
 	char *filter;
+	const char *annotate;
 };
 
 /**

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nt/model/annotate.h"
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
 #include "nt/model/stall.h"
@@ -168,6 +169,7 @@ struct nt_analysis_summary {
  * @sum: totals
  * @cur_linktype: link type of the current file
  * @oom: an allocation failed; results are incomplete
+ * @annot: when set, every stall is also kept here (--annotate); NULL: not kept
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -180,6 +182,7 @@ struct nt_analysis {
 	struct nt_analysis_summary sum;
 	int cur_linktype;
 	bool oom;
+	struct nt_annot_list *annot;
 };
 
 /**

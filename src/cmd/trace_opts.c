@@ -33,6 +33,7 @@ enum {
 	OPT_PINGPONG,
 	OPT_VERSION,
 	OPT_TIMINGS,
+	OPT_EXPORT_PKT,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +59,7 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
+	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ 0 },
 };
 
@@ -97,7 +99,11 @@ static const char usage_output[] =
 	"  -o, --output FILE    write the report to FILE (complete or not at all)\n"
 	"  -w, --write FILE     write the captured frames of the connection to FILE (pcap,\n"
 	"                       nanosecond timestamps); with several variants, one file\n"
-	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
+	"                       each, the variant's name before the extension (x-nodelay.pcap);\n"
+	"                       a name ending in .pcapng writes pcapng with each round's H,\n"
+	"                       A and B commented and the summary as the file's comment\n"
+	"  --export-packetdrill FILE  the first stalled round (else the last) as a packetdrill\n"
+	"                       script from the client's side (see nagle-trace(1), EXPORTS)\n"
 	"  --summary            one line per round instead of the full timeline\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
@@ -286,6 +292,11 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 	case OPT_TIMINGS:
 		o->timings = true;
 		return 0;
+	case OPT_EXPORT_PKT:
+		if (!*arg)
+			return nt_err_set(err, 0, "--export-packetdrill: an empty file name");
+		opt->pkt_path = arg;
+		return 0;
 	}
 	return 1;
 }
@@ -354,6 +365,11 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 	if (opt->out.path && opt->out.pcap_path && strcmp(opt->out.path, opt->out.pcap_path) == 0)
 		return nt_err_set(err, 0, "--output and --write both name \"%s\"",
 				  opt->out.pcap_path);
+	if (opt->pkt_path &&
+	    ((opt->out.path && strcmp(opt->out.path, opt->pkt_path) == 0) ||
+	     (opt->out.pcap_path && strcmp(opt->out.pcap_path, opt->pkt_path) == 0)))
+		return nt_err_set(err, 0, "--export-packetdrill names \"%s\", another output",
+				  opt->pkt_path);
 	return 0;
 }
 

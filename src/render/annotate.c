@@ -156,9 +156,13 @@ const char *nt_annot_round_text(const struct nt_annot_round_mark *m, char *buf, 
 		why = ": the body left before the ACK, nothing held it";
 	else if (m->verdict == NT_VERDICT_COALESCED)
 		why = ": header and body left in one segment";
-	snprintf(buf, len, "round %u: %s (%u bytes)%s; verdict %s%s", m->round,
-		 what[m->role < NT_ANNOT_ROLE_COUNT ? m->role : NT_ANNOT_HELD], m->payload_bytes,
-		 when, nt_verdict_name(m->verdict), why);
+	char bytes[32] = "";
+
+	if (m->payload_bytes)
+		snprintf(bytes, sizeof(bytes), " (%u bytes)", m->payload_bytes);
+	snprintf(buf, len, "round %u: %s%s%s; verdict %s%s", m->round,
+		 what[m->role < NT_ANNOT_ROLE_COUNT ? m->role : NT_ANNOT_HELD], bytes, when,
+		 nt_verdict_name(m->verdict), why);
 	return buf;
 }
 

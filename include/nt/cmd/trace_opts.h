@@ -30,6 +30,7 @@
  * @n_variants: how many
  * @expect_set: --expect was given (else each variant's own expectation)
  * @out: the output options
+ * @pkt_path: --export-packetdrill's script, NULL when not asked for
  */
 struct nt_trace_opts {
 	enum nt_cmd_action action;
@@ -38,6 +39,7 @@ struct nt_trace_opts {
 	unsigned n_variants;
 	bool expect_set;
 	struct nt_cmd_output out;
+	const char *pkt_path;
 };
 
 /**

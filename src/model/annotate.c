@@ -123,6 +123,9 @@ void nt_annot_fini(struct nt_annot_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+_Static_assert(sizeof(struct nt_annot_round_mark) == 3 * sizeof(int64_t) + 4 * sizeof(uint32_t),
+	       "a spooled record has no padding");
+
 size_t nt_annot_round_marks(const struct nt_round_view *rv, struct nt_annot_round_mark *out)
 {
 	const struct nt_round *r = rv->round;

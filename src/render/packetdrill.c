@@ -281,9 +281,11 @@ int nt_render_packetdrill(FILE *out, const struct nt_run *run,
 	if (ret == 0) {
 		n = round_items(run, rv, client, &b, it);
 		qsort(it, n, sizeof(*it), cmp_item);
-		if (rv->round->index > 1)
+		if (rv->round->index > 2)
 			fprintf(out, "\n// round %u (rounds 1-%u are left out)\n", rv->round->index,
 				rv->round->index - 1);
+		else if (rv->round->index == 2)
+			fprintf(out, "\n// round 2 (round 1 is left out)\n");
 		else
 			fprintf(out, "\n// round 1\n");
 		for (size_t i = 0; i < n; i++) {

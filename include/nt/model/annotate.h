@@ -138,20 +138,23 @@ void nt_annot_fini(struct nt_annot_list *l);
  * struct nt_annot_round_mark - one of a live round's H, A, B, as a comment
  * needs it: a fixed-size record a run can spool
  * @t_ns: the segment's capture timestamp (how the frame is found again)
+ * @gap_ns: H -> A, -1 unknown
+ * @release_ns: A -> B, -1 unknown
  * @round: the round, from 1
  * @role: H, A or B
  * @verdict: the round's verdict
- * @gap_ns: H -> A, -1 unknown
- * @release_ns: A -> B, -1 unknown
  * @payload_bytes: the segment's payload
+ *
+ * No padding between or after the fields: records are written whole to a
+ * spool, and no byte of one is left unset.
  */
 struct nt_annot_round_mark {
 	int64_t t_ns;
+	int64_t gap_ns;
+	int64_t release_ns;
 	uint32_t round;
 	enum nt_annot_role role;
 	enum nt_verdict verdict;
-	int64_t gap_ns;
-	int64_t release_ns;
 	uint32_t payload_bytes;
 };
 

@@ -190,7 +190,7 @@ static int validate(struct nt_analyze_opts *o, char **words, size_t n_words, str
 	if (o->annotate && o->out.path && strcmp(o->annotate, o->out.path) == 0)
 		return nt_err_set(err, 0, "--output and --annotate both name \"%s\"", o->annotate);
 	for (size_t i = 0; o->annotate && i < o->n_files; i++)
-		if (strcmp(o->annotate, o->files[i]) == 0)
+		if (o->files[i] && strcmp(o->annotate, o->files[i]) == 0)
 			return nt_err_set(err, 0, "--annotate: \"%s\" is an input", o->annotate);
 	return n_words ? join_filter(o, words, n_words, err) : 0;
 }

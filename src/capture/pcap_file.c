@@ -183,6 +183,13 @@ int nt_pcap_file_linktype(const struct nt_pcap_file *f)
 	return pcap_datalink(f->p);
 }
 
+unsigned nt_pcap_file_snaplen(const struct nt_pcap_file *f)
+{
+	int n = pcap_snapshot(f->p);
+
+	return n > 0 ? (unsigned)n : 0;
+}
+
 int nt_pcap_file_check_filter(const char *expr, struct nt_err *err)
 {
 	pcap_t *p = pcap_open_dead(DLT_EN10MB, 65535);

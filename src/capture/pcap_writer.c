@@ -17,6 +17,10 @@
  * fwrite()'s result, so the stream's error flag is checked after every frame
  * and errno taken at once: a full disk is "No space left on device", not a
  * bare I/O error.
+ *
+ * A spool writer (-w x.pcapng) dumps to an unnamed tmpfile() instead, which
+ * nt_pcap_writer_finish_spool() hands back, rewound, for the pcapng to be
+ * made from once the run is over.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -38,6 +42,7 @@
  * @dead: libpcap's handle describing the link type and precision
  * @dumper: the open dumper (our @out.fp), NULL before _start()
  * @live: flush after each frame (standard output, a FIFO, a device)
+ * @spool: @out.fp is an unnamed temporary file of ours, not the policy's
  * @frames: frames dumped
  * @error: the first write error (negative errno), 0 if none
  */
@@ -46,6 +51,7 @@ struct nt_pcap_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
 	bool live;
+	bool spool;
 	unsigned long frames;
 	int error;
 };
@@ -69,9 +75,31 @@ int nt_pcap_writer_new(const char *path, struct nt_pcap_writer **out, struct nt_
 	return 0;
 }
 
+int nt_pcap_writer_new_spool(struct nt_pcap_writer **out, struct nt_err *err)
+{
+	struct nt_pcap_writer *w = calloc(1, sizeof(*w));
+
+	*out = NULL;
+	if (!w)
+		return nt_err_set(err, -ENOMEM, "capture spool");
+	w->out.fd = w->out.dir_fd = w->out.dest_fd = w->out.tmp_slot = -1;
+	w->out.fp = tmpfile();
+	if (!w->out.fp) {
+		int e = -errno;
+
+		free(w);
+		return nt_err_set(err, e, "capture spool: temporary file");
+	}
+	w->spool = true;
+	*out = w;
+	return 0;
+}
+
 /* The destination's name for messages. */
 static const char *name(const struct nt_pcap_writer *w, char *buf, size_t len)
 {
+	if (w->spool)
+		return "capture spool";
 	return w->out.path ? nt_err_path(w->out.path, buf, len) : "-";
 }
 
@@ -173,8 +201,34 @@ void nt_pcap_writer_abort(struct nt_pcap_writer *w)
 {
 	if (!w)
 		return;
-	nt_output_abort(&w->out);
+	if (w->spool && w->out.fp)
+		fclose(w->out.fp);
+	else if (!w->spool)
+		nt_output_abort(&w->out);
 	writer_free(w);
+}
+
+FILE *nt_pcap_writer_finish_spool(struct nt_pcap_writer *w, struct nt_err *err)
+{
+	FILE *spool;
+	int ret = 0;
+
+	if (!w->dumper)
+		ret = nt_pcap_writer_start(w, EMPTY_LINKTYPE, EMPTY_SNAPLEN, err);
+	if (!ret && !w->error && fflush(w->out.fp) == EOF)
+		check_stream(w);
+	if (!ret && w->error)
+		ret = nt_err_set(err, w->error, "capture spool");
+	if (ret) {
+		nt_pcap_writer_abort(w);
+		return NULL;
+	}
+	/* The dumper is our FILE (see the top of the file): nothing of libpcap's to close. */
+	spool = w->out.fp;
+	w->out.fp = NULL;
+	writer_free(w);
+	rewind(spool);
+	return spool;
 }
 
 int nt_pcap_writer_variant_path(const char *path, const char *variant, char *buf, size_t len)

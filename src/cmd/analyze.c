@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "nt/capture/feed.h"
+#include "nt/cmd/annotate.h"
 #include "nt/cmd/analyze_opts.h"
 #include "nt/cmd/cmd.h"
 #include "nt/exitcode.h"
@@ -61,8 +62,8 @@ struct read_trouble {
 };
 
 /* Reads one file into @an, at most @max_frames (0: all); returns how many were read. */
-static uint64_t read_one(struct nt_analysis *an, const char *path, const char *filter,
-			 uint64_t max_frames, struct read_trouble *trouble)
+static uint64_t read_one(struct nt_analysis *an, struct nt_annotate *annotate, const char *path,
+			 const char *filter, uint64_t max_frames, struct read_trouble *trouble)
 {
 	uint64_t read = 0;
 	struct nt_err err = { "" };
@@ -72,7 +73,7 @@ static uint64_t read_one(struct nt_analysis *an, const char *path, const char *f
 		an->oom = true;
 		return 0;
 	}
-	if (nt_pcap_file_open(path, &f, &err) < 0) {
+	if (nt_annotate_open_input(annotate, path, &f, &err) < 0) {
 		nt_analysis_file_end(an, err.msg);
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		trouble->file = true;
@@ -108,13 +109,27 @@ static int check_files(const struct nt_analyze_opts *o)
 	char pb[NT_ERR_PATH_MAX];
 
 	for (size_t i = 0; i < o->n_files; i++) {
-		if (nt_output_is_input(o->out.path, o->files[i])) {
-			nt_err_set(&err, 0, "--output \"%s\" is an input file",
-				   o->out.path ? nt_err_path(o->out.path, pb, sizeof(pb)) : "-");
+		const char *in_name = NULL;
+
+		if (nt_output_is_input(o->out.path, o->files[i]))
+			in_name = "--output";
+		else if (o->annotate && nt_output_is_input(o->annotate, o->files[i]))
+			in_name = "--annotate";
+		if (in_name) {
+			const char *p = in_name[2] == 'o' ? o->out.path : o->annotate;
+
+			nt_err_set(&err, 0, "%s \"%s\" is an input file", in_name,
+				   p ? nt_err_path(p, pb, sizeof(pb)) : "-");
 			return usage_error(&err);
 		}
 	}
-	if (nt_output_check(o->out.path, &err) < 0) {
+	if (o->annotate && nt_output_same_file(o->out.path, o->annotate)) {
+		nt_err_set(&err, 0, "--output and --annotate both name \"%s\"",
+			   nt_err_path(o->annotate, pb, sizeof(pb)));
+		return usage_error(&err);
+	}
+	if (nt_output_check(o->out.path, &err) < 0 ||
+	    (o->annotate && nt_output_check(o->annotate, &err) < 0)) {
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		return NT_EXIT_FILE;
 	}
@@ -126,6 +141,7 @@ static int run(const struct nt_analyze_opts *o)
 	struct read_trouble trouble = { false, false };
 	bool limited = o->max_packets != 0; /* -c */
 	uint64_t left = o->max_packets;
+	struct nt_annotate annotate;
 	struct nt_analysis an;
 	int code;
 
@@ -139,12 +155,22 @@ static int run(const struct nt_analyze_opts *o)
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
+	nt_annotate_init(&annotate, o->annotate, &an);
 	/* -c counts over all files, as one stream: once reached, the rest stay unread. */
 	for (size_t i = 0; i < o->n_files && !an.oom && (!limited || left); i++)
-		left -= read_one(&an, o->files[i], o->filter, limited ? left : 0, &trouble);
+		left -= read_one(&an, &annotate, o->files[i], o->filter, limited ? left : 0,
+				 &trouble);
 	nt_analysis_finish(&an);
 
 	code = render(o, &an);
+	if (code == NT_EXIT_OK && o->annotate) {
+		struct nt_err err = { "" };
+
+		if (nt_annotate_write(&annotate, &an, o->filter, &err) < 0) {
+			fprintf(stderr, "nagle-trace: %s\n", err.msg);
+			code = NT_EXIT_FILE;
+		}
+	}
 	if (code == NT_EXIT_OK) {
 		if (trouble.file)
 			code = NT_EXIT_FILE;
@@ -157,6 +183,7 @@ static int run(const struct nt_analyze_opts *o)
 	}
 	if (an.oom)
 		fprintf(stderr, "nagle-trace: analyze: out of memory: the report is incomplete\n");
+	nt_annotate_fini(&annotate);
 	nt_analysis_fini(&an);
 	return code;
 }

@@ -39,6 +39,9 @@ static const char usage_text[] =
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
+	"  --annotate FILE     also write the inputs to FILE as pcapng, each stall's held\n"
+	"                      segment, late ACK and released segment commented (Wireshark:\n"
+	"                      frame.comment), the summary as the file's comment\n"
 	"  --fail-on-stall     exit 1 when any stall was found\n"
 	"  --brief             the files and the summary alone (text)\n"
 	"  -h, --help          this text\n"
@@ -67,6 +70,7 @@ enum {
 	OPT_FAIL_ON_STALL,
 	OPT_VERSION,
 	OPT_BRIEF,
+	OPT_ANNOTATE,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
@@ -177,6 +182,11 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 	case OPT_BRIEF:
 		o->out.brief = true;
 		return 0;
+	case OPT_ANNOTATE:
+		if (!*cli->arg)
+			return nt_err_set(err, 0, "--annotate: an empty file name");
+		o->annotate = cli->arg;
+		return 0;
 	case 'h':
 		o->action = NT_CMD_HELP;
 		return 0;
@@ -200,6 +210,7 @@ static int validate(struct nt_analyze_opts *o, char **words, size_t n_words, str
 				  words[0]);
 	if (o->n_files == 0)
 		return nt_err_set(err, 0, "no capture file given");
+	/* Which files are the same file is the command's to check (cmd/analyze.c). */
 	return n_words ? join_filter(o, words, n_words, err) : 0;
 }
 

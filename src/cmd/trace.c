@@ -19,6 +19,7 @@
 #include "nt/capture/pcap_writer.h"
 #include "nt/clock.h"
 #include "nt/cmd/cmd.h"
+#include "nt/cmd/trace_export.h"
 #include "nt/cmd/trace_opts.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
@@ -30,6 +31,7 @@
  * @runs: one per variant
  * @pcap: -w's writer per variant, made before any lab so a bad directory
  *        fails at once
+ * @exp: per variant, -w as pcapng and --export-packetdrill
  * @out: the report's destination
  * @doc: the report
  * @err: the first error
@@ -38,6 +40,7 @@ struct trace_cmd {
 	struct nt_trace_opts opt;
 	struct nt_run *runs;
 	struct nt_pcap_writer *pcap[NT_TRACE_VARIANTS_MAX];
+	struct nt_trace_export exp[NT_TRACE_VARIANTS_MAX];
 	struct nt_output out;
 	struct nt_renderer doc;
 	struct nt_err err;
@@ -63,7 +66,7 @@ static void progress(const struct nt_trace_opts *opt, unsigned i, bool done)
 static void pcap_abort_all(struct trace_cmd *tc)
 {
 	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
-		nt_pcap_writer_abort(tc->pcap[i]);
+		nt_trace_export_abort(&tc->exp[i], tc->pcap[i]);
 		tc->pcap[i] = NULL;
 	}
 }
@@ -74,17 +77,28 @@ static int pcap_commit(struct trace_cmd *tc, unsigned n)
 	int ret = 0;
 
 	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
-		if (i < n && tc->pcap[i] && !ret)
-			ret = nt_pcap_writer_commit(tc->pcap[i], &tc->err);
+		if (i < n && !ret)
+			ret = nt_trace_export_commit(&tc->exp[i], tc->pcap[i], &tc->runs[i],
+						     &tc->err);
 		else
-			nt_pcap_writer_abort(tc->pcap[i]);
+			nt_trace_export_abort(&tc->exp[i], tc->pcap[i]);
 		tc->pcap[i] = NULL;
 	}
 	return ret;
 }
 
+/* One variant writes @path itself; several write it with each variant's name before the extension. */
+static int variant_path(struct trace_cmd *tc, const char *path, unsigned i, char *buf, size_t len)
+{
+	if (tc->opt.n_variants == 1)
+		snprintf(buf, len, "%s", path);
+	else if (nt_pcap_writer_variant_path(path, tc->opt.variants[i]->name, buf, len) < 0)
+		return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"", path);
+	return 0;
+}
+
 /*
- * Before anything runs, -w's writers reserve their files. One variant writes
+ * Before anything runs, -w's writers (and --export-packetdrill's) reserve their files. One variant writes
  * -w FILE itself; several write FILE with each variant's name before the
  * extension.
  */
@@ -94,18 +108,23 @@ static int pcap_open(struct trace_cmd *tc)
 	char path[4096];
 	int ret;
 
-	if (!opt->out.pcap_path)
-		return 0;
 	for (unsigned i = 0; i < opt->n_variants; i++) {
-		if (opt->n_variants == 1)
-			snprintf(path, sizeof(path), "%s", opt->out.pcap_path);
-		else if (nt_pcap_writer_variant_path(opt->out.pcap_path, opt->variants[i]->name,
-						     path, sizeof(path)) < 0)
-			return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"",
-					  opt->out.pcap_path);
-		ret = nt_pcap_writer_new(path, &tc->pcap[i], &tc->err);
-		if (ret < 0)
-			return ret;
+		if (opt->out.pcap_path) {
+			ret = variant_path(tc, opt->out.pcap_path, i, path, sizeof(path));
+			if (ret == 0)
+				ret = nt_trace_export_open_pcap(&tc->exp[i], path, &tc->pcap[i],
+								&tc->err);
+			if (ret < 0)
+				return ret;
+		}
+		if (opt->pkt_path) {
+			ret = variant_path(tc, opt->pkt_path, i, path, sizeof(path));
+			if (ret == 0)
+				ret = nt_trace_export_open_pkt(&tc->exp[i], path, opt->variants[i],
+							       &tc->err);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -121,7 +140,7 @@ static int run_variants(struct trace_cmd *tc)
 		int ret;
 
 		t.stop = &nt_cmd_stop;
-		t.sink = nt_renderer_sink(&tc->doc);
+		t.sink = nt_trace_export_sink(&tc->exp[i], nt_renderer_sink(&tc->doc));
 		t.variant = opt->variants[i];
 		t.pcap = tc->pcap[i];
 		/* The capture's close waits for a grace period: let it pass while the next variant runs. */
@@ -215,10 +234,28 @@ static int usage(const char *msg, const char *path)
  * for both; -w - with no -o sends the report to standard error, as tcpdump
  * -w - keeps its messages there, so `nagle-trace -w - | tshark -r -` works.
  */
+/* Each variant's -w or --export-packetdrill file must be apart from the report and writable. */
+static int check_per_variant(struct trace_cmd *tc, const char *base, const char *what)
+{
+	const char *report = tc->opt.out.path;
+	char path[4096];
+
+	for (unsigned i = 0; i < tc->opt.n_variants; i++) {
+		if (variant_path(tc, base, i, path, sizeof(path)) < 0)
+			return fail(NT_EXIT_FILE, &tc->err);
+		if (nt_output_same_file(report, path))
+			return usage(what, report);
+		if (nt_output_check(path, &tc->err) < 0)
+			return fail(NT_EXIT_FILE, &tc->err);
+	}
+	return NT_EXIT_OK;
+}
+
 static int check_files(struct trace_cmd *tc)
 {
 	struct nt_cmd_output *o = &tc->opt.out;
-	char path[4096];
+	const char *pkt = tc->opt.pkt_path;
+	int code;
 
 	if (o->pcap_path && strcmp(o->pcap_path, "-") == 0 && !o->path)
 		o->path = "/dev/stderr";
@@ -226,24 +263,19 @@ static int check_files(struct trace_cmd *tc)
 		o->path = NULL;
 	if (nt_output_check(o->path, &tc->err) < 0)
 		return fail(NT_EXIT_FILE, &tc->err);
-	if (!o->pcap_path)
-		return NT_EXIT_OK;
-	if (tc->opt.n_variants > 1 && strcmp(o->pcap_path, "-") == 0)
+	if (tc->opt.n_variants > 1 && o->pcap_path && strcmp(o->pcap_path, "-") == 0)
 		return usage("--write -: several variants write one pcap file each, which %s "
 			     "cannot hold; give a file name",
 			     NULL);
-	for (unsigned i = 0; i < tc->opt.n_variants; i++) {
-		if (tc->opt.n_variants == 1)
-			snprintf(path, sizeof(path), "%s", o->pcap_path);
-		else if (nt_pcap_writer_variant_path(o->pcap_path, tc->opt.variants[i]->name, path,
-						     sizeof(path)) < 0)
-			continue; /* pcap_open() reports it */
-		if (nt_output_same_file(o->path, path))
-			return usage("--output and --write both name \"%s\"", o->path);
-		if (nt_output_check(path, &tc->err) < 0)
-			return fail(NT_EXIT_FILE, &tc->err);
-	}
-	return NT_EXIT_OK;
+	if (pkt && o->pcap_path && nt_output_same_file(pkt, o->pcap_path))
+		return usage("--export-packetdrill and --write both name \"%s\"", pkt);
+	code = o->pcap_path ? check_per_variant(tc, o->pcap_path,
+						"--output and --write both name \"%s\"")
+			    : NT_EXIT_OK;
+	if (code == NT_EXIT_OK && pkt)
+		code = check_per_variant(tc, pkt,
+					 "--output and --export-packetdrill both name \"%s\"");
+	return code;
 }
 
 static int run_failed(struct trace_cmd *tc, int ret)

@@ -34,6 +34,7 @@ enum {
 	OPT_VERSION,
 	OPT_TIMINGS,
 	OPT_BRIEF,
+	OPT_EXPORT_PKT,
 };
 
 static const struct option long_options[] = {
@@ -60,6 +61,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ 0 },
 };
 
@@ -99,7 +101,11 @@ static const char usage_output[] =
 	"  -o, --output FILE    write the report to FILE (complete or not at all)\n"
 	"  -w, --write FILE     write the captured frames of the connection to FILE (pcap,\n"
 	"                       nanosecond timestamps); with several variants, one file\n"
-	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
+	"                       each, the variant's name before the extension (x-nodelay.pcap);\n"
+	"                       a name ending in .pcapng writes pcapng with each round's H,\n"
+	"                       A and B commented and the summary as the file's comment\n"
+	"  --export-packetdrill FILE  the first stalled round (else the last) as a packetdrill\n"
+	"                       script from the client's side (see nagle-trace(1), EXPORTS)\n"
 	"  --summary            one line per round instead of the full timeline\n"
 	"  --brief              the summary alone (text; a million rounds, one screen)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
@@ -296,6 +302,11 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;
+		return 0;
+	case OPT_EXPORT_PKT:
+		if (!*arg)
+			return nt_err_set(err, 0, "--export-packetdrill: an empty file name");
+		opt->pkt_path = arg;
 		return 0;
 	}
 	return 1;

@@ -369,6 +369,8 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 	} else if (record_stall(an, e, &ep) < 0) {
 		an->oom = true;
 		return -ENOMEM;
+	} else if (an->annot) {
+		(void)nt_annot_add(an->annot, (uint32_t)(an->n_files - 1), &ep);
 	}
 	return 0;
 }

@@ -36,6 +36,30 @@ struct nt_pcap_writer;
 int nt_pcap_writer_new(const char *path, struct nt_pcap_writer **out, struct nt_err *err);
 
 /**
+ * nt_pcap_writer_new_spool() - a writer to an unnamed temporary file
+ * (tmpfile(3)) instead of a path: the frames of a run that another format
+ * (pcapng) is made from once the run is over
+ * @out: set to the writer
+ * @err: filled on failure
+ *
+ * _start(), _dump() and _frames() as for a file; end it with
+ * nt_pcap_writer_finish_spool() or nt_pcap_writer_abort().
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_pcap_writer_new_spool(struct nt_pcap_writer **out, struct nt_err *err);
+
+/**
+ * nt_pcap_writer_finish_spool() - flush a spool writer and free it
+ * @w: a writer made by nt_pcap_writer_new_spool() (freed whatever the result)
+ * @err: filled on failure
+ *
+ * Return: the spool, a pcap file at its start, for the caller to read and
+ * fclose(); NULL on failure.
+ */
+FILE *nt_pcap_writer_finish_spool(struct nt_pcap_writer *w, struct nt_err *err);
+
+/**
  * nt_pcap_writer_start() - write the file header
  * @w: the writer
  * @linktype: the frames' LINKTYPE_ value

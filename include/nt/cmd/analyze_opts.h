@@ -37,6 +37,7 @@
  * @n_files: how many
  * @filter: the filter expression, NULL for none (allocated)
  * @max_packets: -c: stop after this many packets (over all files), 0 for all
+ * @annotate: --annotate: the pcapng to write the inputs to, with comments, or NULL
  */
 struct nt_analyze_opts {
 	enum nt_cmd_action action;
@@ -47,6 +48,7 @@ struct nt_analyze_opts {
 	size_t n_files;
 	char *filter;
 	uint64_t max_packets;
+	const char *annotate;
 };
 
 /**

@@ -31,6 +31,7 @@
  * @n_variants: how many
  * @expect_set: --expect was given (else each variant's own expectation)
  * @out: the output options
+ * @pkt_path: --export-packetdrill's script, NULL when not asked for
  */
 struct nt_trace_opts {
 	enum nt_cmd_action action;
@@ -39,6 +40,7 @@ struct nt_trace_opts {
 	unsigned n_variants;
 	bool expect_set;
 	struct nt_cmd_output out;
+	const char *pkt_path;
 };
 
 /**

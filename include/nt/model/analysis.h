@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nt/model/annotate.h"
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
 #include "nt/model/stall.h"
@@ -186,6 +187,7 @@ struct nt_analysis_summary {
  * @oom: an allocation failed; results are incomplete
  * @file_wall: the current file's union of every stall interval
  * @file_wall_min: likewise of the surely lost parts
+ * @annot: when set, every stall is also kept here (--annotate); NULL: not kept
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -200,6 +202,7 @@ struct nt_analysis {
 	bool oom;
 	struct nt_spans file_wall;
 	struct nt_spans file_wall_min;
+	struct nt_annot_list *annot;
 };
 
 /**

@@ -48,8 +48,6 @@ void nt_analysis_fini(struct nt_analysis *an)
 		nt_spans_fini(&an->flows[i]->wall_min);
 		free(an->flows[i]);
 	}
-	nt_spans_fini(&an->file_wall);
-	nt_spans_fini(&an->file_wall_min);
 	free(an->flows);
 	memset(an, 0, sizeof(*an));
 }
@@ -158,19 +156,29 @@ static void set_first(struct nt_flow_result *r, struct nt_flow_entry *e,
 }
 
 /*
- * The wall-clock time the episode adds, to its flow and to its file: the
- * union of [H, R] intervals, and of the surely lost parts [R - lost_min, R].
+ * The wall-clock time the episode adds to its flow: the union of [H, R]
+ * intervals, and of the surely lost parts [R - lost_min, R]. A later episode
+ * of the flow holds a segment still held now, or sent from now on, so
+ * intervals ending before the earliest such H are settled.
  */
-static int add_wall(struct nt_analysis *an, struct nt_flow_result *r,
+static int add_wall(struct nt_analysis *an, struct nt_flow_entry *e,
 		    const struct nt_stall_episode *ep)
 {
+	struct nt_flow_result *r = e->res;
 	int64_t sure_from = ep->release_t_ns - ep->lost_min_ns;
+	int64_t before = ep->release_t_ns;
+	int64_t wall = r->wall.total_ns, wall_min = r->wall_min.total_ns;
 
+	for (int d = 0; d < 2; d++)
+		if (e->stall.side[d].state != NT_STALL_IDLE && e->stall.side[d].h_t_ns < before)
+			before = e->stall.side[d].h_t_ns;
 	if (nt_spans_add(&r->wall, ep->held_t_ns, ep->release_t_ns) < 0 ||
-	    nt_spans_add(&r->wall_min, sure_from, ep->release_t_ns) < 0 ||
-	    nt_spans_add(&an->file_wall, ep->held_t_ns, ep->release_t_ns) < 0 ||
-	    nt_spans_add(&an->file_wall_min, sure_from, ep->release_t_ns) < 0)
+	    nt_spans_add(&r->wall_min, sure_from, ep->release_t_ns) < 0)
 		return -ENOMEM;
+	nt_spans_settle(&r->wall, before);
+	nt_spans_settle(&r->wall_min, before);
+	an->sum.stalled_wall_ns += r->wall.total_ns - wall;
+	an->sum.stalled_wall_min_ns += r->wall_min.total_ns - wall_min;
 	return 0;
 }
 
@@ -232,7 +240,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 	an->sum.stalls++;
 	an->sum.by_delack[ep->delack]++;
 	an->sum.total_stall_ns += ep->stall_ns;
-	return add_wall(an, r, ep);
+	return add_wall(an, e, ep);
 }
 
 /* Counts the frame in; false when it is not TCP (counted by why). */
@@ -380,10 +388,6 @@ void nt_analysis_file_end(struct nt_analysis *an, const char *error)
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
 
 	nt_flowtab_flush(&an->tab);
-	an->sum.stalled_wall_ns += an->file_wall.total_ns;
-	an->sum.stalled_wall_min_ns += an->file_wall_min.total_ns;
-	nt_spans_fini(&an->file_wall);
-	nt_spans_fini(&an->file_wall_min);
 	nt_flowtab_fini(&an->tab);
 	if (error) {
 		f->error = strdup(error);

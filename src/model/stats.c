@@ -128,6 +128,18 @@ int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns)
 	return 0;
 }
 
+void nt_spans_settle(struct nt_spans *s, int64_t before_ns)
+{
+	size_t k = 0;
+
+	while (k < s->n && s->at[k][1] < before_ns)
+		k++;
+	if (!k)
+		return;
+	memmove(&s->at[0], &s->at[k], (s->n - k) * sizeof(*s->at));
+	s->n -= k;
+}
+
 void nt_spans_fini(struct nt_spans *s)
 {
 	free(s->at);

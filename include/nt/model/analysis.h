@@ -148,9 +148,10 @@ struct nt_analysis_file {
  * @think_time: think-time episodes
  * @by_delack: stalls per enum nt_delack_class
  * @total_stall_ns: the stalls' durations summed
- * @stalled_wall_ns: wall-clock time at least one segment waited (per file, the
- *                   union of every flow's stall intervals; summed over files)
- * @stalled_wall_min_ns: the part of it surely lost (struct nt_flow_result)
+ * @stalled_wall_ns: wall-clock time a connection waited: each flow's union of
+ *                   its stall intervals (struct nt_flow_result @wall), summed
+ *                   over flows: every connection that waits loses that time
+ * @stalled_wall_min_ns: likewise of the surely lost parts (@wall_min)
  * @evicted_idle: flows evicted for idleness
  * @evicted_full: flows evicted because the table was full
  * @files_damaged: files that could not be read to the end
@@ -185,8 +186,6 @@ struct nt_analysis_summary {
  * @sum: totals
  * @cur_linktype: link type of the current file
  * @oom: an allocation failed; results are incomplete
- * @file_wall: the current file's union of every stall interval
- * @file_wall_min: likewise of the surely lost parts
  * @annot: when set, every stall is also kept here (--annotate); NULL: not kept
  */
 struct nt_analysis {
@@ -200,8 +199,6 @@ struct nt_analysis {
 	struct nt_analysis_summary sum;
 	int cur_linktype;
 	bool oom;
-	struct nt_spans file_wall;
-	struct nt_spans file_wall_min;
 	struct nt_annot_list *annot;
 };
 

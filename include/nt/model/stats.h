@@ -58,13 +58,15 @@ int64_t nt_stats_select(int64_t *v, size_t n, size_t k);
 /**
  * struct nt_spans - the union of time intervals, as they come: how much
  * wall-clock time at least one of them covered
- * @at: the disjoint intervals so far, [start, end) pairs in order
+ * @at: the disjoint intervals not yet settled, [start, end) pairs in order
  * @n: how many pairs
  * @cap: allocated pairs
- * @total_ns: the union's length
+ * @total_ns: the union's length, settled intervals included
  *
  * Intervals that end in the order they are added (as stall episodes do, in
  * capture order) merge at the tail in constant time; any order is handled.
+ * Intervals that no later one can reach are settled (nt_spans_settle()):
+ * counted and forgotten, so memory stays a few intervals.
  */
 struct nt_spans {
 	int64_t (*at)[2];
@@ -82,6 +84,14 @@ struct nt_spans {
  * Return: 0 or -ENOMEM (@s unchanged).
  */
 int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns);
+
+/**
+ * nt_spans_settle() - forget the intervals that end before @before_ns: no
+ * interval added later starts that early (their length stays in the total)
+ * @s: the union
+ * @before_ns: the earliest start an interval added later can have
+ */
+void nt_spans_settle(struct nt_spans *s, int64_t before_ns);
 
 /** nt_spans_fini() - free it; it is zeroed again, safe on a zeroed union */
 void nt_spans_fini(struct nt_spans *s);

@@ -66,7 +66,7 @@ static int check_knobs(const struct nt_predict_knobs *k, struct nt_err *err)
 		return nt_err_set(err, -EINVAL, "predict: hz \"%u\" is out of range (24..10000)",
 				  k->hz);
 	if (k->pause_ns < 0 || k->write_gap_ns < 0 || k->handler_ns < 0 || k->rtt_ns < 0 ||
-	    k->threshold_ns < 0 || k->wake_slack_ns < 0)
+	    k->threshold_ns < 0 || k->wake_slack_ns < 0 || k->wake_latency_ns < 0)
 		return nt_err_set(err, -EINVAL, "predict: times cannot be negative");
 	if (k->pingpong_thresh > 255)
 		return nt_err_set(err, -EINVAL, "predict: tcp_pingpong_thresh \"%u\" is over 255",

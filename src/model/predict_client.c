@@ -264,7 +264,7 @@ static bool run_step(struct nt_psim *s, uint8_t op)
 		if (g <= 0)
 			return true;
 		nt_psim_post(s, NT_PEV_CLIENT,
-			     nt_pt_anchor(s, s->now, g, g + s->k->wake_slack_ns / 3,
+			     nt_pt_anchor(s, s->now, g, g + nt_psim_wake_nominal(s),
 					  g + s->k->wake_slack_ns, false),
 			     0, 0, false, 0);
 		return false;

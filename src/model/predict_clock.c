@@ -42,6 +42,12 @@ void nt_psim_clock_init(struct nt_psim *s, bool ph_known, int64_t ph_lo, int64_t
 	s->now = (struct nt_ptime){ 0 };
 }
 
+int64_t nt_psim_wake_nominal(const struct nt_psim *s)
+{
+	return s->k->wake_slack_ns < NT_PSIM_WAKE_NOMINAL_NS ? s->k->wake_slack_ns
+							     : NT_PSIM_WAKE_NOMINAL_NS;
+}
+
 struct nt_ptime nt_pt_add(struct nt_ptime t, int64_t lo, int64_t nom, int64_t hi)
 {
 	t.lo += lo;

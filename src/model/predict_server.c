@@ -51,7 +51,7 @@ static void start_reply(struct nt_psim *s)
 
 	s->app = NT_PAPP_THINKING;
 	if (h > 0)
-		at = nt_pt_anchor(s, s->now, h, h + s->k->wake_slack_ns / 3,
+		at = nt_pt_anchor(s, s->now, h, h + nt_psim_wake_nominal(s),
 				  h + s->k->wake_slack_ns, false);
 	nt_psim_post(s, NT_PEV_REPLY, at, 0, 0, false, 0);
 }

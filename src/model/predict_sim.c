@@ -106,6 +106,8 @@ void nt_psim_run(struct nt_psim *s)
 			s->overflow = true;
 			break;
 		}
+		s->softirq = e.kind == NT_PEV_C2T || e.kind == NT_PEV_T2C ||
+			     e.kind == NT_PEV_DELACK || e.kind == NT_PEV_PROBE;
 		switch ((enum nt_pev_kind)e.kind) {
 		case NT_PEV_CLIENT:
 			nt_ptx_run(s);
@@ -226,8 +228,12 @@ void nt_psim_next_state(struct nt_psim *s, struct nt_predict_state *out)
 	int64_t lo, nom, hi, p = k->pause_ns;
 	int64_t sample_lo, sample_hi;
 
+	/* With an RTT the reply comes off the delay line: the client wakes to read it. */
+	if (k->rtt_ns > 0)
+		start = nt_pt_anchor(s, start, NT_PSIM_WAKE_MIN_NS, NT_PSIM_WAKE_NOMINAL_NS / 2,
+				     k->wake_latency_ns, false);
 	if (p > 0)
-		start = nt_pt_anchor(s, start, p, p + k->wake_slack_ns / 3, p + k->wake_slack_ns,
+		start = nt_pt_anchor(s, start, p, p + nt_psim_wake_nominal(s), p + k->wake_slack_ns,
 				     false);
 	else
 		start = nt_pt_add(start, 0, NT_PSIM_PROC_NS / 10, NT_PSIM_PROC_NS);

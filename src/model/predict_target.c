@@ -494,8 +494,14 @@ void nt_prx_arrive(struct nt_psim *s, const struct nt_pseg *seg)
 	}
 	nt_prx_process_segment(s, seg);
 	if (s->app == NT_PAPP_READING && !s->read_pending) {
+		struct nt_ptime at = s->now;
+
+		/* Data that arrived in softirq wakes the sleeping exchange, a while later. */
+		if (s->softirq)
+			at = nt_pt_anchor(s, s->now, NT_PSIM_WAKE_MIN_NS, NT_PSIM_WAKE_NOMINAL_NS / 2,
+					  s->k->wake_latency_ns, false);
 		s->read_pending = true;
-		nt_psim_post(s, NT_PEV_READ, s->now, 0, 0, false, 0);
+		nt_psim_post(s, NT_PEV_READ, at, 0, 0, false, 0);
 	}
 }
 

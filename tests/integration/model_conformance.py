@@ -129,7 +129,7 @@ def state_diffs(pred, ev):
 def compare(args, pred, meas):
     res = {"args": " ".join(args), "rounds": 0, "mismatches": [], "state_diffs": [],
            "uncertain_rounds": 0, "primary_agrees": 0, "measured": collections.Counter(),
-           "uncertain_rules": collections.Counter(), "stall_gaps_ms": []}
+           "uncertain_rules": collections.Counter(), "stall_gaps_ms": [], "timing_outside": []}
     for r, p in zip(meas["rounds"], pred["rounds"]):
         v = r["verdict"]
         res["rounds"] += 1
@@ -142,6 +142,10 @@ def compare(args, pred, meas):
         gap = r.get("header_ack_gap_ns")
         if v == "stalled" and gap:
             res["stall_gaps_ms"].append(gap / 1e6)
+            lo, hi = p["gap_ms"]
+            if not lo - 0.001 <= gap / 1e6 <= hi + 0.001:
+                res["timing_outside"].append(f"round {r['index']}: header->ACK {gap / 1e6:.3f} ms, "
+                                             f"predicted {lo:.3f}-{hi:.3f} ms")
         if v not in p["verdicts"]:
             res["mismatches"].append({
                 "round": r["index"], "measured": v, "predicted": p["verdicts"],
@@ -178,7 +182,7 @@ def main():
         combos += [(["--rtt", "20"], opt.rounds or 6), (["--rtt", "20", "--threshold", "30"],
                                                         opt.rounds or 6)]
 
-    results, failed, rounds_total, state_total = [], 0, 0, 0
+    results, failed, rounds_total, state_total, timing_total = [], 0, 0, 0, 0
     for args, rounds in combos:
         pred = predict(opt.predict_tool, args, rounds)
         meas = measure(opt.nagle_trace, args, rounds, opt.keep, opt.reuse)
@@ -186,6 +190,7 @@ def main():
         results.append(res)
         rounds_total += res["rounds"]
         state_total += len(res["state_diffs"])
+        timing_total += len(res["timing_outside"])
         status = "ok" if not res["mismatches"] else "MISMATCH"
         failed += bool(res["mismatches"])
         print(f"{status:8} {res['args']:40} rounds {res['rounds']:3}  measured "
@@ -196,8 +201,11 @@ def main():
                   f"{m['predicted']}: {m['why']['verdict']['text']}")
         for d in res["state_diffs"][:4]:
             print(f"         state: {d}")
+        for d in res["timing_outside"][:4]:
+            print(f"         timing: {d}")
     print(f"\n{len(combos)} combinations, {rounds_total} rounds, {failed} with a verdict "
-          f"outside the prediction, {state_total} state differences where the model was certain")
+          f"outside the prediction, {state_total} state differences where the model was certain, "
+          f"{timing_total} stalls outside the predicted timing")
     if opt.json:
         for r in results:
             r["measured"] = dict(r["measured"])

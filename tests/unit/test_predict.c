@@ -435,8 +435,14 @@ static void test_handler_vs_ato(void **state)
 	run = predict(&k);
 	expect_only(run, 2, NT_VERDICT_STALLED);
 	expect_only(run, 4, NT_VERDICT_STALLED);
-	/* tcp_event_data_recv(): a 30 ms gap (7 jiffies) makes ato 5 + 7 = 12 jiffies. */
-	assert_int_equal(round_of(run, 3)->at_header.ato_jiffies, 12);
+	/*
+	 * tcp_event_data_recv(): a 30 ms gap (7 jiffies, 8 when the handler's
+	 * wake-up is late) makes ato 5 + 7 = 12 jiffies, or 13: the model says
+	 * it cannot tell.
+	 */
+	r = round_of(run, 3);
+	assert_true(r->at_header.ato_jiffies == 12 || r->at_header.ato_jiffies == 13);
+	assert_false(r->at_header.certain);
 	free(run);
 	k.handler_ns = 41 * MS;
 	run = predict(&k);

@@ -152,10 +152,22 @@ bool nt_pt_phase(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_
 	return normalize_phase(s, lo, hi);
 }
 
+void nt_pt_phase_or_any(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *nom,
+			int64_t *hi)
+{
+	if (nt_pt_phase(s, t, lo, hi)) {
+		*nom = (*lo + *hi) / 2;
+		return;
+	}
+	*lo = 0;
+	*hi = jiffy(s) - 1;
+	*nom = NT_PSIM_PHASE_NOMINAL_NS < *hi ? NT_PSIM_PHASE_NOMINAL_NS : *hi / 2;
+}
+
 void nt_pt_jiffies(const struct nt_psim *s, struct nt_ptime earlier, struct nt_ptime later, int *lo,
 		   int *nom, int *hi)
 {
-	int64_t j = jiffy(s), dlo, dnom, dhi, plo, phi;
+	int64_t j = jiffy(s), dlo, dnom, dhi, plo, pnom, phi;
 
 	nt_pt_diff(s, later, earlier, &dlo, &dnom, &dhi);
 	if (dlo < 0)
@@ -164,13 +176,10 @@ void nt_pt_jiffies(const struct nt_psim *s, struct nt_ptime earlier, struct nt_p
 		dnom = dlo;
 	/* Work between the two instants takes time even when the model says 0. */
 	dhi += NT_PSIM_PROC_NS;
-	if (!nt_pt_phase(s, earlier, &plo, &phi)) {
-		plo = 0;
-		phi = j - 1;
-	}
+	nt_pt_phase_or_any(s, earlier, &plo, &pnom, &phi);
 	*lo = (int)floor_div(plo + dlo, j);
 	*hi = (int)floor_div(phi + dhi, j);
-	*nom = (int)floor_div((plo + phi) / 2 + dnom, j);
+	*nom = (int)floor_div(pnom + dnom, j);
 	if (*nom < *lo)
 		*nom = *lo;
 	if (*nom > *hi)

@@ -311,6 +311,12 @@ struct nt_psim {
  */
 #define NT_PSIM_WAKE_NOMINAL_NS 200000
 #define NT_PSIM_WAKE_MIN_NS	20000
+/*
+ * Where in a jiffy an instant most likely falls when the model cannot bound
+ * it: the exchange runs in step with the last timer tick (a stall ends on
+ * one, and the next round follows within a fraction of a millisecond).
+ */
+#define NT_PSIM_PHASE_NOMINAL_NS 400000
 
 /* predict_clock.c */
 int64_t nt_psim_wake_nominal(const struct nt_psim *s);
@@ -322,6 +328,8 @@ void nt_pt_abs(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t 
 void nt_pt_diff(const struct nt_psim *s, struct nt_ptime later, struct nt_ptime earlier,
 		int64_t *lo, int64_t *nom, int64_t *hi);
 bool nt_pt_phase(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *hi);
+void nt_pt_phase_or_any(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *nom,
+			int64_t *hi);
 void nt_pt_jiffies(const struct nt_psim *s, struct nt_ptime earlier, struct nt_ptime later, int *lo,
 		   int *nom, int *hi);
 unsigned nt_psim_choose(struct nt_psim *s, unsigned n, enum nt_predict_rule rule);

@@ -307,16 +307,13 @@ static bool window_advances(struct nt_psim *s)
 
 static void arm_delack(struct nt_psim *s, unsigned ato)
 {
-	int64_t j = s->kern->jiffy_ns, plo, phi, up = s->kern->timer_round_up ? 1 : 0;
+	int64_t j = s->kern->jiffy_ns, plo, pnom, phi, up = s->kern->timer_round_up ? 1 : 0;
 	struct nt_ptime fire;
 
-	if (!nt_pt_phase(s, s->now, &plo, &phi)) {
-		plo = 0;
-		phi = j - 1;
-	}
+	nt_pt_phase_or_any(s, s->now, &plo, &pnom, &phi);
 	/* timeout = jiffies + ato; the wheel runs it on tick timeout + 1 (calc_index()). */
 	fire = nt_pt_anchor(s, s->now, (ato + up) * j - phi,
-			    (ato + up) * j - (plo + phi) / 2 + NT_PSIM_SOFTIRQ_NS / 2,
+			    (ato + up) * j - pnom + NT_PSIM_SOFTIRQ_NS / 2,
 			    (ato + up + NT_PSIM_LATE_TICKS) * j - plo + NT_PSIM_SOFTIRQ_NS, true);
 	s->rx.timer_arm = s->now;
 	s->rx.timer_ato = ato;

@@ -99,8 +99,8 @@ static void send_text(struct nt_psim *s, struct nt_predict_why *w, enum nt_predi
 		break;
 	case NT_RULE_RELEASED_BY_ACK:
 		nt_psim_why(w, rule, "released by the ACK of %llu:%llu (%u B sent)",
-			    (unsigned long long)(s->base + tx->rel_lo),
-			    (unsigned long long)(s->base + tx->rel_hi), len);
+			    (unsigned long long)s->base + tx->rel_lo,
+			    (unsigned long long)s->base + tx->rel_hi, len);
 		break;
 	default:
 		nt_psim_why(w, rule, "%s", nt_predict_rule_summary(rule));
@@ -194,8 +194,8 @@ static void note_hold(struct nt_psim *s, enum nt_predict_rule rule)
 	if (rule == NT_RULE_NAGLE_HOLD)
 		nt_psim_why(&s->out->body, rule,
 			    "held: Nagle, small segment %llu:%llu unacknowledged (Minshall)",
-			    (unsigned long long)(s->base + tx->sml_start),
-			    (unsigned long long)(s->base + tx->sml));
+			    (unsigned long long)s->base + tx->sml_start,
+			    (unsigned long long)s->base + tx->sml);
 	else
 		nt_psim_why(&s->out->body, rule, "held: %s corks the partial segment",
 			    s->k->pattern == NT_PREDICT_CORK ? "TCP_CORK" : "MSG_MORE");

@@ -142,7 +142,7 @@ int nt_predict_check_evidence(const struct nt_predict_round *r, const struct nt_
 	if (e->target_quick >= 0 && (uint64_t)e->target_quick != x->quick)
 		bad += append(why, len, &used, "%squick-ACK budget %lld, predicted %u",
 			      used ? "; " : "", (long long)e->target_quick, x->quick);
-	if (e->target_proc_ato_ms >= 0 && e->target_proc_ato_ms != (int64_t)(x->ato_ms / 10 * 10))
+	if (e->target_proc_ato_ms >= 0 && e->target_proc_ato_ms != (int64_t)x->ato_ms / 10 * 10)
 		bad += append(why, len, &used, "%sato %lld ms (/proc/net/tcp), predicted %u ms",
 			      used ? "; " : "", (long long)e->target_proc_ato_ms, x->ato_ms);
 	/* tcpi_ato: min(ato, tcp_delack_max()) since 6.7; only compared below TCP_DELACK_MAX. */

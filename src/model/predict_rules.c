@@ -222,7 +222,7 @@ void nt_predict_knobs_default(struct nt_predict_knobs *k)
 	k->pattern = NT_PREDICT_TWO_WRITES;
 	k->client_autocork = true;
 	k->mtu = 1500;
-	k->threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT;
+	k->threshold_ns = (int64_t)10 * 1000 * 1000; /* NT_VERDICT_THRESHOLD_NS_DEFAULT */
 	k->kernel = (struct nt_kernel_version){ .major = 6, .minor = 18, .patch = 0 };
 	k->hz = 250;
 	k->rcvbuf_bytes = 131072;
@@ -232,8 +232,8 @@ void nt_predict_knobs_default(struct nt_predict_knobs *k)
 	 * to 4.6 ms late (p99 4.1 ms); after a socket event the loop ran up to
 	 * about a tick later (p99 4.2 ms).
 	 */
-	k->wake_slack_ns = 4700 * 1000;
-	k->wake_latency_ns = 4300 * 1000;
+	k->wake_slack_ns = (int64_t)4700 * 1000;
+	k->wake_latency_ns = (int64_t)4300 * 1000;
 }
 
 /* msecs_to_jiffies() and usecs_to_jiffies() round up. */

@@ -495,8 +495,9 @@ void nt_prx_arrive(struct nt_psim *s, const struct nt_pseg *seg)
 
 		/* Data that arrived in softirq wakes the sleeping exchange, a while later. */
 		if (s->softirq)
-			at = nt_pt_anchor(s, s->now, NT_PSIM_WAKE_MIN_NS, NT_PSIM_WAKE_NOMINAL_NS / 2,
-					  s->k->wake_latency_ns, false);
+			at = nt_pt_anchor(s, s->now, NT_PSIM_WAKE_MIN_NS,
+					  NT_PSIM_WAKE_NOMINAL_NS / 2, s->k->wake_latency_ns,
+					  false);
 		s->read_pending = true;
 		nt_psim_post(s, NT_PEV_READ, at, 0, 0, false, 0);
 	}

@@ -126,10 +126,39 @@ def state_diffs(pred, ev):
     return out
 
 
+# The model's bounds on the exchange's own lateness (predict.h: wake_slack_ns for a
+# timed wait, plus wake_latency_ns after a socket event). A round whose exchange ran
+# later than that, or follows one that did, is outside what the model predicts: a
+# mismatch there is reported as load on the machine, not as a model error.
+LATE_MS = 9.0
+GAP_LATE_MS = 5.0
+
+
+def reply_delay_ms(r):
+    """Time from the request's last segment to the reply's first: the handler plus wake-ups."""
+    segs = [e for e in r["events"] if e["kind"] == "segment" and e["len"]]
+    req = [e["t_ns"] for e in segs if e["dir"] == "c2t"]
+    rep = [e["t_ns"] for e in segs if e["dir"] == "t2c"]
+    return (rep[0] - req[-1]) / 1e6 if req and rep and rep[0] > req[-1] else 0.0
+
+
+def gap_late_ms(r, gap_ms):
+    """How much later than asked the client's pause between its writes ended."""
+    calls = {e["call"]: e for e in r["events"] if e["kind"] == "syscall" and e["side"] == "client"}
+    if not gap_ms or "write-header" not in calls or "write-body" not in calls:
+        return 0.0
+    return (calls["write-body"]["enter_ns"] - calls["write-header"]["t_ns"]) / 1e6 - gap_ms
+
+
 def compare(args, pred, meas):
     res = {"args": " ".join(args), "rounds": 0, "mismatches": [], "state_diffs": [],
            "uncertain_rounds": 0, "primary_agrees": 0, "measured": collections.Counter(),
-           "uncertain_rules": collections.Counter(), "stall_gaps_ms": [], "timing_outside": []}
+           "uncertain_rules": collections.Counter(), "stall_gaps_ms": [], "timing_outside": [],
+           "late_wakes": []}
+    handler_ms = float(args[args.index("--handler-ms") + 1]) if "--handler-ms" in args else 0.0
+    gap_ms = float(args[args.index("--write-gap-ms") + 1]) if "--write-gap-ms" in args else 0.0
+    prev_late = False
+    res["load_mismatches"] = []
     for r, p in zip(meas["rounds"], pred["rounds"]):
         v = r["verdict"]
         res["rounds"] += 1
@@ -146,12 +175,20 @@ def compare(args, pred, meas):
             if not lo - 0.001 <= gap / 1e6 <= hi + 0.001:
                 res["timing_outside"].append(f"round {r['index']}: header->ACK {gap / 1e6:.3f} ms, "
                                              f"predicted {lo:.3f}-{hi:.3f} ms")
+        late, wlate = reply_delay_ms(r) - handler_ms, gap_late_ms(r, gap_ms)
+        now_late = late > LATE_MS or wlate > GAP_LATE_MS
+        if late > LATE_MS:
+            res["late_wakes"].append(f"round {r['index']}: the reply left {late:.1f} ms late")
+        if wlate > GAP_LATE_MS:
+            res["late_wakes"].append(f"round {r['index']}: write(body) came {wlate:.1f} ms late")
         if v not in p["verdicts"]:
-            res["mismatches"].append({
-                "round": r["index"], "measured": v, "predicted": p["verdicts"],
-                "gap_ms": gap / 1e6 if gap else None, "why": p["why"]})
+            miss = {"round": r["index"], "measured": v, "predicted": p["verdicts"],
+                    "gap_ms": gap / 1e6 if gap else None, "why": p["why"]}
+            res["load_mismatches" if now_late or prev_late else "mismatches"].append(miss)
         for d in state_diffs(p, r.get("evidence")):
-            res["state_diffs"].append(f"round {r['index']}: {d}")
+            res["state_diffs"].append(f"round {r['index']}: {d}" + (
+                " (the exchange ran late)" if now_late or prev_late else ""))
+        prev_late = now_late
     return res
 
 
@@ -182,7 +219,8 @@ def main():
         combos += [(["--rtt", "20"], opt.rounds or 6), (["--rtt", "20", "--threshold", "30"],
                                                         opt.rounds or 6)]
 
-    results, failed, rounds_total, state_total, timing_total = [], 0, 0, 0, 0
+    results, failed, rounds_total, state_total, timing_total, late_total = [], 0, 0, 0, 0, 0
+    load_total = 0
     for args, rounds in combos:
         pred = predict(opt.predict_tool, args, rounds)
         meas = measure(opt.nagle_trace, args, rounds, opt.keep, opt.reuse)
@@ -191,21 +229,26 @@ def main():
         rounds_total += res["rounds"]
         state_total += len(res["state_diffs"])
         timing_total += len(res["timing_outside"])
-        status = "ok" if not res["mismatches"] else "MISMATCH"
+        late_total += len(res["late_wakes"])
+        load_total += len(res["load_mismatches"])
+        status = "MISMATCH" if res["mismatches"] else "load" if res["load_mismatches"] else "ok"
         failed += bool(res["mismatches"])
         print(f"{status:8} {res['args']:40} rounds {res['rounds']:3}  measured "
               f"{dict(res['measured'])}  uncertain {res['uncertain_rounds']}  "
               f"nominal agrees {res['primary_agrees']}/{res['rounds']}")
-        for m in res["mismatches"]:
+        for m in res["mismatches"] + res["load_mismatches"]:
             print(f"         round {m['round']}: measured {m['measured']}, predicted "
                   f"{m['predicted']}: {m['why']['verdict']['text']}")
         for d in res["state_diffs"][:4]:
             print(f"         state: {d}")
         for d in res["timing_outside"][:4]:
             print(f"         timing: {d}")
+        for d in res["late_wakes"][:4]:
+            print(f"         load: {d}")
     print(f"\n{len(combos)} combinations, {rounds_total} rounds, {failed} with a verdict "
-          f"outside the prediction, {state_total} state differences where the model was certain, "
-          f"{timing_total} stalls outside the predicted timing")
+          f"outside the prediction, {load_total} rounds outside it after the exchange itself "
+          f"ran late (load: {late_total} late rounds), {state_total} state differences where "
+          f"the model was certain, {timing_total} stalls outside the predicted timing")
     if opt.json:
         for r in results:
             r["measured"] = dict(r["measured"])

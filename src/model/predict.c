@@ -19,7 +19,7 @@
 #include "nt/model/predict.h"
 #include "predict_int.h"
 
-#define PATHS_MAX 64
+#define PATHS_MAX 128
 
 #define ALL_VERDICTS                                                                           \
 	(NT_PREDICT_VERDICT_BIT(NT_VERDICT_COALESCED) |                                        \

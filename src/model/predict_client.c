@@ -201,6 +201,21 @@ static void note_hold(struct nt_psim *s, enum nt_predict_rule rule)
 			    s->k->pattern == NT_PREDICT_CORK ? "TCP_CORK" : "MSG_MORE");
 }
 
+/*
+ * tcp_check_probe_timer(): corked data with nothing in flight gets the probe
+ * timer, at the client's RTO: rto_min plus its smoothed RTT, which counts the
+ * target's delayed ACKs (up to about 48 ms) once the stalls begin.
+ */
+static void arm_probe(struct nt_psim *s)
+{
+	int64_t j = s->kern->jiffy_ns, rto = s->kern->rto;
+
+	nt_psim_post(s, NT_PEV_PROBE,
+		     nt_pt_anchor(s, s->now, (rto - 1) * j, rto * j,
+				  (rto + 1 + NT_PSIM_LATE_TICKS) * j + 48000000, true),
+		     0, 0, false, ++s->tx.probe_gen);
+}
+
 /* tcp_write_xmit(): whole segments go; the partial tail faces Nagle. */
 static void xmit(struct nt_psim *s, unsigned nonagle, enum nt_predict_rule release)
 {
@@ -218,14 +233,8 @@ static void xmit(struct nt_psim *s, unsigned nonagle, enum nt_predict_rule relea
 		if (rule == NT_RULE_CORK_HOLD || rule == NT_RULE_NAGLE_HOLD) {
 			note_hold(s, rule);
 			/* tcp_check_probe_timer(): corked data with nothing in flight. */
-			if (rule == NT_RULE_CORK_HOLD && packets_out(tx) == 0) {
-				int64_t j = s->kern->jiffy_ns, rto = s->kern->rto;
-
-				nt_psim_post(s, NT_PEV_PROBE,
-					     nt_pt_anchor(s, s->now, (rto - 1) * j, rto * j,
-							  (rto + 1 + NT_PSIM_LATE_TICKS) * j, true),
-					     0, 0, false, ++tx->probe_gen);
-			}
+			if (rule == NT_RULE_CORK_HOLD && packets_out(tx) == 0)
+				arm_probe(s);
 			return;
 		}
 		send_seg(s, len, release != NT_RULE_NONE ? release : rule);

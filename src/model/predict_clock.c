@@ -186,11 +186,13 @@ void nt_pt_jiffies(const struct nt_psim *s, struct nt_ptime earlier, struct nt_p
 		*nom = *hi;
 }
 
+/*
+ * H, A and B seen settle the verdict: B carries the body's first byte, so
+ * write(body) has begun by then and, A being seen, returns after it.
+ */
 bool nt_psim_marks_fixed(const struct nt_psim *s)
 {
-	return s->h.seen && s->a.seen && s->b.seen &&
-	       (s->write_body_idx >= 0 || s->k->pattern == NT_PREDICT_ONE_WRITE ||
-		s->k->pattern == NT_PREDICT_WRITEV);
+	return s->h.seen && s->a.seen && s->b.seen;
 }
 
 unsigned nt_psim_choose(struct nt_psim *s, unsigned n, enum nt_predict_rule rule)
@@ -200,8 +202,7 @@ unsigned nt_psim_choose(struct nt_psim *s, unsigned n, enum nt_predict_rule rule
 	if (n <= 1)
 		return 0;
 	/*
-	 * Once H, A, B and write(body) are on the timeline the verdict is
-	 * settled; a window edge or an unknown budget then only moves an ACK,
+	 * Once H, A and B are on the timeline the verdict is settled; a window edge or an unknown budget then only moves an ACK,
 	 * and so the budget: take the nominal outcome and widen the budget's
 	 * range instead of doubling the paths.
 	 */
@@ -220,25 +221,26 @@ unsigned nt_psim_choose(struct nt_psim *s, unsigned n, enum nt_predict_rule rule
 	return i < s->n_forced && s->forced[i] < s->arity[i] ? s->forced[i] : 0;
 }
 
+/*
+ * A jiffy count that may take several values: the nominal one, else each
+ * other. A spread of more than three values is explored at its nominal value
+ * and both ends only: the rules compare counts against limits, so the ends
+ * reach every outcome a value in between would, and the path count stays
+ * bounded.
+ */
 int nt_psim_pick(struct nt_psim *s, int lo, int nom, int hi, enum nt_predict_rule rule)
 {
-	unsigned d;
+	int alt[2];
+	unsigned n = 0, d;
 
-	if (hi - lo > 7)
-		hi = lo + 7; /* a wider spread is a modelling error; keep the path count bounded */
 	if (nom < lo || nom > hi)
 		nom = lo;
-	d = nt_psim_choose(s, (unsigned)(hi - lo + 1), rule);
-	if (d == 0)
-		return nom;
-	/* Alternatives in order, skipping the nominal value. */
-	for (int v = lo; v <= hi; v++) {
-		if (v == nom)
-			continue;
-		if (--d == 0)
-			return v;
-	}
-	return nom;
+	if (lo != nom)
+		alt[n++] = lo;
+	if (hi != nom)
+		alt[n++] = hi;
+	d = nt_psim_choose(s, n + 1, rule);
+	return d == 0 ? nom : alt[d - 1];
 }
 
 static enum nt_pev_chan chan_of(enum nt_pev_kind kind)

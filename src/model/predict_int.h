@@ -318,25 +318,40 @@ struct nt_psim {
  */
 #define NT_PSIM_PHASE_NOMINAL_NS 400000
 
-/* predict_clock.c */
+/* predict_clock.c: the clock, the choices, the event queue */
+
+/** nt_psim_wake_nominal() - how late a timed wait most likely ends */
 int64_t nt_psim_wake_nominal(const struct nt_psim *s);
+/** nt_psim_clock_init() - the round's start as anchor 0, with its jiffy phase if known */
 void nt_psim_clock_init(struct nt_psim *s, bool ph_known, int64_t ph_lo, int64_t ph_hi);
+/** nt_pt_add() - @t plus a window, on the same anchor */
 struct nt_ptime nt_pt_add(struct nt_ptime t, int64_t lo, int64_t nom, int64_t hi);
+/** nt_pt_anchor() - a new anchor at @base plus a window; @at_tick: it sits on a jiffy tick */
 struct nt_ptime nt_pt_anchor(struct nt_psim *s, struct nt_ptime base, int64_t lo, int64_t nom,
 			     int64_t hi, bool at_tick);
+/** nt_pt_abs() - @t as offsets from the round's start */
 void nt_pt_abs(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *nom, int64_t *hi);
+/** nt_pt_diff() - @later - @earlier, as narrow as their common anchors allow */
 void nt_pt_diff(const struct nt_psim *s, struct nt_ptime later, struct nt_ptime earlier,
 		int64_t *lo, int64_t *nom, int64_t *hi);
+/** nt_pt_phase() - where in its jiffy @t falls; false when unknown */
 bool nt_pt_phase(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *hi);
+/** nt_pt_phase_or_any() - nt_pt_phase(), or the whole jiffy with the nominal phase */
 void nt_pt_phase_or_any(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *nom,
 			int64_t *hi);
+/** nt_pt_jiffies() - the jiffy ticks from @earlier to @later: lowest, nominal, highest */
 void nt_pt_jiffies(const struct nt_psim *s, struct nt_ptime earlier, struct nt_ptime later, int *lo,
 		   int *nom, int *hi);
+/** nt_psim_choose() - an uncertain decision among @n outcomes: 0 nominal, else this path's */
 unsigned nt_psim_choose(struct nt_psim *s, unsigned n, enum nt_predict_rule rule);
+/** nt_psim_marks_fixed() - H, A and B are seen: the verdict is settled */
 bool nt_psim_marks_fixed(const struct nt_psim *s);
+/** nt_psim_pick() - an uncertain jiffy count: the nominal one or an end of the range */
 int nt_psim_pick(struct nt_psim *s, int lo, int nom, int hi, enum nt_predict_rule rule);
+/** nt_psim_post() - queue an event (@flag: PSH for a segment, pure for a target segment) */
 void nt_psim_post(struct nt_psim *s, enum nt_pev_kind kind, struct nt_ptime t, uint32_t x,
 		  uint32_t y, bool flag, uint32_t gen);
+/** nt_psim_next() - the next event, a choice when two channels' times overlap */
 bool nt_psim_next(struct nt_psim *s, struct nt_pevent *out);
 
 /* Put a decision into words, on the primary path only. */
@@ -346,35 +361,61 @@ bool nt_psim_next(struct nt_psim *s, struct nt_pevent *out);
 			nt_psim_why(&(s)->out->field, __VA_ARGS__); \
 	} while (0)
 
-/* predict_target.c */
+/* predict_target.c: the target's receive side */
+
+/** nt_prx_in_pingpong() - inet_csk_in_pingpong_mode() */
 bool nt_prx_in_pingpong(const struct nt_psim *s);
+/** nt_prx_rcv_nxt() - request bytes received this round */
 uint32_t nt_prx_rcv_nxt(const struct nt_psim *s);
+/** nt_prx_jiffies_ms() - jiffies in milliseconds */
 unsigned nt_prx_jiffies_ms(const struct nt_psim *s, unsigned j);
+/** nt_prx_ack_sent() - tcp_event_ack_sent() and the window the segment offers */
 void nt_prx_ack_sent(struct nt_psim *s);
+/** nt_prx_send_ack() - tcp_send_ack(), decided by @rule */
 void nt_prx_send_ack(struct nt_psim *s, enum nt_predict_rule rule);
+/** nt_prx_process_segment() - one data segment through the receive path */
 void nt_prx_process_segment(struct nt_psim *s, const struct nt_pseg *seg);
+/** nt_prx_arrive() - a client segment reaches the target (the backlog while owned) */
 void nt_prx_arrive(struct nt_psim *s, const struct nt_pseg *seg);
+/** nt_prx_delack_fire() - the delayed-ACK timer armed as generation @gen */
 void nt_prx_delack_fire(struct nt_psim *s, uint32_t gen);
+/** nt_prx_snapshot() - the target's state as /proc/net/tcp and TCP_INFO show it */
 void nt_prx_snapshot(const struct nt_psim *s, struct nt_predict_rx *out);
 
-/* predict_server.c */
+/* predict_server.c: the target application */
+
+/** nt_prx_read() - the server reads what has arrived (TCP_QUICKACK first if re-armed) */
 void nt_prx_read(struct nt_psim *s);
+/** nt_prx_reply() - the server writes the reply */
 void nt_prx_reply(struct nt_psim *s);
+/** nt_prx_quickack_sockopt() - setsockopt(TCP_QUICKACK, 1) on the target */
 void nt_prx_quickack_sockopt(struct nt_psim *s);
 
-/* predict_client.c */
+/* predict_client.c: the client's writes and send side, and the link */
+
+/** nt_ptx_run() - the client's write steps until a gap or the end */
 void nt_ptx_run(struct nt_psim *s);
+/** nt_ptx_ack() - an ACK reaches the client's TCP (after the write, if inside one) */
 void nt_ptx_ack(struct nt_psim *s, uint32_t ack);
+/** nt_ptx_probe() - the client's probe timer armed as generation @gen */
 void nt_ptx_probe(struct nt_psim *s, uint32_t gen);
+/** nt_ptx_target_segment() - the target sends a segment toward the client */
 void nt_ptx_target_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes);
+/** nt_ptx_client_segment() - a target segment reaches the client's veth end */
 void nt_ptx_client_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes);
 
-/* predict_sim.c */
+/* predict_sim.c: one round along one path */
+
+/** nt_psim_setup() - a run of round @round from hypothesis @h */
 void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct nt_predict_state *h,
 		   unsigned round);
+/** nt_psim_run() - run the round's events to the end */
 void nt_psim_run(struct nt_psim *s);
+/** nt_psim_finish() - the verdict from H, A and B, as nt_verdict_rule() will judge it */
 void nt_psim_finish(struct nt_psim *s);
+/** nt_psim_next_state() - the target's state handed to the next round */
 void nt_psim_next_state(struct nt_psim *s, struct nt_predict_state *out);
+/** nt_psim_why() - fill a decision's rule and sentence */
 void nt_psim_why(struct nt_predict_why *w, enum nt_predict_rule rule, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -207,6 +207,7 @@ static void collect(struct round_acc *acc, struct nt_psim *s, const struct nt_pr
 		acc->gap_lo = acc->have_range ? min64(acc->gap_lo, lo) : lo;
 		acc->gap_hi = acc->have_range ? max64(acc->gap_hi, hi) : hi;
 		nt_pt_diff(s, s->a_sent, s->h_arrival, &lo, &nom, &hi);
+		lo = lo < 0 ? 0 : lo; /* A leaves after H arrives: transit jitter only */
 		acc->delay_lo = acc->have_range ? min64(acc->delay_lo, lo) : lo;
 		acc->delay_hi = acc->have_range ? max64(acc->delay_hi, hi) : hi;
 		acc->have_range = true;

@@ -180,7 +180,7 @@ static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 
 static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 {
-	int64_t lo, nom, hi;
+	int64_t lo, nom, hi, dlo, dnom, dhi;
 
 	if (!s->out)
 		return;
@@ -197,13 +197,19 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 			    "unheld: B left before the header's ACK reached the client");
 		break;
 	default:
-		nt_psim_why(&s->out->verdict_why, why,
-			    "%s: H -> A %.3f-%.3f ms against a threshold of %.3f ms%s",
-			    nt_verdict_name(s->verdict), (double)lo / 1e6, (double)hi / 1e6,
-			    (double)s->k->threshold_ns / 1e6,
-			    why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
-			    : why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
-							   : "");
+		/* The gap at the capture: the target's delay plus the path's RTT. */
+		nt_pt_diff(s, s->a_sent, s->h_arrival, &dlo, &dnom, &dhi);
+		dlo = dlo < 0 ? 0 : dlo; /* A leaves after H arrives: transit jitter only */
+		nt_psim_why(
+			&s->out->verdict_why, why,
+			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms) "
+			"against a threshold of %.3f ms%s",
+			nt_verdict_name(s->verdict), (double)lo / 1e6, (double)hi / 1e6,
+			(double)dlo / 1e6, (double)dhi / 1e6, (double)s->k->rtt_ns / 1e6,
+			(double)s->k->threshold_ns / 1e6,
+			why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
+			: why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
+						       : "");
 		break;
 	}
 	if (!s->b.seen || !s->out->body_held)

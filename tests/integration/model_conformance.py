@@ -58,7 +58,7 @@ COMBOS = [
     # the handler against ato (40 ms, in 4 ms jiffies)
     ("--handler-ms 10", 8), ("*--handler-ms 30", 8), ("--handler-ms 36", 10),
     ("--handler-ms 38", 10), ("--handler-ms 39", 10), ("*--handler-ms 41", 10),
-    ("--handler-ms 45", 8), ("*--handler-ms 60", 24), ("--handler-ms 60 --variant quickack-once", 10),
+    ("--handler-ms 45", 8), ("*--handler-ms 50", 8), ("*--handler-ms 60", 24), ("--handler-ms 60 --variant quickack-once", 10),
     # the write gap against the delayed-ACK timer
     ("--write-gap-ms 10", 8), ("*--write-gap-ms 30", 8), ("--write-gap-ms 38", 8),
     ("--write-gap-ms 42", 8), ("--write-gap-ms 46", 8), ("--write-gap-ms 50", 8),

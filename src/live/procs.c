@@ -160,11 +160,23 @@ static int plan_etc(struct procs_spawn_plan *plan, const struct nt_lab *lab, str
 	return plan->nsswitch_text ? 0 : nt_err_set(err, -ENOMEM, "prepare /etc/nsswitch.conf");
 }
 
+/* "LD_PRELOAD=@lib ..." into @slot, then onto @set; nothing when @lib is NULL. */
+static int plan_preload(char **slot, const char *lib, char **set, size_t *n)
+{
+	if (!lib)
+		return 0;
+	*slot = nt_procs_preload_value(lib, getenv("LD_PRELOAD"));
+	if (!*slot)
+		return -ENOMEM;
+	set[(*n)++] = *slot;
+	return 0;
+}
+
 static int plan_env(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
 		    struct nt_err *err)
 {
 	char *set[4];
-	size_t n = 0;
+	size_t n = 2;
 
 	snprintf(plan->addr_env[0], sizeof(plan->addr_env[0]), "NT_CLIENT_ADDR=%s",
 		 cfg->lab->client_addr_str);
@@ -172,20 +184,38 @@ static int plan_env(struct procs_spawn_plan *plan, const struct nt_procs_config 
 		 cfg->lab->target_addr_str);
 	/* Filled by the init once the port is known (procs_init.c: port_env()). */
 	snprintf(plan->port_env, sizeof(plan->port_env), "NT_TARGET_PORT=");
-	set[n++] = plan->addr_env[0];
-	set[n++] = plan->addr_env[1];
+	set[0] = plan->addr_env[0];
+	set[1] = plan->addr_env[1];
+	if (plan_preload(&plan->preload_env[PROCS_TARGET], cfg->target_preload, set, &n))
+		return nt_err_set(err, -ENOMEM, "prepare the target's environment");
 	plan->side[PROCS_TARGET].envp = nt_procs_env_build(environ, set, n);
+	n = 2;
 	set[n++] = plan->port_env;
-	if (cfg->client_preload) {
-		plan->preload_env =
-			nt_procs_preload_value(cfg->client_preload, getenv("LD_PRELOAD"));
-		if (!plan->preload_env)
-			return nt_err_set(err, -ENOMEM, "prepare the client's environment");
-		set[n++] = plan->preload_env;
-	}
+	if (plan_preload(&plan->preload_env[PROCS_CLIENT], cfg->client_preload, set, &n))
+		return nt_err_set(err, -ENOMEM, "prepare the client's environment");
 	plan->side[PROCS_CLIENT].envp = nt_procs_env_build(environ, set, n);
 	if (!plan->side[PROCS_TARGET].envp || !plan->side[PROCS_CLIENT].envp)
 		return nt_err_set(err, -ENOMEM, "prepare the commands' environments");
+	return 0;
+}
+
+/*
+ * dash (Debian's /bin/sh, 0.5.12) forks even for `sh -c 'one command'`, so
+ * the teardown's SIGTERM would kill the shell and report the shell's death
+ * instead of the command's own exit (a server's clean shutdown, say). A
+ * shell that traps TERM survives it; the programs it starts get the default
+ * action back (execve() resets caught signals, unlike ignored ones), so they
+ * are terminated as before, and the shell exits with their status. The trap is
+ * a line of its own before the user's text, which the user's own traps override.
+ */
+static int plan_scripts(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
+			struct nt_err *err)
+{
+	if (asprintf(&plan->script[PROCS_TARGET], "trap : TERM\n%s", cfg->target_cmd) < 0 ||
+	    asprintf(&plan->script[PROCS_CLIENT], "trap : TERM\n%s", cfg->client_cmd) < 0) {
+		plan->script[PROCS_TARGET] = plan->script[PROCS_CLIENT] = NULL;
+		return nt_err_set(err, -ENOMEM, "prepare the commands");
+	}
 	return 0;
 }
 
@@ -193,9 +223,12 @@ static void plan_free(struct procs_spawn_plan *plan)
 {
 	if (!plan)
 		return;
+	free(plan->script[0]);
+	free(plan->script[1]);
 	free(plan->side[0].envp);
 	free(plan->side[1].envp);
-	free(plan->preload_env);
+	free(plan->preload_env[0]);
+	free(plan->preload_env[1]);
 	free(plan->hosts_text);
 	free(plan->nsswitch_text);
 	free(plan);
@@ -344,8 +377,8 @@ static void plan_sides(struct procs_spawn_plan *plan, const struct nt_procs_conf
 
 	t->argv[0] = c->argv[0] = "sh";
 	t->argv[1] = c->argv[1] = "-c";
-	t->argv[2] = (char *)cfg->target_cmd;
-	c->argv[2] = (char *)cfg->client_cmd;
+	t->argv[2] = plan->script[PROCS_TARGET];
+	c->argv[2] = plan->script[PROCS_CLIENT];
 	t->netns_fd = cfg->lab->target_ns;
 	t->stdin_fd = -1;
 	t->stdout_fd = t->stderr_fd = target_w;
@@ -430,6 +463,8 @@ int nt_procs_start(struct nt_procs *p, const struct nt_procs_config *cfg, struct
 		return nt_err_set(err, -ENOMEM, "plan the run");
 	p->plan->grace_ns = cfg->term_grace_ns;
 	ret = plan_etc(p->plan, cfg->lab, err);
+	if (!ret)
+		ret = plan_scripts(p->plan, cfg, err);
 	if (!ret)
 		ret = plan_env(p->plan, cfg, err);
 	if (!ret)

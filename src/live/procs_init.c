@@ -109,19 +109,25 @@ static void copy_text(char *dst, size_t len, const char *a, const char *b)
 	dst[n] = '\0';
 }
 
-static void send_msg(int fd, enum procs_msg_kind kind, int who, int status, const char *text,
-		     const char *text2)
+static void send_msg_at(int fd, enum procs_msg_kind kind, int who, int status, int64_t t_ns,
+			const char *text, const char *text2)
 {
 	struct procs_msg m = {
 		.kind = kind,
 		.who = who,
 		.status = status,
-		.t_mono_ns = nt_now_mono_ns(),
+		.t_mono_ns = t_ns,
 	};
 
 	copy_text(m.text, sizeof(m.text), text, text2);
 	/* Ignored when nagle-trace is gone: then PR_SET_PDEATHSIG is about to end us. */
 	(void)send(fd, &m, sizeof(m), MSG_NOSIGNAL);
+}
+
+static void send_msg(int fd, enum procs_msg_kind kind, int who, int status, const char *text,
+		     const char *text2)
+{
+	send_msg_at(fd, kind, who, status, nt_now_mono_ns(), text, text2);
 }
 
 /* A setup step failed: say what (the strerror() text is added on our side) and die. */
@@ -381,6 +387,8 @@ static int alive_mask(const struct init_state *s)
 
 static void start(struct init_state *s, int who)
 {
+	/* Stamped before the clone: the child may run (and even exit) before we do again. */
+	int64_t t_ns = nt_now_mono_ns();
 	pid_t pid = spawn(&s->plan->side[who]);
 
 	if (pid < 0)
@@ -388,7 +396,7 @@ static void start(struct init_state *s, int who)
 	s->pid[who] = pid;
 	s->alive[who] = true;
 	s->empty = false;
-	send_msg(s->plan->ctl_fd, PROCS_MSG_STARTED, who, 0, NULL, NULL);
+	send_msg_at(s->plan->ctl_fd, PROCS_MSG_STARTED, who, 0, t_ns, NULL, NULL);
 }
 
 /* kill(-1) from pid 1 reaches every process of the namespace but the init itself. */

@@ -66,10 +66,11 @@ struct procs_side_plan {
 /**
  * struct procs_spawn_plan - everything the init needs, made before the clone
  * @side: target and client
+ * @script: the text each shell runs: a TERM trap, then the user's command
  * @port_env: "NT_TARGET_PORT=<port>", written by the init before it starts
  *            the client (the client's @envp points here)
  * @addr_env: "NT_CLIENT_ADDR=...", "NT_TARGET_ADDR=..."
- * @preload_env: "LD_PRELOAD=..." for the client, or NULL
+ * @preload_env: "LD_PRELOAD=..." for target and client, or NULL
  * @hosts_text: the run's /etc/hosts
  * @nsswitch_text: the run's /etc/nsswitch.conf, NULL when the host has none
  * @ctl_fd: the init's end of the message socket
@@ -78,9 +79,10 @@ struct procs_side_plan {
  */
 struct procs_spawn_plan {
 	struct procs_side_plan side[2];
+	char *script[2];
 	char port_env[40];
 	char addr_env[2][64];
-	char *preload_env;
+	char *preload_env[2];
 	char *hosts_text;
 	char *nsswitch_text;
 	int ctl_fd;

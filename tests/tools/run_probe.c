@@ -7,7 +7,7 @@
  *
  * usage: unshare -Urn run_probe --target CMD --client CMD [-w FILE]
  *            [--wait-port N] [--listen-timeout S] [--timeout S] [--grace S]
- *            [--fix nodelay] [--ipv6] [--target-log FILE] [--capture packet|pcap]
+ *            [--fix nodelay|nodelay-target] [--ipv6] [--target-log FILE] [--capture packet|pcap]
  *
  * Exit status: the client's (128 + signal when a signal ended it); 3 when the
  * target never listened, a timeout hit or a step failed; 130/143 on
@@ -45,13 +45,14 @@ struct probe_opts {
 	const char *target, *client, *pcap, *target_log, *capture;
 	unsigned wait_port;
 	double listen_timeout_s, timeout_s, grace_s;
-	bool nodelay, ipv6;
+	bool nodelay, nodelay_target, ipv6;
 };
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: run_probe --target CMD --client CMD [-w FILE] [--wait-port N]\n"
-			"       [--listen-timeout S] [--timeout S] [--grace S] [--fix nodelay]\n"
+			"       [--listen-timeout S] [--timeout S] [--grace S] [--fix "
+			"nodelay|nodelay-target]\n"
 			"       [--ipv6] [--target-log FILE] [--capture packet|pcap]\n");
 	exit(NT_EXIT_USAGE);
 }
@@ -100,9 +101,12 @@ static void parse(int argc, char **argv, struct probe_opts *o)
 			o->grace_s = strtod(optarg, NULL);
 			break;
 		case 'f':
-			if (strcmp(optarg, "nodelay") != 0)
+			if (!strcmp(optarg, "nodelay"))
+				o->nodelay = true;
+			else if (!strcmp(optarg, "nodelay-target"))
+				o->nodelay_target = true;
+			else
 				usage();
-			o->nodelay = true;
 			break;
 		case '6':
 			o->ipv6 = true;
@@ -215,6 +219,7 @@ static void probe_config(struct nt_procs_config *pc, const struct probe_opts *o,
 	pc->term_grace_ns = (int64_t)(o->grace_s * 1e9);
 	pc->wait_port = (uint16_t)o->wait_port;
 	pc->client_preload = o->nodelay ? preload : NULL;
+	pc->target_preload = o->nodelay_target ? preload : NULL;
 	pc->stop = &stop_signal;
 	if (log_fd >= 0) {
 		pc->target_log_fd = log_fd;
@@ -234,7 +239,7 @@ static int probe(const struct probe_opts *o, struct nt_pcap_writer *w, const sig
 	struct nt_lab lab;
 	int ret;
 
-	if (o->nodelay &&
+	if ((o->nodelay || o->nodelay_target) &&
 	    (ret = nt_procs_preload_path(NT_PROCS_NODELAY_LIB, preload, sizeof(preload), err)) < 0)
 		return ret;
 	ret = nt_lab_up(&lab, &lc, err);

@@ -61,6 +61,8 @@
  *                    lines are kept for the result either way
  * @client_preload: a shared library put first in the client's LD_PRELOAD
  *                  (an existing LD_PRELOAD is kept after it), or NULL
+ * @target_preload: the same for the target (a server that writes a reply
+ *                  in two parts stalls the same way), or NULL
  * @stop: set by the caller's signal handler; the run is torn down when it
  *        becomes nonzero. May be NULL
  *
@@ -80,6 +82,7 @@ struct nt_procs_config {
 	int client_stdout_fd;
 	int client_stderr_fd;
 	const char *client_preload;
+	const char *target_preload;
 	const volatile sig_atomic_t *stop;
 };
 

@@ -179,7 +179,8 @@ static int report(const struct nt_procs_result *r)
 	print_exit("client", &r->client);
 	if (r->notes[0])
 		fprintf(stderr, "run_probe: note: %s\n", r->notes);
-	if (r->client_stderr_tail[0])
+	/* As the command layer will: quote the client's last words when it failed. */
+	if (r->client_stderr_tail[0] && !(r->client.exited && r->client.wait_status == 0))
 		fprintf(stderr, "run_probe: client stderr tail:\n%s\n", r->client_stderr_tail);
 	if (stop_signal)
 		return stop_signal == SIGTERM ? NT_EXIT_SIGTERM : NT_EXIT_SIGINT;

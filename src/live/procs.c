@@ -47,9 +47,9 @@
 /* After the grace time, how long the init may take to report and exit before we kill it. */
 #define INIT_EXIT_SLACK_NS (2 * NT_NS_PER_SEC)
 /* Bytes read from one pipe per nt_procs_advance(), so a chatty command cannot starve the loop. */
-#define PIPE_READ_BUDGET      (256 * 1024)
-#define PROCNET_INITIAL_BYTES (16 * 1024)
-#define PROCNET_MAX_BYTES     (16 * 1024 * 1024)
+#define PIPE_READ_BUDGET      ((size_t)256 * 1024)
+#define PROCNET_INITIAL_BYTES ((size_t)16 * 1024)
+#define PROCNET_MAX_BYTES     ((size_t)16 * 1024 * 1024)
 #define TCP_LISTEN_STATE      10
 
 static const char *const end_names[] = {

@@ -153,27 +153,42 @@ static noreturn void child_die(const char *what, int err)
 	_exit(127);
 }
 
+/*
+ * A copy of @fd above the stdio slots, or /dev/null when @fd is -1 or closed
+ * (nagle-trace run with its stdin closed, as some CI systems do).
+ */
+static int high_copy(int fd, int flags)
+{
+	int copy = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, FD_HIGH) : -1;
+
+	if (copy < 0 && (fd < 0 || errno == EBADF)) {
+		int null = open("/dev/null", flags | O_CLOEXEC);
+
+		if (null < 0)
+			child_die("open /dev/null", errno);
+		copy = fcntl(null, F_DUPFD_CLOEXEC, FD_HIGH);
+	}
+	return copy;
+}
+
 /* In the child: network namespace, stdio, descriptors, exec. */
 static noreturn void child_exec(const struct procs_side_plan *sp)
 {
 	sigset_t none;
-	int src[3], fd;
+	int src[3];
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setns(sp->netns_fd, CLONE_NEWNET) < 0)
 		child_die("enter the lab's network namespace", errno);
-	fd = sp->stdin_fd >= 0 ? sp->stdin_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		child_die("open /dev/null", errno);
 	/*
 	 * Move every source above the stdio slots first: a source may itself be
 	 * 0, 1 or 2 (stdout passed through as stderr), and dup2() onto it
 	 * would replace it before it is used.
 	 */
-	src[0] = fcntl(fd, F_DUPFD_CLOEXEC, FD_HIGH);
-	src[1] = fcntl(sp->stdout_fd, F_DUPFD_CLOEXEC, FD_HIGH);
-	src[2] = fcntl(sp->stderr_fd, F_DUPFD_CLOEXEC, FD_HIGH);
+	src[0] = high_copy(sp->stdin_fd, O_RDONLY);
+	src[1] = high_copy(sp->stdout_fd, O_WRONLY);
+	src[2] = high_copy(sp->stderr_fd, O_WRONLY);
 	for (int i = 0; i < 3; i++)
 		if (src[i] < 0 || dup2(src[i], i) < 0)
 			child_die("set up standard input and output", errno);

@@ -7,7 +7,7 @@
  *
  * usage: unshare -Urn run_probe --target CMD --client CMD [-w FILE]
  *            [--wait-port N] [--listen-timeout S] [--timeout S] [--grace S]
- *            [--fix nodelay|nodelay-target] [--ipv6] [--target-log FILE] [--capture packet|pcap]
+ *            [--fix nodelay|nodelay-target] [--ipv6] [--target-log FILE] [--capture packet|pcap|none]
  *
  * Exit status: the client's (128 + signal when a signal ended it); 3 when the
  * target never listened, a timeout hit or a step failed; 130/143 on
@@ -53,7 +53,7 @@ static void usage(void)
 	fprintf(stderr, "usage: run_probe --target CMD --client CMD [-w FILE] [--wait-port N]\n"
 			"       [--listen-timeout S] [--timeout S] [--grace S] [--fix "
 			"nodelay|nodelay-target]\n"
-			"       [--ipv6] [--target-log FILE] [--capture packet|pcap]\n");
+			"       [--ipv6] [--target-log FILE] [--capture packet|pcap|none]\n");
 	exit(NT_EXIT_USAGE);
 }
 
@@ -137,14 +137,15 @@ static int run_loop(struct nt_procs *procs, struct nt_capture *cap, struct nt_pc
 				       .tv_nsec = wait_ns % NT_NS_PER_SEC };
 		int n = 0, ret;
 
-		pfd[n++] = (struct pollfd){ .fd = nt_capture_fd(cap), .events = POLLIN };
+		if (cap->ops)
+			pfd[n++] = (struct pollfd){ .fd = nt_capture_fd(cap), .events = POLLIN };
 		n += nt_procs_pollfds(procs, pfd + n);
 		if (ppoll(pfd, (nfds_t)n, wait_ns >= 0 ? &ts : NULL, waitmask) < 0 &&
 		    errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the run and the capture");
-		while ((ret = nt_capture_next(cap, &frame, err)) > 0)
+		while (cap->ops && (ret = nt_capture_next(cap, &frame, err)) > 0)
 			nt_pcap_writer_dump(w, &frame);
-		if (ret < 0)
+		if (cap->ops && ret < 0)
 			return ret;
 		ret = nt_procs_advance(procs, err);
 		if (ret != 0)
@@ -164,6 +165,22 @@ static void print_exit(const char *who, const struct nt_procs_exit *x)
 	fprintf(stderr, "run_probe: %s: %s%s%s after %.1f ms\n", who, how,
 		x->terminated ? ", terminated by us" : "", x->killed ? ", needed SIGKILL" : "",
 		(double)(x->exit_mono_ns - x->start_mono_ns) / 1e6);
+}
+
+/* Where the wall time went, in ms from nt_procs_start(); -1 for what did not happen. */
+static void print_timings(const struct nt_procs_result *r, int64_t lab_ns, int64_t done_mono_ns)
+{
+	double t0 = (double)r->start_mono_ns;
+	double target = r->target.started ? ((double)r->target.start_mono_ns - t0) / 1e6 : -1;
+	double listen = r->listener.seen ? ((double)r->listener.t_mono_ns - t0) / 1e6 : -1;
+	double client = r->client.started ? ((double)r->client.start_mono_ns - t0) / 1e6 : -1;
+	double client_end = r->client.exited ? ((double)r->client.exit_mono_ns - t0) / 1e6 : -1;
+
+	fprintf(stderr,
+		"run_probe: timings ms: lab %.3f, target start %.3f, listen seen %.3f, "
+		"client start %.3f, client end %.3f, done %.3f\n",
+		(double)lab_ns / 1e6, target, listen, client, client_end,
+		((double)done_mono_ns - t0) / 1e6);
 }
 
 static int report(const struct nt_procs_result *r)
@@ -203,6 +220,9 @@ static int start_capture(struct nt_capture *cap, const struct probe_opts *o,
 	};
 	int ret;
 
+	/* "none": the run without a capture, to measure what the capture costs. */
+	if (!strcmp(o->capture, "none") && !w)
+		return 0;
 	if (!ops)
 		return nt_err_set(err, -EINVAL, "no capture back end \"%s\"", o->capture);
 	ret = nt_capture_open(cap, ops, &cc, err);
@@ -238,14 +258,17 @@ static int probe(const struct probe_opts *o, struct nt_pcap_writer *w, const sig
 	struct nt_capture_stats st = { 0 };
 	char preload[4096];
 	struct nt_lab lab;
+	int64_t lab_ns;
 	int ret;
 
 	if ((o->nodelay || o->nodelay_target) &&
 	    (ret = nt_procs_preload_path(NT_PROCS_NODELAY_LIB, preload, sizeof(preload), err)) < 0)
 		return ret;
+	lab_ns = nt_now_mono_ns();
 	ret = nt_lab_up(&lab, &lc, err);
 	if (ret)
 		return ret;
+	lab_ns = nt_now_mono_ns() - lab_ns;
 	ret = start_capture(&cap, o, w, err);
 	if (ret)
 		goto capture_close;
@@ -256,11 +279,13 @@ static int probe(const struct probe_opts *o, struct nt_pcap_writer *w, const sig
 	if (!ret) {
 		struct nt_frame frame;
 
-		while (nt_capture_next(&cap, &frame, NULL) > 0)
+		while (cap.ops && nt_capture_next(&cap, &frame, NULL) > 0)
 			nt_pcap_writer_dump(w, &frame);
-		(void)nt_capture_stats(&cap, &st, NULL);
+		if (cap.ops)
+			(void)nt_capture_stats(&cap, &st, NULL);
 		fprintf(stderr, "run_probe: frames: %lu written, %llu dropped\n",
 			w ? nt_pcap_writer_frames(w) : 0UL, (unsigned long long)st.dropped);
+		print_timings(nt_procs_result(&procs), lab_ns, nt_now_mono_ns());
 		*code = report(nt_procs_result(&procs));
 	}
 	nt_procs_close(&procs);
@@ -279,6 +304,13 @@ int main(int argc, char **argv)
 	sigset_t block, waitmask;
 	int code = NT_EXIT_ENVIRONMENT, log_fd = -1, ret;
 
+	/*
+	 * A closed 0, 1 or 2 would be reused by our next descriptor (the lab's,
+	 * the capture's) and handed to the client as its stdio: fill them first.
+	 */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return NT_EXIT_ENVIRONMENT;
 	parse(argc, argv, &o);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

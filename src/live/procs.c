@@ -6,18 +6,9 @@
  * One thread, one poll loop, the caller's: the init reports over a
  * SOCK_SEQPACKET pair (one datagram per message, so no framing, and EOF when
  * the init is gone), the commands' output arrives on two pipes, and the
- * target's readiness is read from its namespace's /proc/net/tcp{,6}.
- *
- * Readiness: the two files are opened once, from this thread while it is in
- * the target namespace, and re-read from offset 0 on each check. A
- * /proc/net file belongs to the namespace of the task it was looked up
- * through (/proc/thread-self, not /proc/self: the latter follows the main
- * thread), and seq_file regenerates its text on every read from offset 0. No
- * event marks a new listening socket (sock_diag reports only destruction,
- * SKNLGRP_INET_TCP_DESTROY), so the files are polled every
- * LISTEN_POLL_NS; output from the target (servers tend to say "ready" once
- * they listen) triggers a check at once. The target namespace has its own
- * small established hash (lab.c), so a read costs a few microseconds.
+ * target's readiness is read from its namespace's /proc/net/tcp{,6}
+ * (procs_listen.c) every LISTEN_POLL_NS and whenever the target writes. The
+ * plan the init carries out is made in procs_prepare.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +23,7 @@
 #include <unistd.h>
 
 #include "nt/clock.h"
-#include "nt/lab/netns.h"
-#include "nt/live/procnet.h"
 #include "nt/live/procs.h"
-#include "nt/live/procs_plan.h"
 #include "procs_int.h"
 
 #ifndef SYS_pidfd_open
@@ -47,10 +35,7 @@
 /* After the grace time, how long the init may take to report and exit before we kill it. */
 #define INIT_EXIT_SLACK_NS (2 * NT_NS_PER_SEC)
 /* Bytes read from one pipe per nt_procs_advance(), so a chatty command cannot starve the loop. */
-#define PIPE_READ_BUDGET      ((size_t)256 * 1024)
-#define PROCNET_INITIAL_BYTES ((size_t)16 * 1024)
-#define PROCNET_MAX_BYTES     ((size_t)16 * 1024 * 1024)
-#define TCP_LISTEN_STATE      10
+#define PIPE_READ_BUDGET ((size_t)256 * 1024)
 
 static const char *const end_names[] = {
 	[NT_PROCS_END_NONE] = "still running",
@@ -99,265 +84,6 @@ void nt_procs_config_init(struct nt_procs_config *cfg, const struct nt_lab *lab,
 	cfg->client_stderr_fd = STDERR_FILENO;
 }
 
-/* ---- the plan ---------------------------------------------------------------------------- */
-
-/* A host file's text, or *out = NULL when it does not exist. */
-static int read_host_file(const char *path, char **out, struct nt_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	char *buf;
-
-	*out = NULL;
-	if (fd < 0)
-		return errno == ENOENT ? 0 : nt_err_set(err, -errno, "read %s", path);
-	buf = malloc(NT_PROCS_ETC_MAX_BYTES + 1);
-	if (!buf) {
-		close(fd);
-		return nt_err_set(err, -ENOMEM, "read %s", path);
-	}
-	while (len < NT_PROCS_ETC_MAX_BYTES) {
-		ssize_t n = read(fd, buf + len, NT_PROCS_ETC_MAX_BYTES - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int ret = nt_err_set(err, -errno, "read %s", path);
-
-			free(buf);
-			close(fd);
-			return ret;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-}
-
-static int plan_etc(struct procs_spawn_plan *plan, const struct nt_lab *lab, struct nt_err *err)
-{
-	char *host = NULL;
-	int ret = read_host_file("/etc/hosts", &host, err);
-
-	if (ret)
-		return ret;
-	if (!host)
-		return nt_err_set(err, -ENOENT,
-				  "the host has no /etc/hosts for the run's own to cover");
-	plan->hosts_text = nt_procs_hosts_text(lab->client_addr_str, lab->target_addr_str, host);
-	free(host);
-	if (!plan->hosts_text)
-		return nt_err_set(err, -ENOMEM, "prepare the run's /etc/hosts");
-	ret = read_host_file("/etc/nsswitch.conf", &host, err);
-	if (ret || !host)
-		return ret;
-	plan->nsswitch_text = nt_procs_nsswitch_text(host);
-	free(host);
-	return plan->nsswitch_text ? 0 : nt_err_set(err, -ENOMEM, "prepare /etc/nsswitch.conf");
-}
-
-/* "LD_PRELOAD=@lib ..." into @slot, then onto @set; nothing when @lib is NULL. */
-static int plan_preload(char **slot, const char *lib, char **set, size_t *n)
-{
-	if (!lib)
-		return 0;
-	*slot = nt_procs_preload_value(lib, getenv("LD_PRELOAD"));
-	if (!*slot)
-		return -ENOMEM;
-	set[(*n)++] = *slot;
-	return 0;
-}
-
-static int plan_env(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
-		    struct nt_err *err)
-{
-	char *set[4];
-	size_t n = 2;
-
-	snprintf(plan->addr_env[0], sizeof(plan->addr_env[0]), "NT_CLIENT_ADDR=%s",
-		 cfg->lab->client_addr_str);
-	snprintf(plan->addr_env[1], sizeof(plan->addr_env[1]), "NT_TARGET_ADDR=%s",
-		 cfg->lab->target_addr_str);
-	/* Filled by the init once the port is known (procs_init.c: port_env()). */
-	snprintf(plan->port_env, sizeof(plan->port_env), "NT_TARGET_PORT=");
-	set[0] = plan->addr_env[0];
-	set[1] = plan->addr_env[1];
-	if (plan_preload(&plan->preload_env[PROCS_TARGET], cfg->target_preload, set, &n))
-		return nt_err_set(err, -ENOMEM, "prepare the target's environment");
-	plan->side[PROCS_TARGET].envp = nt_procs_env_build(environ, set, n);
-	n = 2;
-	set[n++] = plan->port_env;
-	if (plan_preload(&plan->preload_env[PROCS_CLIENT], cfg->client_preload, set, &n))
-		return nt_err_set(err, -ENOMEM, "prepare the client's environment");
-	plan->side[PROCS_CLIENT].envp = nt_procs_env_build(environ, set, n);
-	if (!plan->side[PROCS_TARGET].envp || !plan->side[PROCS_CLIENT].envp)
-		return nt_err_set(err, -ENOMEM, "prepare the commands' environments");
-	return 0;
-}
-
-/*
- * dash (Debian's /bin/sh, 0.5.12) forks even for `sh -c 'one command'`, so
- * the teardown's SIGTERM would kill the shell and report the shell's death
- * instead of the command's own exit (a server's clean shutdown, say). A
- * shell that traps TERM survives it; the programs it starts get the default
- * action back (execve() resets caught signals, unlike ignored ones), so they
- * are terminated as before, and the shell exits with their status. The trap is
- * a line of its own before the user's text, which the user's own traps override.
- */
-static int plan_scripts(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
-			struct nt_err *err)
-{
-	if (asprintf(&plan->script[PROCS_TARGET], "trap : TERM\n%s", cfg->target_cmd) < 0 ||
-	    asprintf(&plan->script[PROCS_CLIENT], "trap : TERM\n%s", cfg->client_cmd) < 0) {
-		plan->script[PROCS_TARGET] = plan->script[PROCS_CLIENT] = NULL;
-		return nt_err_set(err, -ENOMEM, "prepare the commands");
-	}
-	return 0;
-}
-
-static void plan_free(struct procs_spawn_plan *plan)
-{
-	if (!plan)
-		return;
-	free(plan->script[0]);
-	free(plan->script[1]);
-	free(plan->side[0].envp);
-	free(plan->side[1].envp);
-	free(plan->preload_env[0]);
-	free(plan->preload_env[1]);
-	free(plan->hosts_text);
-	free(plan->nsswitch_text);
-	free(plan);
-}
-
-/* ---- the target's listening sockets ------------------------------------------------------ */
-
-/* The whole text of a /proc/net file, from offset 0, in p->procnet_buf. */
-static int read_procnet(struct nt_procs *p, int fd)
-{
-	size_t len = 0;
-
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= p->procnet_bytes) {
-			size_t grown = p->procnet_bytes ? p->procnet_bytes * 2
-							: PROCNET_INITIAL_BYTES;
-			char *buf;
-
-			if (grown > PROCNET_MAX_BYTES)
-				break;
-			buf = realloc(p->procnet_buf, grown);
-			if (!buf)
-				return -ENOMEM;
-			p->procnet_buf = buf;
-			p->procnet_bytes = grown;
-		}
-		n = read(fd, p->procnet_buf + len, p->procnet_bytes - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	p->procnet_buf[len] = '\0';
-	return 0;
-}
-
-/* Remember the listeners that exist before the target starts: they are not its. */
-static int note_known_listeners(struct nt_procs *p, int fd)
-{
-	int ret = read_procnet(p, fd);
-
-	if (ret)
-		return ret;
-	for (const char *line = p->procnet_buf; line && *line;) {
-		struct nt_procnet_tcp t;
-
-		if (nt_procnet_parse_tcp_line(line, &t) == 0 && t.state == TCP_LISTEN_STATE) {
-			unsigned long *known =
-				realloc(p->known_inodes, (p->n_known + 1) * sizeof(*known));
-
-			if (!known)
-				return -ENOMEM;
-			known[p->n_known++] = t.inode;
-			p->known_inodes = known;
-		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return 0;
-}
-
-static int open_listen_watch(struct nt_procs *p, struct nt_err *err)
-{
-	static const char *const files[2] = { "/proc/thread-self/net/tcp",
-					      "/proc/thread-self/net/tcp6" };
-	int home, ret, saved = 0;
-
-	ret = nt_netns_current(&home, err);
-	if (ret)
-		return ret;
-	ret = nt_netns_enter(p->cfg.lab->target_ns, err);
-	if (ret)
-		goto close_home;
-	for (int i = 0; i < 2; i++) {
-		p->tcp_fd[i] = open(files[i], O_RDONLY | O_CLOEXEC);
-		/* No tcp6 without IPv6 in the kernel: then only IPv4 listeners count. */
-		if (p->tcp_fd[i] < 0 && !(i == 1 && errno == ENOENT) && !saved)
-			saved = -errno;
-	}
-	ret = nt_netns_enter(home, err);
-	if (!ret && saved)
-		ret = nt_err_set(err, saved, "open %s of the target namespace", files[0]);
-	for (int i = 0; i < 2 && !ret; i++)
-		if (p->tcp_fd[i] >= 0 && (ret = note_known_listeners(p, p->tcp_fd[i])) < 0)
-			nt_err_set(err, ret, "read %s of the target namespace", files[i]);
-close_home:
-	close(home);
-	return ret;
-}
-
-/* Whether the target listens now; fills the result's listener. */
-static int check_listening(struct nt_procs *p, struct nt_err *err)
-{
-	struct nt_procs_listen_query q = {
-		.port = p->cfg.wait_port,
-		.family = p->cfg.lab->family,
-		.target_addr = p->cfg.lab->target_addr,
-		.known = p->known_inodes,
-		.n_known = p->n_known,
-	};
-
-	for (int i = 0; i < 2; i++) {
-		int ret;
-
-		if (p->tcp_fd[i] < 0)
-			continue;
-		ret = read_procnet(p, p->tcp_fd[i]);
-		if (ret)
-			return nt_err_set(err, ret, "read the target namespace's /proc/net/tcp%s",
-					  i ? "6" : "");
-		if (nt_procs_find_listener(p->procnet_buf, &q, &p->res.listener,
-					   &p->res.unreachable)) {
-			p->res.listener.t_mono_ns = nt_now_mono_ns();
-			return 1;
-		}
-	}
-	if (p->res.unreachable.seen && !p->res.unreachable.t_mono_ns)
-		p->res.unreachable.t_mono_ns = nt_now_mono_ns();
-	return 0;
-}
-
 /* ---- start ------------------------------------------------------------------------------- */
 
 static int make_pipe(int fds[2], struct nt_err *err)
@@ -370,25 +96,6 @@ static int make_pipe(int fds[2], struct nt_err *err)
 	return 0;
 }
 
-static void plan_sides(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
-		       int target_w, int client_err_w)
-{
-	struct procs_side_plan *t = &plan->side[PROCS_TARGET], *c = &plan->side[PROCS_CLIENT];
-
-	t->argv[0] = c->argv[0] = "sh";
-	t->argv[1] = c->argv[1] = "-c";
-	t->argv[2] = plan->script[PROCS_TARGET];
-	c->argv[2] = plan->script[PROCS_CLIENT];
-	t->netns_fd = cfg->lab->target_ns;
-	t->stdin_fd = -1;
-	t->stdout_fd = t->stderr_fd = target_w;
-	c->netns_fd = cfg->lab->client_ns;
-	c->stdin_fd = cfg->client_stdin_fd;
-	c->stdout_fd = cfg->client_stdout_fd;
-	c->stderr_fd = client_err_w;
-}
-
-/* The init: clone, and in the child become it. Closes the init's ends on our side. */
 static int clone_init(struct nt_procs *p, int sock[2], int target_pipe[2], int err_pipe[2],
 		      struct nt_err *err)
 {
@@ -397,7 +104,7 @@ static int clone_init(struct nt_procs *p, int sock[2], int target_pipe[2], int e
 
 	plan->ctl_fd = sock[1];
 	plan->parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	plan_sides(plan, &p->cfg, target_pipe[1], err_pipe[1]);
+	procs_plan_sides(plan, &p->cfg, target_pipe[1], err_pipe[1]);
 	pid = procs_raw_clone(CLONE_NEWPID | CLONE_NEWNS);
 	if (pid == 0)
 		procs_init_main(plan);
@@ -461,14 +168,9 @@ int nt_procs_start(struct nt_procs *p, const struct nt_procs_config *cfg, struct
 	p->plan = calloc(1, sizeof(*p->plan));
 	if (!p->plan)
 		return nt_err_set(err, -ENOMEM, "plan the run");
-	p->plan->grace_ns = cfg->term_grace_ns;
-	ret = plan_etc(p->plan, cfg->lab, err);
+	ret = procs_plan_make(p->plan, cfg, err);
 	if (!ret)
-		ret = plan_scripts(p->plan, cfg, err);
-	if (!ret)
-		ret = plan_env(p->plan, cfg, err);
-	if (!ret)
-		ret = open_listen_watch(p, err);
+		ret = procs_listen_open(p, err);
 	if (!ret)
 		ret = start_init(p, err);
 	if (ret)
@@ -701,7 +403,7 @@ static int advance_phase(struct nt_procs *p, bool output, struct nt_err *err)
 			return 0;
 		}
 		if (now >= p->next_check_mono_ns || output) {
-			ret = check_listening(p, err);
+			ret = procs_listen_check(p, err);
 			if (ret < 0)
 				return ret;
 			p->next_check_mono_ns = now + LISTEN_POLL_NS;
@@ -784,6 +486,6 @@ void nt_procs_close(struct nt_procs *p)
 	p->known_inodes = NULL;
 	free(p->procnet_buf);
 	p->procnet_buf = NULL;
-	plan_free(p->plan);
+	procs_plan_free(p->plan);
 	p->plan = NULL;
 }

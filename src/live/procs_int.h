@@ -90,6 +90,58 @@ struct procs_spawn_plan {
 	int64_t grace_ns;
 };
 
+struct nt_procs;
+struct nt_procs_config;
+struct nt_err;
+
+/**
+ * procs_plan_make() - the /etc files, scripts and environments of a run
+ * (procs_prepare.c)
+ * @plan: zeroed, filled here
+ * @cfg: the run's configuration
+ * @err: filled on failure
+ *
+ * Return: 0 or a negative errno; procs_plan_free() frees what was made.
+ */
+int procs_plan_make(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
+		    struct nt_err *err);
+
+/**
+ * procs_plan_sides() - which namespace and descriptors each command gets
+ * @plan: the plan
+ * @cfg: the run's configuration
+ * @target_w: the write end of the target's output pipe
+ * @client_err_w: the write end of the client's stderr pipe
+ */
+void procs_plan_sides(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
+		      int target_w, int client_err_w);
+
+/**
+ * procs_plan_free() - free a plan; NULL is a no-op
+ * @plan: the plan
+ */
+void procs_plan_free(struct procs_spawn_plan *plan);
+
+/**
+ * procs_listen_open() - open the target namespace's /proc/net/tcp{,6} and
+ * remember the listeners already there (procs_listen.c)
+ * @p: the run; its tcp_fd[] and known_inodes are set
+ * @err: filled on failure
+ *
+ * Return: 0 or a negative errno. The calling thread ends in the namespace it was in.
+ */
+int procs_listen_open(struct nt_procs *p, struct nt_err *err);
+
+/**
+ * procs_listen_check() - whether the target listens now
+ * @p: the run; its result's listener (and unreachable) are filled
+ * @err: filled on failure
+ *
+ * Return: 1 when a listener that starts the client was found, 0 when not
+ * yet, or a negative errno.
+ */
+int procs_listen_check(struct nt_procs *p, struct nt_err *err);
+
 /**
  * procs_raw_clone() - fork() with namespace flags, as a raw system call
  * @flags: CLONE_NEW* flags (SIGCHLD is added)

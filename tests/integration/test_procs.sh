@@ -182,12 +182,17 @@ unshare -Urn "$RUN_PROBE" --target "export NT_MARK=$mark; $SERVER 7000 & wait" \
 pid=$!
 bg=$pid
 # The server and the client's three sleeps (one ignoring SIGTERM); the shells
-# exported the mark after they started, so their own environ lacks it.
-for _ in $(seq 50); do
+# exported the mark after they started, so their own environ lacks it. (Up to
+# 20 s: on a loaded machine pyenv's python3 shim alone took seconds to start.)
+for _ in $(seq 200); do
 	[ "$(with_mark "$mark" | wc -l)" -ge 4 ] && break
 	sleep 0.1
 done
-[ "$(with_mark "$mark" | wc -l)" -ge 4 ] || fail "the run's processes did not start"
+[ "$(with_mark "$mark" | wc -l)" -ge 4 ] || {
+	cat "$NT_TMP/err" >&2
+	with_mark "$mark" >&2
+	fail "the run's processes did not start"
+}
 # Stop the init first: it cannot act on its socket's EOF, so only the kernel's
 # PR_SET_PDEATHSIG (a SIGKILL, which ends a stopped process too) can end it.
 init=$(pgrep -P "$pid")

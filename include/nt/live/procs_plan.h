@@ -15,8 +15,8 @@
 
 #include "nt/live/procs.h"
 
-/* A host file bigger than this is cut (with a comment saying so) in the run's copy. */
-#define NT_PROCS_ETC_MAX_BYTES (256 * 1024)
+/* Of a host file bigger than this, the run's copy has the first bytes only. */
+#define NT_PROCS_ETC_MAX_BYTES ((size_t)256 * 1024)
 
 /**
  * nt_procs_hosts_text() - the run's /etc/hosts

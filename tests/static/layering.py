@@ -26,6 +26,9 @@ Rules (each a function below; a breach prints FILE:LINE: rule: the line):
      the output module and the pcap writer, which write it when the user
      names it as a destination (-o -, -w -).
   5. Nothing calls exit() or abort(): commands return their status to main().
+     _exit() is allowed only in a file that forks, for the child's own end: a
+     forked child must not run the parent's atexit handlers or flush its
+     copy of the parent's stdio buffers.
 """
 import os
 import re
@@ -66,7 +69,9 @@ TERMINAL_OK = ('src/cmd/', 'src/main.c', 'src/preload/')
 # output module and the pcap writer handle it as a file.
 STDOUT = re.compile(r'\bstdout\b')
 STDOUT_OK = TERMINAL_OK + ('src/output.c', 'src/output_path.c', 'src/capture/pcap_writer.c')
-EXIT = re.compile(r'(?<![\w.>])(exit|_exit|abort)\s*\(')
+EXIT = re.compile(r'(?<![\w.>])(exit|abort)\s*\(')
+CHILD_EXIT = re.compile(r'(?<![\w.>])_exit\s*\(')
+FORKS = re.compile(r'\w*(fork|clone3?)\s*\(')
 INCLUDE = re.compile(r'#include\s*"nt/([^"]+)"')
 
 
@@ -94,6 +99,7 @@ def check_file(root, rel, report):
     raw = open(path, encoding='utf-8', errors='replace').read()
     code = strip_comments(raw)
     layer = layer_of(rel)
+    forks = bool(FORKS.search(code))
     for n, (line, cline) in enumerate(zip(raw.split('\n'), code.split('\n')), 1):
         m = INCLUDE.search(line)
         if m and layer:
@@ -119,6 +125,8 @@ def check_file(root, rel, report):
             report(rel, n, 'terminal output outside the commands', line)
         if rel.endswith('.c') and EXIT.search(cline) and not rel.startswith('src/preload/'):
             report(rel, n, 'exit() or abort()', line)
+        if rel.endswith('.c') and CHILD_EXIT.search(cline) and not forks:
+            report(rel, n, '_exit() in a file that does not fork', line)
 
 
 def sources(root):
@@ -152,6 +160,7 @@ PLANTS = [
     ('src/render/text.c', 'static void f(void) { fputs("x", stderr); }\n', 'terminal output'),
     ('src/live/trace.c', 'static void g(void) { printf("x"); }\n', 'terminal output'),
     ('src/model/run.c', 'static void h(void) { exit(1); }\n', 'exit() or abort()'),
+    ('src/live/trace.c', 'static void h(void) { _exit(1); }\n', '_exit() in a file that does not fork'),
 ]
 
 

@@ -53,14 +53,14 @@
  * @addr: its address, 4 or 16 bytes in network order
  * @addr_str: the same, printable
  * @ifindex_out: where its ifindex goes
- * @quickack: whether our route gets RTAX_QUICKACK
+ * @metrics: our route's metrics (RTAX_QUICKACK, a locked RTAX_RTO_MIN)
  */
 struct lab_end {
 	const char *ifname;
 	const struct in6_addr *addr;
 	const char *addr_str;
 	int *ifindex_out;
-	bool quickack;
+	struct nt_rtnl_route_metrics metrics;
 };
 
 static int link_index(const char *ifname, int *ifindex_out, struct nt_err *err)
@@ -133,10 +133,13 @@ static int configure_end(struct nt_rtnl *rtnl, void *buf, const struct nt_lab *l
 	}
 	inet_ntop(lab->family, &prefix, prefix_str, sizeof(prefix_str));
 	snprintf(what, sizeof(what), "add route %s/%u dev %s%s", prefix_str, lab->prefixlen,
-		 end->ifname, end->quickack ? " quickack 1" : "");
+		 end->ifname, end->metrics.quickack ? " quickack 1" : "");
+	if (end->metrics.rto_min_ms)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " rto_min lock %ums",
+			 end->metrics.rto_min_ms);
 	return nt_rtnl_request(rtnl,
-			       nt_rtnl_build_route(buf, 0, lab->family, *end->ifindex_out, &prefix,
-						   lab->prefixlen, end->quickack),
+			       nt_rtnl_build_route_metrics(buf, 0, lab->family, *end->ifindex_out,
+							   &prefix, lab->prefixlen, &end->metrics),
 			       what, err);
 }
 
@@ -157,7 +160,7 @@ static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 		.addr = &lab->target_addr,
 		.addr_str = lab->target_addr_str,
 		.ifindex_out = &lab->target_ifindex,
-		.quickack = cfg->route_quickack,
+		.metrics = { .quickack = cfg->route_quickack, .rto_min_ms = cfg->route_rto_min_ms },
 	};
 	struct nt_rtnl rtnl = { 0 };
 	int ret;
@@ -197,7 +200,6 @@ static int setup_client(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 		.addr = &lab->client_addr,
 		.addr_str = lab->client_addr_str,
 		.ifindex_out = &lab->client_ifindex,
-		.quickack = false,
 	};
 	struct nt_rtnl rtnl = { 0 };
 	int ret;

@@ -189,8 +189,9 @@ struct nlmsghdr *nt_rtnl_build_addr(void *buf, uint32_t seq, int family, int ifi
 	return nlh;
 }
 
-struct nlmsghdr *nt_rtnl_build_route(void *buf, uint32_t seq, int family, int ifindex,
-				     const void *dst, uint8_t dst_len, bool quickack)
+struct nlmsghdr *nt_rtnl_build_route_metrics(void *buf, uint32_t seq, int family, int ifindex,
+					     const void *dst, uint8_t dst_len,
+					     const struct nt_rtnl_route_metrics *m)
 {
 	struct nlmsghdr *nlh = put_request(buf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, seq);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
@@ -204,18 +205,37 @@ struct nlmsghdr *nt_rtnl_build_route(void *buf, uint32_t seq, int family, int if
 	rtm->rtm_type = RTN_UNICAST;
 	mnl_attr_put(nlh, RTA_DST, addr_bytes(family), dst);
 	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)ifindex);
-	if (quickack) {
-		/*
-		 * tcp_in_quickack_mode() ACKs at once while the route's
-		 * RTAX_QUICKACK metric is set, which takes delayed ACKs out of
-		 * the picture; connections read it from the dst they got at
-		 * connect/accept time, so the route must come first.
-		 */
-		metrics = mnl_attr_nest_start(nlh, RTA_METRICS);
+	if (!m->quickack && !m->rto_min_ms)
+		return nlh;
+	metrics = mnl_attr_nest_start(nlh, RTA_METRICS);
+	/*
+	 * tcp_in_quickack_mode() ACKs at once while the route's RTAX_QUICKACK
+	 * metric is set, which takes delayed ACKs out of the picture;
+	 * connections read it from the dst they got at connect/accept time, so
+	 * the route must come first.
+	 */
+	if (m->quickack)
 		mnl_attr_put_u32(nlh, RTAX_QUICKACK, 1);
-		mnl_attr_nest_end(nlh, metrics);
+	/*
+	 * The value is in milliseconds (dst_metric_rtt() converts it to
+	 * jiffies). Only a locked RTAX_RTO_MIN counts: tcp_rto_min() and, since
+	 * Linux 6.7 ("tcp: derive delack_max from rto_min"), tcp_delack_max()
+	 * test dst_metric_locked(dst, RTAX_RTO_MIN).
+	 */
+	if (m->rto_min_ms) {
+		mnl_attr_put_u32(nlh, RTAX_LOCK, 1u << RTAX_RTO_MIN);
+		mnl_attr_put_u32(nlh, RTAX_RTO_MIN, m->rto_min_ms);
 	}
+	mnl_attr_nest_end(nlh, metrics);
 	return nlh;
+}
+
+struct nlmsghdr *nt_rtnl_build_route(void *buf, uint32_t seq, int family, int ifindex,
+				     const void *dst, uint8_t dst_len, bool quickack)
+{
+	const struct nt_rtnl_route_metrics m = { .quickack = quickack };
+
+	return nt_rtnl_build_route_metrics(buf, seq, family, ifindex, dst, dst_len, &m);
 }
 
 /**

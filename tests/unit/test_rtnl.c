@@ -308,6 +308,26 @@ static void test_route_ipv6_quickack(void **state)
 	check_route(AF_INET6, "2001:db8::", 64, true);
 }
 
+/* `ip route add 192.0.2.0/30 dev nt-t quickack 1 rto_min lock 5ms` */
+static void test_route_rto_min_locked(void **state)
+{
+	const struct nt_rtnl_route_metrics m = { .quickack = true, .rto_min_ms = 5 };
+	unsigned char dst[4] = { 192, 0, 2, 0 };
+	struct attrs top, metrics;
+	struct nlmsghdr *nlh;
+
+	(void)state;
+	nlh = nt_rtnl_build_route_metrics(buf64, 9, AF_INET, 4, dst, 30, &m);
+	assert_header(nlh, RTM_NEWROUTE, new_flags, 9);
+	parse_top(nlh, sizeof(struct rtmsg), &top);
+	assert_only(&top, (const int[]){ RTA_DST, RTA_OIF, RTA_METRICS, 0 });
+	parse_nest(top.tb[RTA_METRICS], &metrics);
+	assert_only(&metrics, (const int[]){ RTAX_LOCK, RTAX_RTO_MIN, RTAX_QUICKACK, 0 });
+	assert_u32_attr(metrics.tb[RTAX_QUICKACK], 1);
+	assert_u32_attr(metrics.tb[RTAX_RTO_MIN], 5);
+	assert_u32_attr(metrics.tb[RTAX_LOCK], 1u << RTAX_RTO_MIN);
+}
+
 static void test_close_zeroed(void **state)
 {
 	struct nt_rtnl rtnl = { 0 };
@@ -466,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_route_ipv4_quickack),
 		cmocka_unit_test(test_route_ipv4_plain),
 		cmocka_unit_test(test_route_ipv6_quickack),
+		cmocka_unit_test(test_route_rto_min_locked),
 		cmocka_unit_test(test_close_zeroed),
 		cmocka_unit_test(test_request_no_such_device),
 		cmocka_unit_test(test_request_exists),

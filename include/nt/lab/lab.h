@@ -31,12 +31,17 @@
  * @pingpong_thresh: net.ipv4.tcp_pingpong_thresh in the target namespace,
  *                   0 to leave the kernel's default
  * @autocork: net.ipv4.tcp_autocorking in the client namespace, -1 to leave
+ * @route_rto_min_ms: the target's route back to the client gets a locked
+ *                    RTAX_RTO_MIN of this many milliseconds (`rto_min lock`),
+ *                    which on Linux 6.7 and later also bounds the delayed-ACK
+ *                    timer (tcp_delack_max()); 0 to leave the kernel's
  */
 struct nt_lab_config {
 	bool ipv6;
 	bool route_quickack;
 	int pingpong_thresh;
 	int autocork;
+	uint32_t route_rto_min_ms;
 };
 
 /**

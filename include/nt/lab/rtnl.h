@@ -115,6 +115,37 @@ struct nlmsghdr *nt_rtnl_build_route(void *buf, uint32_t seq, int family, int if
 				     const void *dst, uint8_t dst_len, bool quickack);
 
 /**
+ * struct nt_rtnl_route_metrics - RTA_METRICS of a route
+ * @quickack: RTAX_QUICKACK = 1 (`quickack 1`)
+ * @rto_min_ms: RTAX_RTO_MIN in milliseconds, locked (`rto_min lock MS`);
+ *              0 for none
+ */
+struct nt_rtnl_route_metrics {
+	bool quickack;
+	uint32_t rto_min_ms;
+};
+
+/**
+ * nt_rtnl_build_route_metrics() - nt_rtnl_build_route() with any metrics
+ * @buf: NT_RTNL_BUF_BYTES bytes
+ * @seq: sequence number
+ * @family: AF_INET or AF_INET6
+ * @ifindex: output link (RTA_OIF)
+ * @dst: destination prefix, 4 or 16 bytes, network order
+ * @dst_len: prefix length
+ * @m: the metrics; with none set, the route has no RTA_METRICS
+ *
+ * A locked RTAX_RTO_MIN sets RTAX_LOCK's bit 1 << RTAX_RTO_MIN, as iproute2's
+ * `rto_min lock` does: tcp_rto_min() reads the metric only when it is locked
+ * (dst_metric_locked()).
+ *
+ * Return: the message.
+ */
+struct nlmsghdr *nt_rtnl_build_route_metrics(void *buf, uint32_t seq, int family, int ifindex,
+					     const void *dst, uint8_t dst_len,
+					     const struct nt_rtnl_route_metrics *m);
+
+/**
  * nt_rtnl_request() - send one request and wait for its acknowledgment
  * @rtnl: the socket; @nlh->nlmsg_seq is set from @rtnl->seq here
  * @nlh: the request, built with NLM_F_ACK

@@ -19,6 +19,7 @@
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/html_page.h"
+#include "nt/render/run.h"
 #include "nt/render/labels.h"
 #include "nt/render/pick.h"
 
@@ -139,6 +140,8 @@ int nt_render_analysis_html(FILE *out, const struct nt_analysis *an,
 		      worst < 0 ? "nagle-trace analyze: no stalls found"
 				: "nagle-trace analyze: stalls found",
 		      "nagle-trace analyze");
+	if (v->run)
+		nt_run_html_header(out, v->run);
 	summary(out, an, v);
 	if (worst < 0) {
 		fprintf(out,

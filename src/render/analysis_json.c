@@ -23,6 +23,7 @@
 #include "nt/render/analysis.h"
 #include "nt/render/fmt.h"
 #include "nt/render/json.h"
+#include "nt/render/run.h"
 
 static struct json_object *i64(int64_t v)
 {
@@ -458,66 +459,101 @@ static struct json_object *summary_json(bool *oom, const struct nt_analysis *an)
 }
 
 /*
- * "flows": [ ... ], one flow at a time from the template, each written at
- * its depth (2) as json-c lays it out; with no flow, json-c's empty array.
+ * "flows": [ ... ] at @depth, one flow at a time from the template, each
+ * written at its depth as json-c lays it out; with no flow, json-c's empty
+ * array.
  */
-static int flows_member(FILE *out, const struct nt_analysis *an)
+static int flows_member(FILE *out, const struct nt_analysis *an, int depth)
 {
 	struct flow_obj t;
 	int ret;
 
 	if (!an->n_flows)
-		return nt_json_member(out, "flows", json_object_new_array(), 1, true);
+		return nt_json_member(out, "flows", json_object_new_array(), depth, true);
 	ret = flow_obj_up(&t);
 	if (ret < 0)
 		return ret;
-	fputs("  \"flows\": [", out);
+	fprintf(out, "%*s\"flows\": [", depth * 2, "");
 	for (size_t i = 0; !ret && i < an->n_flows; i++) {
 		ret = set_flow(&t, an, an->flows[i]);
-		fputs(i ? ",\n    " : "\n    ", out);
+		fprintf(out, "%s%*s", i ? ",\n" : "\n", (depth + 1) * 2, "");
 		if (!ret)
-			ret = nt_json_write(out, t.flow, 2);
+			ret = nt_json_write(out, t.flow, depth + 1);
 	}
-	fputs("\n  ],\n", out);
+	fprintf(out, "\n%*s],\n", depth * 2, "");
 	flow_obj_down(&t);
+	return ret;
+}
+
+int nt_analysis_json_build(struct nt_analysis_json *parts, const struct nt_analysis *an,
+			   const struct nt_analysis_view *v)
+{
+	bool oom = false;
+
+	parts->params = params_json(&oom, an, v);
+	parts->files = files_json(&oom, an);
+	parts->summary = summary_json(&oom, an);
+	return oom ? -ENOMEM : 0;
+}
+
+void nt_analysis_json_free(struct nt_analysis_json *parts)
+{
+	json_object_put(parts->params);
+	json_object_put(parts->files);
+	json_object_put(parts->summary);
+	memset(parts, 0, sizeof(*parts));
+}
+
+int nt_analysis_json_write(FILE *out, const struct nt_analysis_json *parts,
+			   const struct nt_analysis *an, int depth)
+{
+	int ret = nt_json_member(out, "params", json_object_get(parts->params), depth, true);
+
+	if (!ret)
+		ret = nt_json_member(out, "files", json_object_get(parts->files), depth, true);
+	if (!ret)
+		ret = flows_member(out, an, depth);
+	if (!ret)
+		ret = nt_json_member(out, "summary", json_object_get(parts->summary), depth,
+				     false);
 	return ret;
 }
 
 /*
  * Each member's value is built and checked before anything of the document
- * is written, so an allocation failure mostly leaves nothing behind.
+ * is written, so an allocation failure mostly leaves nothing behind. With a
+ * run of the user's programs (v->run) the document is `nagle-trace run`'s:
+ * its own schema version, and the "run" member after "tool".
  */
 int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 			    const struct nt_analysis_view *v)
 {
 	bool oom = false;
-	struct json_object *tool = nt_json_tool(&oom, "analyze");
-	struct json_object *params = params_json(&oom, an, v);
-	struct json_object *files = files_json(&oom, an);
-	struct json_object *sum = summary_json(&oom, an);
-	int ret = oom ? -ENOMEM : 0;
+	struct json_object *tool = nt_json_tool(&oom, v->run ? "run" : "analyze");
+	struct json_object *run = v->run ? nt_run_json(&oom, v->run) : NULL;
+	struct nt_analysis_json parts;
+	int ret = nt_analysis_json_build(&parts, an, v);
 
+	if (!ret && oom)
+		ret = -ENOMEM;
 	if (!ret) {
 		fputs("{\n", out);
 		ret = nt_json_member(out, "schema_version",
-				     json_object_new_int(NT_JSON_SCHEMA_ANALYZE), 1, true);
+				     json_object_new_int(v->run ? NT_JSON_SCHEMA_RUN
+								: NT_JSON_SCHEMA_ANALYZE),
+				     1, true);
 	}
 	if (!ret)
 		ret = nt_json_member(out, "tool", json_object_get(tool), 1, true);
+	if (!ret && run)
+		ret = nt_json_member(out, "run", json_object_get(run), 1, true);
 	if (!ret)
-		ret = nt_json_member(out, "params", json_object_get(params), 1, true);
-	if (!ret)
-		ret = nt_json_member(out, "files", json_object_get(files), 1, true);
-	if (!ret)
-		ret = flows_member(out, an);
-	if (!ret)
-		ret = nt_json_member(out, "summary", json_object_get(sum), 1, false);
+		ret = nt_analysis_json_write(out, &parts, an, 1);
 	if (!ret && fputs("}\n", out) == EOF)
 		ret = -EIO;
 	json_object_put(tool);
-	json_object_put(params);
-	json_object_put(files);
-	json_object_put(sum);
+	json_object_put(run);
+	nt_analysis_json_free(&parts);
 	return ret;
 }
 
@@ -532,8 +568,13 @@ int nt_render_analysis_jsonl(FILE *out, const struct nt_analysis *an,
 	struct flow_obj t;
 	bool oom = false;
 	struct json_object *rec;
-	int ret = an->n_flows ? flow_obj_up(&t) : 0;
+	int ret = v->run ? nt_run_jsonl_record(out, v->run) : 0;
+	bool up = false;
 
+	if (!ret && an->n_flows) {
+		ret = flow_obj_up(&t);
+		up = ret == 0;
+	}
 	for (size_t i = 0; !ret && i < an->n_flows; i++) {
 		ret = set_flow(&t, an, an->flows[i]);
 		rec = json_object_new_object();
@@ -543,14 +584,15 @@ int nt_render_analysis_jsonl(FILE *out, const struct nt_analysis *an,
 			ret = oom ? -ENOMEM : nt_json_line(out, rec);
 		json_object_put(rec);
 	}
-	if (an->n_flows)
+	if (up)
 		flow_obj_down(&t);
 	if (ret)
 		return ret;
 	rec = json_object_new_object();
 	nt_json_put(&oom, rec, "type", json_object_new_string("summary"));
-	nt_json_put(&oom, rec, "schema_version", json_object_new_int(NT_JSON_SCHEMA_ANALYZE));
-	nt_json_put(&oom, rec, "tool", nt_json_tool(&oom, "analyze"));
+	nt_json_put(&oom, rec, "schema_version",
+		    json_object_new_int(v->run ? NT_JSON_SCHEMA_RUN : NT_JSON_SCHEMA_ANALYZE));
+	nt_json_put(&oom, rec, "tool", nt_json_tool(&oom, v->run ? "run" : "analyze"));
 	nt_json_put(&oom, rec, "params", params_json(&oom, an, v));
 	nt_json_put(&oom, rec, "files", files_json(&oom, an));
 	nt_json_put(&oom, rec, "summary", summary_json(&oom, an));

@@ -20,6 +20,7 @@
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
+#include "nt/render/run.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
 
@@ -181,6 +182,8 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 	const char *why, *fix;
 	char tot[64];
 
+	if (v->run)
+		nt_run_markdown_header(out, v->run);
 	if (worst < 0) {
 		fputs("## nagle-trace analyze: no stalls found\n\n", out);
 		files_line(out, an, v);

@@ -14,6 +14,7 @@
 #include "nt/render/analysis.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
+#include "nt/render/run.h"
 
 static void not_decoded(FILE *out, const uint64_t *nd)
 {
@@ -117,6 +118,8 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 	const char *why, *fix;
 	char tot[32], lost[64];
 
+	if (v->run)
+		nt_run_text_header(out, v->run);
 	for (size_t i = 0; i < an->n_files; i++) {
 		const struct nt_analysis_file *f = &an->files[i];
 

@@ -11,15 +11,21 @@
 #include <stdio.h>
 
 #include "nt/model/analysis.h"
+#include "nt/model/runinfo.h"
 
 /**
  * struct nt_analysis_view - what the report says besides the results
  * @filter: the filter expression, NULL for none
  * @brief: the summary alone, no flow blocks (text)
+ * @run: the analysis is of a run of the user's programs (`nagle-trace
+ *       run`): its commands, fix, counters and samples, which every format
+ *       shows before the analysis (svg draws the ladder alone); NULL for
+ *       `nagle-trace analyze`
  */
 struct nt_analysis_view {
 	const char *filter;
 	bool brief;
+	const struct nt_runinfo *run;
 };
 
 /**

@@ -19,10 +19,13 @@
 
 /*
  * Schema versions, bumped with any incompatible change to a document:
- * live runs (docs/json-schema.md) and analyze (docs/analyze.md).
+ * live runs (docs/json-schema.md), analyze (docs/analyze.md) and run
+ * (docs/run.md).
  */
 #define NT_JSON_SCHEMA_TRACE   2
 #define NT_JSON_SCHEMA_ANALYZE 2
+/* `nagle-trace run` (docs/nagle-trace-run.schema.json): analyze's members plus "run". */
+#define NT_JSON_SCHEMA_RUN 1
 
 #define NT_JSON_FLAGS \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)

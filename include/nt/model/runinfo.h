@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runinfo.h - what only a live run of the user's programs knows
+ * (`nagle-trace run`), beside the analysis of its capture: the commands and
+ * how they ended, the fix, when the target listened, each namespace's
+ * delayed-ACK and autocorking counters, the target's sockets as sampled from
+ * its namespace's /proc/net/tcp while they lived, the request -> answer
+ * times, and what the capture lost.
+ *
+ * Pure data and bookkeeping: the live layer fills it (src/live/userrun.c),
+ * the renderers read it next to the analysis (nt_analysis_view.run).
+ */
+#ifndef NT_MODEL_RUNINFO_H
+#define NT_MODEL_RUNINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nt/model/turns.h"
+
+/* Target sockets whose samples are kept; later connections are only counted. */
+#define NT_RUNINFO_SOCKS_MAX 4096
+#define NT_RUNINFO_ADDR_LEN  46 /* INET6_ADDRSTRLEN */
+
+/**
+ * struct nt_run_proc - one of the user's commands, as the report tells it
+ * @cmd: the command line given (run by /bin/sh -c)
+ * @started: it was started
+ * @exited: it ended and the fields below are known
+ * @exit_status: its exit status, -1 when a signal ended it
+ * @signal: the signal that ended it, 0 when it exited
+ * @terminated: it was still running at teardown and got SIGTERM from us
+ * @killed: it needed SIGKILL after the grace time
+ * @run_ns: from its start to its end, -1 when unknown
+ */
+struct nt_run_proc {
+	const char *cmd;
+	bool started;
+	bool exited;
+	int exit_status;
+	int signal;
+	bool terminated;
+	bool killed;
+	int64_t run_ns;
+};
+
+/* The namespaces of the lab. */
+enum nt_run_ns {
+	NT_RUN_NS_CLIENT,
+	NT_RUN_NS_TARGET,
+	NT_RUN_NS_COUNT,
+};
+
+/* The TcpExt counters of /proc/net/netstat a run reports, per namespace. */
+enum nt_run_counter {
+	NT_RUN_DELAYED_ACKS,	   /* delayed-ACK timer fired (tcp_delack_timer_handler()) */
+	NT_RUN_DELAYED_ACK_LOCKED, /* it fired while the socket was owned by the user */
+	NT_RUN_AUTOCORKING,	   /* tcp_should_autocork() held a small write */
+	NT_RUN_COUNTER_COUNT,
+};
+
+/**
+ * struct nt_run_counters - one namespace's counters over the run
+ * @known: the counter was read at the start and at the end
+ * @delta: end minus start
+ */
+struct nt_run_counters {
+	bool known[NT_RUN_COUNTER_COUNT];
+	uint64_t delta[NT_RUN_COUNTER_COUNT];
+};
+
+/**
+ * struct nt_sock_sample - one reading of a target socket (a line of the
+ * target namespace's /proc/net/tcp)
+ * @family: AF_INET or AF_INET6
+ * @client_addr: the remote (client) address, network order
+ * @client_port: its port
+ * @target_port: the local (target) port
+ * @ato_ns: icsk_ack.ato
+ * @pingpong: inet_csk_in_pingpong_mode()
+ * @quick: icsk_ack.quick, the quick-ACK budget left
+ */
+struct nt_sock_sample {
+	int family;
+	uint8_t client_addr[16];
+	uint16_t client_port;
+	uint16_t target_port;
+	int64_t ato_ns;
+	bool pingpong;
+	unsigned quick;
+};
+
+/**
+ * struct nt_sock_samples - one connection's target socket over its life
+ * @family: AF_INET or AF_INET6
+ * @client_addr: the client's address, network order
+ * @client_port: the client's port
+ * @target_port: the target's port
+ * @samples: readings
+ * @pingpong: readings in ping-pong mode
+ * @quick: readings with quick-ACK budget left
+ * @ato_min_ns: smallest ato read
+ * @ato_max_ns: largest ato read
+ * @last: the last reading
+ */
+struct nt_sock_samples {
+	int family;
+	uint8_t client_addr[16];
+	uint16_t client_port;
+	uint16_t target_port;
+	uint32_t samples;
+	uint32_t pingpong;
+	uint32_t quick;
+	int64_t ato_min_ns;
+	int64_t ato_max_ns;
+	struct nt_sock_sample last;
+};
+
+/**
+ * struct nt_runinfo - one run of the user's programs under one fix
+ * @fix: the fix's name as given ("none", "nodelay", "rto-min=5")
+ * @fix_about: what it changed, a few words
+ * @target: the target command
+ * @client: the client command
+ * @end: why the run ended, in words ("client exited", "run timeout")
+ * @complete: the client ran to its end (no timeout, signal or failure)
+ * @interrupted: a signal of the user's stopped the run
+ * @kernel: the kernel release
+ * @family: AF_INET or AF_INET6
+ * @client_addr: the client namespace's address
+ * @target_addr: the target namespace's address
+ * @listen_seen: the target's listening socket was seen
+ * @listen_addr: its address ("::", "0.0.0.0", "192.0.2.2")
+ * @listen_port: its port
+ * @listen_wait_ns: target start -> listener seen, -1 when never
+ * @unreachable: a listener the client could not reach ("127.0.0.1 port 80"),
+ *               "" when none
+ * @capture: the capture back end, "none" without a capture
+ * @cap_stats_known: the capture's counters were read
+ * @cap_received: frames the kernel queued for the capture
+ * @cap_dropped: frames it dropped for lack of buffer space
+ * @cap_if_dropped: frames the interface dropped
+ * @ns: counter deltas per namespace (enum nt_run_ns)
+ * @socks: the target's sockets, in order of their first reading
+ * @n_socks: how many are kept
+ * @socks_cap: allocated slots
+ * @socks_dropped: connections seen beyond NT_RUNINFO_SOCKS_MAX
+ * @sample_reads: how many times the target's sockets were read
+ * @sample_period_ns: the reading period
+ * @turns: request -> answer times from the capture
+ * @client_stderr_tail: the client's last stderr lines when it failed, else NULL (owned)
+ * @notes: what the run could not set up but ran without, "" when none
+ * @oom: an allocation failed: some samples are missing
+ */
+struct nt_runinfo {
+	const char *fix;
+	const char *fix_about;
+	struct nt_run_proc target;
+	struct nt_run_proc client;
+	const char *end;
+	bool complete;
+	bool interrupted;
+	char kernel[65];
+	int family;
+	char client_addr[NT_RUNINFO_ADDR_LEN];
+	char target_addr[NT_RUNINFO_ADDR_LEN];
+	bool listen_seen;
+	char listen_addr[NT_RUNINFO_ADDR_LEN];
+	uint16_t listen_port;
+	int64_t listen_wait_ns;
+	char unreachable[NT_RUNINFO_ADDR_LEN + 16];
+	const char *capture;
+	bool cap_stats_known;
+	uint64_t cap_received;
+	uint64_t cap_dropped;
+	uint64_t cap_if_dropped;
+	struct nt_run_counters ns[NT_RUN_NS_COUNT];
+	struct nt_sock_samples *socks;
+	size_t n_socks;
+	size_t socks_cap;
+	uint64_t socks_dropped;
+	uint64_t sample_reads;
+	int64_t sample_period_ns;
+	struct nt_turns turns;
+	char *client_stderr_tail;
+	char notes[256];
+	bool oom;
+};
+
+/**
+ * nt_runinfo_init() - an empty record
+ * @ri: the record
+ */
+void nt_runinfo_init(struct nt_runinfo *ri);
+
+/**
+ * nt_runinfo_fini() - free what it holds; safe on a zeroed or finished record
+ * @ri: the record
+ */
+void nt_runinfo_fini(struct nt_runinfo *ri);
+
+/**
+ * nt_runinfo_sample() - add one reading of a target socket to its connection
+ * @ri: the record
+ * @s: the reading
+ *
+ * Return: 0, or -ENOMEM (noted in @ri->oom).
+ */
+int nt_runinfo_sample(struct nt_runinfo *ri, const struct nt_sock_sample *s);
+
+/**
+ * nt_runinfo_find() - a connection's samples by its client port
+ * @ri: the record
+ * @client_port: the client's port
+ * @target_port: the target's port
+ *
+ * Return: the samples, or NULL.
+ */
+const struct nt_sock_samples *nt_runinfo_find(const struct nt_runinfo *ri, uint16_t client_port,
+					      uint16_t target_port);
+
+/**
+ * nt_run_counter_name() - a counter's name in /proc/net/netstat ("DelayedACKs")
+ * @c: the counter
+ *
+ * Return: a static string.
+ */
+const char *nt_run_counter_name(enum nt_run_counter c);
+
+/**
+ * nt_run_ns_name() - "client" or "target"
+ * @ns: the namespace
+ *
+ * Return: a static string.
+ */
+const char *nt_run_ns_name(enum nt_run_ns ns);
+
+/**
+ * nt_run_proc_failed() - whether a command did not end well: not started,
+ * not exited, or exited with a nonzero status or by a signal
+ * @p: the command
+ *
+ * Return: the answer.
+ */
+bool nt_run_proc_failed(const struct nt_run_proc *p);
+
+#endif

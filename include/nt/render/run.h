@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - reports of `nagle-trace run`: the analysis renderers with a run's
+ * facts before the analysis (nt_analysis_view.run), and the documents of
+ * several runs (one per --fix) with their comparison.
+ *
+ * One run is any analysis format with the run block added: text and JSON
+ * in full, markdown and html a short block, svg the ladder alone. Several
+ * runs are text, json, jsonl or markdown: each run's report, then one
+ * comparison (a table, or a "comparison" member or record).
+ */
+#ifndef NT_RENDER_RUN_H
+#define NT_RENDER_RUN_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nt/model/analysis.h"
+#include "nt/model/runinfo.h"
+#include "nt/render/analysis.h"
+
+/**
+ * struct nt_run_report - one run: its facts and the analysis of its capture
+ * @ri: the facts
+ * @an: the finished analysis
+ */
+struct nt_run_report {
+	const struct nt_runinfo *ri;
+	const struct nt_analysis *an;
+};
+
+/**
+ * nt_render_run_reports() - write the report of one or several runs
+ * @out: the stream
+ * @format: the --format name (nt_run_reports_supports() said yes)
+ * @runs: the runs, in order
+ * @n: how many (at least 1)
+ * @v: the view (@v->run is set per run here)
+ *
+ * Return: 0 or a negative errno (write errors, -ENOMEM; -EINVAL for a
+ * format that cannot hold several runs).
+ */
+int nt_render_run_reports(FILE *out, const char *format, const struct nt_run_report *runs, size_t n,
+		   const struct nt_analysis_view *v);
+
+/**
+ * nt_run_reports_supports() - whether @format can hold @n runs
+ * @format: the --format name (a known analysis format)
+ * @n: how many runs
+ *
+ * Return: true for any format with one run; text, json, jsonl and markdown
+ * with several.
+ */
+bool nt_run_reports_supports(const char *format, size_t n);
+
+/**
+ * nt_run_json() - the "run" member's value
+ * @oom: set on failure
+ * @ri: the run's facts
+ *
+ * Return: a new object, or NULL.
+ */
+struct json_object *nt_run_json(bool *oom, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_jsonl_record() - the {"type": "run", ...} record of JSON Lines
+ * @out: the stream
+ * @ri: the run's facts
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_run_jsonl_record(FILE *out, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_text_header() - the text block before the analysis: commands,
+ * how they ended, fix, counters, exchanges, target sockets, capture losses
+ * @out: the stream
+ * @ri: the run's facts
+ */
+void nt_run_text_header(FILE *out, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_markdown_header() - a short Markdown block before the analysis
+ * @out: the stream
+ * @ri: the run's facts
+ */
+void nt_run_markdown_header(FILE *out, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_html_header() - a short HTML block (a heading and a list)
+ * @out: the stream
+ * @ri: the run's facts
+ */
+void nt_run_html_header(FILE *out, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_incomplete() - why a run's report is not the whole story, or NULL:
+ * the capture dropped frames, the client did not run to its end
+ * @ri: the run's facts
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf, or NULL when the report is complete.
+ */
+const char *nt_run_incomplete(const struct nt_runinfo *ri, char *buf, size_t len);
+
+/**
+ * struct nt_analysis_json - the analyze document's members after "tool",
+ * built before anything is written
+ * @params: "params"
+ * @files: "files"
+ * @summary: "summary"
+ */
+struct nt_analysis_json {
+	struct json_object *params;
+	struct json_object *files;
+	struct json_object *summary;
+};
+
+/**
+ * nt_analysis_json_build() - build the members of @an's document
+ * @parts: filled; free with nt_analysis_json_free() whatever the result
+ * @an: a finished analysis
+ * @v: the view
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nt_analysis_json_build(struct nt_analysis_json *parts, const struct nt_analysis *an,
+			   const struct nt_analysis_view *v);
+
+/**
+ * nt_analysis_json_write() - write "params", "files", "flows", "summary" at
+ * @depth, the last without a comma
+ * @out: the stream
+ * @parts: built by nt_analysis_json_build()
+ * @an: the analysis (its flows are written one at a time)
+ * @depth: the members' level
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_analysis_json_write(FILE *out, const struct nt_analysis_json *parts,
+			   const struct nt_analysis *an, int depth);
+
+/**
+ * nt_analysis_json_free() - release the members
+ * @parts: as built
+ */
+void nt_analysis_json_free(struct nt_analysis_json *parts);
+
+#endif

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+/*
+ * userrun.c - one run of the user's programs under one fix (see
+ * nt/live/userrun.h): lab -> counters -> capture on the client's end ->
+ * procs -> one ppoll() loop -> the analysis.
+ *
+ * The capture is on nt-c, the client's end, as a trace's is: the client's
+ * held segment, the target's late ACK and the released segment all pass
+ * there within microseconds of the kernel's decisions, so the stall rule's
+ * release window needs no round-trip allowance. It takes every TCP frame of
+ * the lab: the commands may open several connections, on any port.
+ *
+ * When is the capture complete? The run ends when the client has exited and
+ * the target is reaped (nt_procs_advance() returns 1). A packet tap sees a
+ * frame before the socket it is for (dev_queue_xmit_nit(),
+ * __netif_receive_skb_core()), so every frame the client's last read
+ * depended on is queued for us by then; the capture is drained once more
+ * after the loop. Frames of the target's teardown (its FIN or RST after our
+ * SIGTERM) may arrive after that drain and are not waited for: they carry no
+ * exchange.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include "nt/clock.h"
+#include "nt/lab/lab.h"
+#include "nt/live/procs.h"
+#include "nt/live/userrun.h"
+#include "nt/model/decode.h"
+
+/*
+ * As a trace's capture (src/live/trace.c): the lab caps GSO at one segment
+ * per frame, so no frame exceeds the MTU, and libpcap's ring gets one
+ * snaplen-sized slot per frame.
+ */
+#define CAPTURE_SNAPLEN	     4096
+#define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
+
+struct pipeline {
+	const struct nt_userrun_config *cfg;
+	struct nt_analysis *an;
+	struct nt_runinfo *ri;
+	struct nt_capture cap;
+	struct nt_userrun_probe probe;
+	int64_t next_sample_mono_ns;
+};
+
+static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
+{
+	struct nt_tcp_packet pkt;
+
+	nt_analysis_frame(pl->an, frame->t_ns, frame->data, frame->caplen);
+	if (nt_decode_frame(pl->cap.linktype, frame->data, frame->caplen, &pkt) == NT_DECODE_OK)
+		nt_turns_packet(&pl->ri->turns, &pkt, frame->t_ns);
+	nt_pcap_writer_dump(pl->cfg->pcap, frame);
+}
+
+static int drain_capture(struct pipeline *pl, struct nt_err *err)
+{
+	struct nt_frame frame;
+	int ret;
+
+	if (!pl->cap.ops)
+		return 0;
+	while ((ret = nt_capture_next(&pl->cap, &frame, err)) > 0)
+		on_frame(pl, &frame);
+	return ret;
+}
+
+/* In the client namespace: every TCP frame of the lab, into the analysis and -w. */
+static int start_capture(struct pipeline *pl, struct nt_err *err)
+{
+	const struct nt_capture_config cc = {
+		.ifname = NT_LAB_CLIENT_IF,
+		.filter = "tcp",
+		.snaplen = CAPTURE_SNAPLEN,
+		.buffer_bytes = CAPTURE_BUFFER_BYTES,
+	};
+	char name[64];
+	int ret;
+
+	if (!pl->cfg->capture)
+		return 0;
+	ret = nt_capture_open(&pl->cap, pl->cfg->capture, &cc, err);
+	if (ret < 0)
+		return ret;
+	if (nt_analysis_file_begin(pl->an, NT_LAB_CLIENT_IF) < 0)
+		return nt_err_set(err, -ENOMEM, "start the analysis");
+	nt_analysis_set_linktype(pl->an, pl->cap.linktype,
+				 nt_capture_linktype_name(pl->cap.linktype, name, sizeof(name)));
+	if (pl->cfg->pcap)
+		ret = nt_pcap_writer_start(pl->cfg->pcap, pl->cap.linktype, CAPTURE_SNAPLEN, err);
+	return ret;
+}
+
+/* How long the loop may sleep: the run's next timer, and the next socket sample. */
+static int64_t wait_ns(const struct pipeline *pl, const struct nt_procs *procs, bool sampling)
+{
+	int64_t w = nt_procs_timeout_ns(procs);
+
+	if (sampling) {
+		int64_t until = pl->next_sample_mono_ns - nt_now_mono_ns();
+
+		if (until < 0)
+			until = 0;
+		if (w < 0 || until < w)
+			w = until;
+	}
+	return w;
+}
+
+/* The capture and the commands in one ppoll(); signals are taken only inside it. */
+static int run_loop(struct pipeline *pl, struct nt_procs *procs, struct nt_err *err)
+{
+	for (;;) {
+		struct pollfd pfd[1 + NT_PROCS_POLLFDS_MAX];
+		bool sampling = nt_procs_phase(procs) == NT_PROCS_CLIENT_RUNNING;
+		int64_t w = wait_ns(pl, procs, sampling);
+		struct timespec ts = { .tv_sec = w / NT_NS_PER_SEC, .tv_nsec = w % NT_NS_PER_SEC };
+		int n = 0, ret;
+
+		if (pl->cap.ops)
+			pfd[n++] = (struct pollfd){ .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
+		n += nt_procs_pollfds(procs, pfd + n);
+		if (ppoll(pfd, (nfds_t)n, w >= 0 ? &ts : NULL, pl->cfg->waitmask) < 0 &&
+		    errno != EINTR)
+			return nt_err_set(err, -errno, "wait for the run and the capture");
+		ret = drain_capture(pl, err);
+		if (ret < 0)
+			return ret;
+		if (sampling && nt_now_mono_ns() >= pl->next_sample_mono_ns) {
+			nt_userrun_probe_sample(&pl->probe, pl->ri);
+			pl->next_sample_mono_ns = nt_now_mono_ns() + pl->ri->sample_period_ns;
+		}
+		ret = nt_procs_advance(procs, err);
+		if (ret != 0)
+			return ret < 0 ? ret : 0;
+	}
+}
+
+static void note_proc(struct nt_run_proc *out, const struct nt_procs_exit *x)
+{
+	out->started = x->started;
+	out->exited = x->exited;
+	out->terminated = x->terminated;
+	out->killed = x->killed;
+	if (!x->exited)
+		return;
+	out->exit_status = WIFEXITED(x->wait_status) ? WEXITSTATUS(x->wait_status) : -1;
+	out->signal = WIFSIGNALED(x->wait_status) ? WTERMSIG(x->wait_status) : 0;
+	out->run_ns = x->exit_mono_ns - x->start_mono_ns;
+}
+
+/* What the commands did, from the procs module's result. */
+static int note_result(struct nt_runinfo *ri, const struct nt_procs_result *r, bool stopped)
+{
+	note_proc(&ri->target, &r->target);
+	note_proc(&ri->client, &r->client);
+	ri->end = nt_procs_end_name(r->end);
+	ri->complete = r->end == NT_PROCS_END_CLIENT_EXITED;
+	ri->interrupted = r->end == NT_PROCS_END_STOPPED && stopped;
+	ri->listen_seen = r->listener.seen;
+	ri->listen_wait_ns = r->listener.seen ? r->listen_wait_ns : -1;
+	if (r->listener.seen) {
+		snprintf(ri->listen_addr, sizeof(ri->listen_addr), "%s", r->listener.addr_str);
+		ri->listen_port = r->listener.port;
+	}
+	if (r->unreachable.seen)
+		snprintf(ri->unreachable, sizeof(ri->unreachable), "%s port %u",
+			 r->unreachable.addr_str, r->unreachable.port);
+	snprintf(ri->notes, sizeof(ri->notes), "%s", r->notes);
+	if (r->client_stderr_tail[0] && nt_run_proc_failed(&ri->client)) {
+		ri->client_stderr_tail = strdup(r->client_stderr_tail);
+		if (!ri->client_stderr_tail)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void procs_config(struct nt_procs_config *pc, const struct nt_userrun_config *cfg,
+			 const struct nt_lab *lab)
+{
+	bool client, target;
+
+	nt_procs_config_init(pc, lab, cfg->target_cmd, cfg->client_cmd);
+	pc->wait_port = cfg->wait_port;
+	pc->listen_timeout_ns = cfg->listen_timeout_ns;
+	pc->run_timeout_ns = cfg->run_timeout_ns;
+	pc->term_grace_ns = cfg->term_grace_ns;
+	pc->stop = cfg->stop;
+	if (cfg->target_log_fd >= 0) {
+		pc->target_log_fd = cfg->target_log_fd;
+		pc->target_log_prefix = NULL;
+	}
+	nt_fix_needs_preload(cfg->fix, &client, &target);
+	pc->client_preload = client ? cfg->preload : NULL;
+	pc->target_preload = target ? cfg->preload : NULL;
+}
+
+/* The commands from start to end, with the capture and the samples; the capture is drained. */
+static int run_commands(struct pipeline *pl, const struct nt_lab *lab, struct nt_err *err)
+{
+	const struct nt_userrun_config *cfg = pl->cfg;
+	struct nt_procs_config pc;
+	struct nt_procs procs;
+	int ret;
+
+	procs_config(&pc, cfg, lab);
+	ret = nt_procs_start(&procs, &pc, err);
+	if (ret == 0)
+		ret = run_loop(pl, &procs, err);
+	if (ret == 0)
+		ret = drain_capture(pl, err);
+	if (ret == 0)
+		ret = note_result(pl->ri, nt_procs_result(&procs), cfg->stop && *cfg->stop);
+	nt_procs_close(&procs);
+	if (ret == -ENOMEM)
+		nt_err_set(err, ret, "keep the client's stderr");
+	return ret;
+}
+
+static void describe(struct nt_runinfo *ri, const struct nt_userrun_config *cfg,
+		     const struct nt_lab *lab)
+{
+	struct utsname u;
+
+	ri->fix = cfg->fix->name;
+	ri->fix_about = nt_fix_about(cfg->fix);
+	ri->target.cmd = cfg->target_cmd;
+	ri->client.cmd = cfg->client_cmd;
+	ri->family = lab->family;
+	snprintf(ri->client_addr, sizeof(ri->client_addr), "%s", lab->client_addr_str);
+	snprintf(ri->target_addr, sizeof(ri->target_addr), "%s", lab->target_addr_str);
+	ri->capture = cfg->capture ? cfg->capture->name : "none";
+	ri->sample_period_ns = NT_USERRUN_SAMPLE_NS;
+	if (uname(&u) == 0)
+		snprintf(ri->kernel, sizeof(ri->kernel), "%s", u.release);
+	nt_turns_init(&ri->turns, lab->family, &lab->client_addr);
+}
+
+/* After the commands: the counters' deltas and what the capture lost. */
+static int finish(struct pipeline *pl, struct nt_err *err)
+{
+	struct nt_capture_stats st;
+	int ret;
+
+	nt_userrun_probe_counters(&pl->probe, pl->ri);
+	if (!pl->cap.ops)
+		return 0;
+	nt_analysis_file_end(pl->an, NULL);
+	ret = nt_capture_stats(&pl->cap, &st, err);
+	if (ret < 0)
+		return ret;
+	pl->ri->cap_stats_known = true;
+	pl->ri->cap_received = st.received;
+	pl->ri->cap_dropped = st.dropped;
+	pl->ri->cap_if_dropped = st.if_dropped;
+	return 0;
+}
+
+int nt_userrun(const struct nt_userrun_config *cfg, struct nt_analysis *an, struct nt_runinfo *ri,
+	       struct nt_err *err)
+{
+	struct nt_lab_config lc = { .ipv6 = cfg->ipv6, .autocork = -1 };
+	struct pipeline pl = {
+		.cfg = cfg,
+		.an = an,
+		.ri = ri,
+		.probe = { .tcp_fd = { -1, -1 }, .netstat_fd = { -1, -1 } },
+	};
+	struct nt_lab lab;
+	int ret;
+
+	nt_fix_lab(cfg->fix, &lc);
+	ret = nt_lab_up(&lab, &lc, err);
+	if (ret < 0)
+		return ret;
+	describe(ri, cfg, &lab);
+	ret = nt_userrun_probe_open(&pl.probe, &lab, err);
+	if (ret == 0)
+		ret = start_capture(&pl, err);
+	if (ret == 0)
+		ret = run_commands(&pl, &lab, err);
+	if (ret == 0)
+		ret = finish(&pl, err);
+	nt_capture_close(&pl.cap);
+	nt_userrun_probe_close(&pl.probe);
+	nt_lab_down(&lab);
+	nt_turns_finish(&ri->turns);
+	nt_analysis_finish(an);
+	return ret;
+}

@@ -33,9 +33,7 @@ static const char usage_text[] =
 	"  -r FILE             read FILE (as tcpdump -r; repeatable, beside positional files)\n"
 	"  -c N                stop after N packets, over all files\n"
 	"  -n                  accepted for tcpdump habits: addresses are always numeric\n"
-	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"
-	"  --release-us US     release window after the ACK, at the sender (default 1000)\n"
-	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n";
+	NT_STALL_OPTS_HELP;
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
@@ -63,10 +61,7 @@ void nt_analyze_opts_usage(FILE *out)
 }
 
 enum {
-	OPT_THRESHOLD = 256,
-	OPT_RELEASE,
-	OPT_MAX_FLOWS,
-	OPT_FORMAT,
+	OPT_FORMAT = 256,
 	OPT_FAIL_ON_STALL,
 	OPT_VERSION,
 	OPT_BRIEF,
@@ -74,9 +69,7 @@ enum {
 };
 
 static const struct option long_opts[] = {
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "release-us", required_argument, NULL, OPT_RELEASE },
-	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
+	NT_STALL_LONG_OPTS,
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
@@ -148,20 +141,11 @@ static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size
 
 static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o, struct nt_err *err)
 {
-	uint64_t v = 0;
-	int ret;
+	int ret = nt_stall_opts_parse(c, cli, &o->params, err);
 
+	if (ret <= 0)
+		return ret;
 	switch (c) {
-	case OPT_THRESHOLD:
-		return nt_cli_parse_ms(cli->name, cli->arg, 0, &o->params.stall.threshold_ns, err);
-	case OPT_RELEASE:
-		ret = nt_cli_parse_uint(cli->name, cli->arg, 0, NT_ANALYZE_RELEASE_US_MAX, &v, err);
-		o->params.stall.release_ns = (int64_t)v * NT_NS_PER_US;
-		return ret;
-	case OPT_MAX_FLOWS:
-		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, NT_ANALYZE_MAX_FLOWS_MAX, &v, err);
-		o->params.max_flows = (uint32_t)v;
-		return ret;
 	case OPT_FORMAT:
 		o->out.format = cli->arg;
 		return 0;
@@ -222,12 +206,7 @@ int nt_analyze_opts_parse(int argc, char **argv, struct nt_analyze_opts *o, stru
 	int c, ret = 0;
 
 	memset(o, 0, sizeof(*o));
-	o->params = (struct nt_analysis_params){
-		.stall = { .threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT,
-			   .release_ns = NT_STALL_RELEASE_NS_DEFAULT },
-		.max_flows = NT_ANALYZE_MAX_FLOWS,
-		.idle_ns = NT_ANALYZE_IDLE_NS,
-	};
+	nt_stall_opts_defaults(&o->params);
 	o->out.format = "text";
 	o->files = calloc((size_t)argc + 1, sizeof(*o->files));
 	if (!words || !o->files) {

@@ -161,7 +161,19 @@ static int note_result(struct nt_runinfo *ri, const struct nt_procs_result *r, b
 {
 	note_proc(&ri->target, &r->target);
 	note_proc(&ri->client, &r->client);
+	static const enum nt_run_end kinds[] = {
+		[NT_PROCS_END_NONE] = NT_RUN_END_NONE,
+		[NT_PROCS_END_CLIENT_EXITED] = NT_RUN_END_CLIENT_EXITED,
+		[NT_PROCS_END_TARGET_EXITED] = NT_RUN_END_TARGET_EXITED,
+		[NT_PROCS_END_LISTEN_TIMEOUT] = NT_RUN_END_LISTEN_TIMEOUT,
+		[NT_PROCS_END_RUN_TIMEOUT] = NT_RUN_END_RUN_TIMEOUT,
+		[NT_PROCS_END_STOPPED] = NT_RUN_END_STOPPED,
+		[NT_PROCS_END_FAILED] = NT_RUN_END_FAILED,
+	};
+
 	ri->end = nt_procs_end_name(r->end);
+	ri->end_kind = (unsigned)r->end < sizeof(kinds) / sizeof(kinds[0]) ? kinds[r->end]
+									   : NT_RUN_END_FAILED;
 	ri->complete = r->end == NT_PROCS_END_CLIENT_EXITED;
 	ri->interrupted = r->end == NT_PROCS_END_STOPPED && stopped;
 	ri->listen_seen = r->listener.seen;
@@ -193,6 +205,8 @@ static void procs_config(struct nt_procs_config *pc, const struct nt_userrun_con
 	pc->run_timeout_ns = cfg->run_timeout_ns;
 	pc->term_grace_ns = cfg->term_grace_ns;
 	pc->stop = cfg->stop;
+	if (cfg->client_stdout_fd >= 0)
+		pc->client_stdout_fd = cfg->client_stdout_fd;
 	if (cfg->target_log_fd >= 0) {
 		pc->target_log_fd = cfg->target_log_fd;
 		pc->target_log_prefix = NULL;

@@ -107,12 +107,14 @@ static void sockets_text(FILE *out, const struct nt_runinfo *ri)
 		char lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN], ep[NT_FMT_ENDPOINT_LEN];
 
 		fprintf(out,
-			"    %s -> port %u: ping-pong in %u of %u, quick-ACK budget left in %u, "
-			"ato %s..%s ms\n",
+			"    %s -> port %u: ping-pong in %u of %u readings, quick-ACK budget left in "
+			"%u, ato %s",
 			nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep)),
 			s->target_port, s->pingpong, s->samples, s->quick,
-			nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)),
-			nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
+			nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)));
+		if (s->ato_max_ns != s->ato_min_ns)
+			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
+		fputs(" ms\n", out);
 	}
 	if (ri->n_socks > TEXT_SOCKETS_MAX || ri->socks_dropped)
 		fprintf(out, "    ... %" PRIu64 " more connection%s (--format json lists them)\n",

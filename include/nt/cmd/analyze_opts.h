@@ -18,14 +18,9 @@
 #include <stdio.h>
 
 #include "nt/cmd/common.h"
+#include "nt/cmd/stall_opts.h"
 #include "nt/err.h"
 #include "nt/model/analysis.h"
-
-/* A flow with no packet for this long (capture time) leaves the table. */
-#define NT_ANALYZE_IDLE_NS	  60000000000LL /* 60 s */
-#define NT_ANALYZE_MAX_FLOWS	  65536u
-#define NT_ANALYZE_MAX_FLOWS_MAX  (1u << 24)
-#define NT_ANALYZE_RELEASE_US_MAX 60000000u
 
 /**
  * struct nt_analyze_opts - the analyze command's parsed command line

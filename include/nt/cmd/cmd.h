@@ -30,6 +30,16 @@ int nt_cmd_trace(int argc, char **argv);
 int nt_cmd_analyze(int argc, char **argv);
 
 /**
+ * nt_cmd_run() - `nagle-trace run --target CMD --client CMD [options]`: the
+ * user's own programs in a fresh lab per fix, their stalls and counters
+ * @argc: argument count, argv[0] is "run"
+ * @argv: the arguments
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_run(int argc, char **argv);
+
+/**
  * nt_cmd_completion() - `nagle-trace completion bash`: the bash completion
  * script, made from the option tables, variants and formats
  * @argc: argument count, argv[0] is "completion"

@@ -40,6 +40,7 @@
  * @term_grace_ns: SIGTERM -> SIGKILL at teardown
  * @target_log_fd: where the target's output goes as it is; -1: standard
  *                 error, each line prefixed "target: "
+ * @client_stdout_fd: the client's standard output; -1 for ours
  * @ipv6: the lab speaks IPv6
  * @fix: the fix to run under
  * @preload: the TCP_NODELAY library's path, when @fix needs it
@@ -57,6 +58,7 @@ struct nt_userrun_config {
 	int64_t run_timeout_ns;
 	int64_t term_grace_ns;
 	int target_log_fd;
+	int client_stdout_fd;
 	bool ipv6;
 	const struct nt_fix *fix;
 	const char *preload;

@@ -45,6 +45,17 @@ struct nt_run_proc {
 	int64_t run_ns;
 };
 
+/* Why a run ended (the procs module's reasons, nt/live/procs.h). */
+enum nt_run_end {
+	NT_RUN_END_NONE = 0,
+	NT_RUN_END_CLIENT_EXITED,  /* the client exited, with any status */
+	NT_RUN_END_TARGET_EXITED,  /* the target exited before it listened */
+	NT_RUN_END_LISTEN_TIMEOUT, /* the target did not listen within --listen-timeout */
+	NT_RUN_END_RUN_TIMEOUT,	   /* --timeout hit while the client ran */
+	NT_RUN_END_STOPPED,	   /* a signal stopped the run */
+	NT_RUN_END_FAILED,	   /* a step of ours failed */
+};
+
 /* The namespaces of the lab. */
 enum nt_run_ns {
 	NT_RUN_NS_CLIENT,
@@ -123,7 +134,8 @@ struct nt_sock_samples {
  * @fix_about: what it changed, a few words
  * @target: the target command
  * @client: the client command
- * @end: why the run ended, in words ("client exited", "run timeout")
+ * @end: why the run ended, in words ("client exited", "run timed out")
+ * @end_kind: the same as a value
  * @complete: the client ran to its end (no timeout, signal or failure)
  * @interrupted: a signal of the user's stopped the run
  * @kernel: the kernel release
@@ -159,6 +171,7 @@ struct nt_runinfo {
 	struct nt_run_proc target;
 	struct nt_run_proc client;
 	const char *end;
+	enum nt_run_end end_kind;
 	bool complete;
 	bool interrupted;
 	char kernel[65];

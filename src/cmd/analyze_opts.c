@@ -32,8 +32,8 @@ static const char usage_text[] =
 	"options:\n"
 	"  -r FILE             read FILE (as tcpdump -r; repeatable, beside positional files)\n"
 	"  -c N                stop after N packets, over all files\n"
-	"  -n                  accepted for tcpdump habits: addresses are always numeric\n"
-	NT_STALL_OPTS_HELP;
+	"  -n                  accepted for tcpdump habits: addresses are always "
+	"numeric\n" NT_STALL_OPTS_HELP;
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"

@@ -15,8 +15,10 @@
 #include "nt/capture/capture.h"
 #include "nt/cmd/analyze_opts.h"
 #include "nt/cmd/cmd.h"
+#include "nt/cmd/run_opts.h"
 #include "nt/cmd/trace_opts.h"
 #include "nt/exitcode.h"
+#include "nt/live/fix.h"
 #include "nt/live/variant.h"
 #include "nt/model/expect.h"
 #include "nt/render/format.h"
@@ -61,6 +63,12 @@ static void vocabularies(FILE *out)
 	for (unsigned i = 0; i < NT_EXPECT_COUNT; i++)
 		fprintf(out, "%s%s", i ? " " : "", nt_expect_name((enum nt_expect)i));
 	fprintf(out, "'\n\tlocal backends='%s'\n", nt_capture_backend_names());
+	/* rto-min= takes a number: completed up to the '=' */
+	fputs("\tlocal fixes='", out);
+	for (int k = 0; k < NT_FIX_KIND_COUNT; k++)
+		fprintf(out, "%s%s%s", k ? " " : "", nt_fix_kind_name((enum nt_fix_kind)k),
+			k == NT_FIX_RTO_MIN ? "=" : "");
+	fputs("'\n", out);
 }
 
 static const char script_tail[] =
@@ -69,9 +77,12 @@ static const char script_tail[] =
 	"\tlocal cmd=trace opts=$trace_opts valued=$trace_valued formats=$trace_formats\n"
 	"\tif [ \"${COMP_WORDS[1]:-}\" = analyze ]; then\n"
 	"\t\tcmd=analyze opts=$analyze_opts valued=$analyze_valued formats=$analyze_formats\n"
+	"\telif [ \"${COMP_WORDS[1]:-}\" = run ]; then\n"
+	"\t\tcmd=run opts=$run_opts valued=$run_valued formats=$analyze_formats\n"
+	"\t\tbackends=\"$backends none\"\n"
 	"\tfi\n"
 	"\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-	"\t\tCOMPREPLY=($(compgen -W 'trace analyze completion' -- \"$cur\"))\n"
+	"\t\tCOMPREPLY=($(compgen -W 'trace analyze run completion' -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
 	"\tcase $prev in\n"
@@ -81,11 +92,17 @@ static const char script_tail[] =
 	"\t\t[ \"$head\" = \"$cur\" ] && head= || head=$head,\n"
 	"\t\tCOMPREPLY=($(compgen -W \"$variants\" -P \"$head\" -- \"$last\"))\n"
 	"\t\treturn ;;\n"
+	"\t--fix)\n"
+	"\t\tlocal head=${cur%,*} last=${cur##*,}\n"
+	"\t\t[ \"$head\" = \"$cur\" ] && head= || head=$head,\n"
+	"\t\tCOMPREPLY=($(compgen -W \"$fixes\" -P \"$head\" -- \"$last\"))\n"
+	"\t\treturn ;;\n"
 	"\t--format) COMPREPLY=($(compgen -W \"$formats\" -- \"$cur\")); return ;;\n"
 	"\t--expect) COMPREPLY=($(compgen -W \"$expects\" -- \"$cur\")); return ;;\n"
 	"\t--capture) COMPREPLY=($(compgen -W \"$backends\" -- \"$cur\")); return ;;\n"
 	"\t--color) COMPREPLY=($(compgen -W 'auto always never' -- \"$cur\")); return ;;\n"
-	"\t-o|--output|-w|--write|-r) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+	"\t-o|--output|-w|--write|-r|--target-log) COMPREPLY=($(compgen -f -- \"$cur\")); return "
+	";;\n"
 	"\tesac\n"
 	"\tif [[ \" $valued \" == *\" $prev \"* ]]; then\n"
 	"\t\treturn # a value: a number or a name the user knows\n"
@@ -109,6 +126,7 @@ static void bash(FILE *out)
 	      out);
 	options(out, "local trace", nt_trace_opts_table(), "-h -o -w", "-o -w");
 	options(out, "local analyze", nt_analyze_opts_table(), "-h -o -r -c -n", "-o -r -c");
+	options(out, "local run", nt_run_opts_table(), "-h -o -w", "-o -w");
 	vocabularies(out);
 	fputs(script_tail, out);
 }

@@ -101,7 +101,8 @@ static int check_files(struct run_cmd *rc)
 			return fail(NT_EXIT_FILE, &rc->err);
 		}
 		if (nt_output_same_file(o->path, path) || (log && nt_output_same_file(log, path))) {
-			snprintf(msg, sizeof(msg), "--write names \"%s\", which another option names",
+			snprintf(msg, sizeof(msg),
+				 "--write names \"%s\", which another option names",
 				 nt_err_path(path, pb, sizeof(pb)));
 			return usage_error(msg);
 		}
@@ -126,8 +127,8 @@ static int prepare(struct run_cmd *rc)
 					 &rc->err) < 0)
 		return fail(NT_EXIT_ENVIRONMENT, &rc->err);
 	if (rc->opt.target_log) {
-		rc->log_fd = open(rc->opt.target_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				  0666);
+		rc->log_fd =
+			open(rc->opt.target_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (rc->log_fd < 0) {
 			nt_err_set(&rc->err, -errno, "open \"%s\"", rc->opt.target_log);
 			return fail(NT_EXIT_FILE, &rc->err);
@@ -232,7 +233,8 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 		break;
 	case NT_RUN_END_RUN_TIMEOUT:
 		fprintf(stderr,
-			"nagle-trace: %sthe run timed out after %s s (--timeout): the report covers "
+			"nagle-trace: %sthe run timed out after %s s (--timeout): the report "
+			"covers "
 			"what was captured until then\n",
 			pre, seconds(rc->opt.run_timeout_ns, ms, sizeof(ms)));
 		break;
@@ -246,9 +248,10 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 		else
 			fprintf(stderr, "nagle-trace: %sthe client failed: exit status %d\n", pre,
 				ri->client.exit_status);
-		if (ri->client_stderr_tail)
-			fprintf(stderr, "nagle-trace: its stderr ended with:\n%s\n",
-				ri->client_stderr_tail);
+		if (ri->client_stderr_tail) {
+			fputs("nagle-trace: its stderr ended with:\n", stderr);
+			nt_run_quote_lines(stderr, ri->client_stderr_tail, "  | ");
+		}
 	}
 	if (ri->cap_dropped + ri->cap_if_dropped)
 		fprintf(stderr, "nagle-trace: %swarning: %s\n", pre,

@@ -48,7 +48,8 @@ static const char usage_head[] =
 	"                      capture, no analysis: to measure what the capture costs)\n"
 	"  -w, --write FILE    the captured frames to FILE (pcap); with several fixes,\n"
 	"                      one file per fix, the fix's name before the extension\n"
-	"                      (run.pcap -> run.nodelay.pcap, run.rto-min-5.pcap)\n" NT_STALL_OPTS_HELP;
+	"                      (run.pcap -> run.nodelay.pcap, "
+	"run.rto-min-5.pcap)\n" NT_STALL_OPTS_HELP;
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent); with the\n"
@@ -72,7 +73,8 @@ void nt_run_opts_usage(FILE *out)
 	fputs(usage_head, out);
 	fprintf(out,
 		"  --format FMT        %s\n"
-		"                      (default text; several fixes: text, json, jsonl, markdown)\n",
+		"                      (default text; several fixes: text, json, jsonl, "
+		"markdown)\n",
 		nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
 	fputs(usage_tail, out);
 }
@@ -230,8 +232,9 @@ static int validate(const struct nt_run_opts *o, struct nt_err *err)
 	if (!o->capture && o->out.pcap_path)
 		return nt_err_set(err, 0, "--write: nothing to write with --capture none");
 	if (o->n_fixes > 1 && o->out.pcap_path && strcmp(o->out.pcap_path, "-") == 0)
-		return nt_err_set(err, 0, "--write -: several fixes write one pcap file each, "
-					  "which standard output cannot hold; give a file name");
+		return nt_err_set(err, 0,
+				  "--write -: several fixes write one pcap file each, "
+				  "which standard output cannot hold; give a file name");
 	return 0;
 }
 

@@ -21,6 +21,11 @@ static const struct {
 	[NT_FIX_RTO_MIN] = { "rto-min", "the target's route to the client: rto_min lock" },
 };
 
+const char *nt_fix_kind_name(enum nt_fix_kind kind)
+{
+	return (unsigned)kind < NT_FIX_KIND_COUNT ? table[kind].name : "?";
+}
+
 const char *nt_fix_names(void)
 {
 	return "none, nodelay, nodelay-target, quickack, rto-min=MS";

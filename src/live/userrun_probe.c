@@ -81,9 +81,10 @@ static void read_counters(struct nt_userrun_probe *p, enum nt_run_ns ns, uint64_
 	bool ok = read_all(p, p->netstat_fd[ns]);
 
 	for (int c = 0; c < NT_RUN_COUNTER_COUNT; c++)
-		known[c] = ok && nt_procnet_netstat_value(p->buf, "TcpExt",
-							  nt_run_counter_name((enum nt_run_counter)c),
-							  &vals[c]) == 0;
+		known[c] = ok &&
+			   nt_procnet_netstat_value(p->buf, "TcpExt",
+						    nt_run_counter_name((enum nt_run_counter)c),
+						    &vals[c]) == 0;
 }
 
 int nt_userrun_probe_open(struct nt_userrun_probe *p, const struct nt_lab *lab, struct nt_err *err)
@@ -136,8 +137,8 @@ static void sample_text(struct nt_userrun_probe *p, struct nt_runinfo *ri)
 				.family = p->family,
 				.client_port = t.remote_port,
 				.target_port = t.local_port,
-				.ato_ns = (int64_t)nt_procnet_ticks_to_ms(t.ato_ticks) *
-					  NT_NS_PER_MS,
+				.ato_ns =
+					(int64_t)nt_procnet_ticks_to_ms(t.ato_ticks) * NT_NS_PER_MS,
 				.pingpong = t.pingpong,
 				.quick = t.quick,
 			};

@@ -514,8 +514,7 @@ int nt_analysis_json_write(FILE *out, const struct nt_analysis_json *parts,
 	if (!ret)
 		ret = flows_member(out, an, depth);
 	if (!ret)
-		ret = nt_json_member(out, "summary", json_object_get(parts->summary), depth,
-				     false);
+		ret = nt_json_member(out, "summary", json_object_get(parts->summary), depth, false);
 	return ret;
 }
 
@@ -538,10 +537,10 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 		ret = -ENOMEM;
 	if (!ret) {
 		fputs("{\n", out);
-		ret = nt_json_member(out, "schema_version",
-				     json_object_new_int(v->run ? NT_JSON_SCHEMA_RUN
-								: NT_JSON_SCHEMA_ANALYZE),
-				     1, true);
+		ret = nt_json_member(
+			out, "schema_version",
+			json_object_new_int(v->run ? NT_JSON_SCHEMA_RUN : NT_JSON_SCHEMA_ANALYZE),
+			1, true);
 	}
 	if (!ret)
 		ret = nt_json_member(out, "tool", json_object_get(tool), 1, true);

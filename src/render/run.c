@@ -52,6 +52,18 @@ static const char *proc_words(const struct nt_run_proc *p, char *buf, size_t len
 	return buf;
 }
 
+void nt_run_quote_lines(FILE *out, const char *text, const char *prefix)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		fprintf(out, "%s%.*s\n", prefix, (int)n, text);
+		text += n;
+		if (*text)
+			text++;
+	}
+}
+
 const char *nt_run_incomplete(const struct nt_runinfo *ri, char *buf, size_t len)
 {
 	uint64_t lost = ri->cap_dropped + ri->cap_if_dropped;
@@ -62,8 +74,9 @@ const char *nt_run_incomplete(const struct nt_runinfo *ri, char *buf, size_t len
 			 "counts are lower bounds",
 			 lost, nt_plural(lost));
 	else if (!ri->complete)
-		snprintf(buf, len, "the run ended before the client did (%s): the report covers "
-				   "what was captured until then",
+		snprintf(buf, len,
+			 "the run ended before the client did (%s): the report covers "
+			 "what was captured until then",
 			 ri->end);
 	else
 		return NULL;
@@ -107,7 +120,8 @@ static void sockets_text(FILE *out, const struct nt_runinfo *ri)
 		char lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN], ep[NT_FMT_ENDPOINT_LEN];
 
 		fprintf(out,
-			"    %s -> port %u: ping-pong in %u of %u readings, quick-ACK budget left in "
+			"    %s -> port %u: ping-pong in %u of %u readings, quick-ACK budget left "
+			"in "
 			"%u, ato %s",
 			nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep)),
 			s->target_port, s->pingpong, s->samples, s->quick,
@@ -164,7 +178,9 @@ void nt_run_text_header(FILE *out, const struct nt_runinfo *ri)
 			ri->listen_port, nt_fmt_ms_trunc(ri->listen_wait_ns, l, sizeof(l)),
 			proc_words(&ri->target, w, sizeof(w)));
 	else if (ri->unreachable[0])
-		fprintf(out, "    never listened where the client could reach it (it listened on %s); %s\n",
+		fprintf(out,
+			"    never listened where the client could reach it (it listened on %s); "
+			"%s\n",
 			ri->unreachable, proc_words(&ri->target, w, sizeof(w)));
 	else
 		fprintf(out, "    never listened; %s\n", proc_words(&ri->target, w, sizeof(w)));
@@ -173,8 +189,10 @@ void nt_run_text_header(FILE *out, const struct nt_runinfo *ri)
 	if (ri->client.run_ns >= 0)
 		fprintf(out, " after %s ms", nt_fmt_ms_trunc(ri->client.run_ns, l, sizeof(l)));
 	fprintf(out, "; the run ended: %s\n", ri->end);
-	if (ri->client_stderr_tail)
-		fprintf(out, "    its stderr ended with:\n%s\n", ri->client_stderr_tail);
+	if (ri->client_stderr_tail) {
+		fputs("    its stderr ended with:\n", out);
+		nt_run_quote_lines(out, ri->client_stderr_tail, "      | ");
+	}
 	capture_text(out, ri);
 	exchanges_text(out, ri);
 	counters_line(out, ri);
@@ -220,7 +238,8 @@ void nt_run_html_header(FILE *out, const struct nt_runinfo *ri)
 
 	fputs("<h2>The run</h2>\n<ul>\n<li>target: <code>", out);
 	nt_escape_xml(out, ri->target.cmd);
-	fprintf(out, "</code> (%s)</li>\n<li>client: <code>", proc_words(&ri->target, w, sizeof(w)));
+	fprintf(out, "</code> (%s)</li>\n<li>client: <code>",
+		proc_words(&ri->target, w, sizeof(w)));
 	nt_escape_xml(out, ri->client.cmd);
 	fprintf(out, "</code> (%s)</li>\n<li>fix: ", proc_words(&ri->client, w, sizeof(w)));
 	nt_escape_xml(out, ri->fix);
@@ -366,7 +385,8 @@ struct json_object *nt_run_json(bool *oom, const struct nt_runinfo *ri)
 		nt_json_put(oom, o, "listener", listener);
 	else
 		nt_json_put_null(oom, o, "listener");
-	nt_json_put_str(oom, o, "unreachable_listener", ri->unreachable[0] ? ri->unreachable : NULL);
+	nt_json_put_str(oom, o, "unreachable_listener",
+			ri->unreachable[0] ? ri->unreachable : NULL);
 	nt_json_put(oom, o, "end", json_object_new_string(ri->end));
 	nt_json_put(oom, o, "complete", json_object_new_boolean(!nt_run_incomplete(ri, why, 256)));
 	nt_json_put_str(oom, o, "incomplete_why", nt_run_incomplete(ri, why, sizeof(why)));

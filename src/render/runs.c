@@ -58,7 +58,8 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 {
 	const struct nt_runinfo *first = runs[0].ri;
 
-	fprintf(out, "nagle-trace run: %zu fixes, each in its own lab, Linux %s\n", n, first->kernel);
+	fprintf(out, "nagle-trace run: %zu fixes, each in its own lab, Linux %s\n", n,
+		first->kernel);
 	fprintf(out, "  target: %s\n  client: %s\n\n", first->target.cmd, first->client.cmd);
 	fprintf(out, "%-16s %-12s %7s %12s %9s %10s %10s %8s %8s  %s\n", "fix", "client", "stalls",
 		"lost ms", "exchanges", "p50 ms", "p99 ms", "packets", "delacks", "complete");
@@ -67,10 +68,12 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 		const struct nt_analysis_summary *s = &runs[i].an->sum;
 		char ex[32], lost[64], p50[NT_FMT_MS_LEN], p99[NT_FMT_MS_LEN], why[256];
 
-		fprintf(out, "%-16s %-12s %7" PRIu64 " %12s %9" PRIu64 " %10s %10s %8" PRIu64
-			     " %8" PRIu64 "  %s\n",
+		fprintf(out,
+			"%-16s %-12s %7" PRIu64 " %12s %9" PRIu64 " %10s %10s %8" PRIu64
+			" %8" PRIu64 "  %s\n",
 			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls,
-			nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, lost, sizeof(lost)),
+			nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, lost,
+				      sizeof(lost)),
 			ri->turns.n, ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
 			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets, delacks(ri),
 			nt_run_incomplete(ri, why, sizeof(why)) ? "NO" : "yes");
@@ -96,7 +99,8 @@ static void comparison_markdown(FILE *out, const struct nt_run_report *runs, siz
 			"| `%s` | %s | %" PRIu64 " | %s | %" PRIu64 " | %s | %s | %" PRIu64
 			" | %" PRIu64 " | %s |\n",
 			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls,
-			nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, lost, sizeof(lost)),
+			nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, lost,
+				      sizeof(lost)),
 			ri->turns.n, ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
 			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets, delacks(ri),
 			nt_run_incomplete(ri, why, sizeof(why)) ? "no" : "yes");
@@ -125,7 +129,8 @@ static struct json_object *comparison_json(bool *oom, const struct nt_run_report
 		nt_json_put_i64(oom, o, "exchange_p50_ns", ri->turns.p50_ns, ri->turns.p50_ns >= 0);
 		nt_json_put_i64(oom, o, "exchange_p99_ns", ri->turns.p99_ns, ri->turns.p99_ns >= 0);
 		nt_json_put(oom, o, "packets", nt_json_u64(s->packets));
-		nt_json_put_i64(oom, o, "target_delayed_acks", (int64_t)t->delta[NT_RUN_DELAYED_ACKS],
+		nt_json_put_i64(oom, o, "target_delayed_acks",
+				(int64_t)t->delta[NT_RUN_DELAYED_ACKS],
 				t->known[NT_RUN_DELAYED_ACKS]);
 		nt_json_put(oom, o, "complete",
 			    json_object_new_boolean(!nt_run_incomplete(ri, why, sizeof(why))));
@@ -217,7 +222,7 @@ static int comparison_jsonl(FILE *out, const struct nt_run_report *runs, size_t 
 }
 
 int nt_render_run_reports(FILE *out, const char *format, const struct nt_run_report *runs, size_t n,
-		   const struct nt_analysis_view *v)
+			  const struct nt_analysis_view *v)
 {
 	const struct nt_format *fmt = nt_format_find(format, NT_FORMAT_ANALYSIS);
 	int ret = 0;

@@ -30,7 +30,9 @@ enum {
 #define NT_STALL_LONG_OPTS                                                       \
 	{ "threshold", required_argument, NULL, NT_STALL_OPT_THRESHOLD },        \
 		{ "release-us", required_argument, NULL, NT_STALL_OPT_RELEASE }, \
-		{ "max-flows", required_argument, NULL, NT_STALL_OPT_MAX_FLOWS }
+	{                                                                        \
+		"max-flows", required_argument, NULL, NT_STALL_OPT_MAX_FLOWS     \
+	}
 
 /* Their lines of --help. */
 #define NT_STALL_OPTS_HELP                                                                   \

@@ -86,6 +86,15 @@ void nt_fix_lab(const struct nt_fix *f, struct nt_lab_config *lc);
 bool nt_fix_needs_preload(const struct nt_fix *f, bool *client, bool *target);
 
 /**
+ * nt_fix_kind_name() - a kind's name as --fix spells it ("rto-min" takes
+ * "=MS" after it)
+ * @kind: the kind
+ *
+ * Return: a static string.
+ */
+const char *nt_fix_kind_name(enum nt_fix_kind kind);
+
+/**
  * nt_fix_names() - the names --fix accepts, for --help and messages
  *
  * Return: a static string.

@@ -118,8 +118,7 @@ struct nt_userrun_probe {
  *
  * Return: 0 or a negative errno.
  */
-int nt_userrun_probe_open(struct nt_userrun_probe *p, const struct nt_lab *lab,
-			  struct nt_err *err);
+int nt_userrun_probe_open(struct nt_userrun_probe *p, const struct nt_lab *lab, struct nt_err *err);
 
 /**
  * nt_userrun_probe_sample() - read the target's established sockets with

@@ -49,7 +49,7 @@ struct nt_turns {
 	struct nt_turn_conn {
 		uint16_t target_port;
 		int64_t open_t_ns;
-	} *conn;
+	} * conn;
 	int64_t *gap_ns;
 	uint64_t n;
 	size_t cap;

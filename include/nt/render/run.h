@@ -43,7 +43,7 @@ struct nt_run_report {
  * format that cannot hold several runs).
  */
 int nt_render_run_reports(FILE *out, const char *format, const struct nt_run_report *runs, size_t n,
-		   const struct nt_analysis_view *v);
+			  const struct nt_analysis_view *v);
 
 /**
  * nt_run_reports_supports() - whether @format can hold @n runs
@@ -94,6 +94,15 @@ void nt_run_markdown_header(FILE *out, const struct nt_runinfo *ri);
  * @ri: the run's facts
  */
 void nt_run_html_header(FILE *out, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_quote_lines() - write @text line by line, each after @prefix (a
+ * command's stderr quoted in a report)
+ * @out: the stream
+ * @text: the lines; a last line without newline gets one
+ * @prefix: put before each
+ */
+void nt_run_quote_lines(FILE *out, const char *text, const char *prefix);
 
 /**
  * nt_run_incomplete() - why a run's report is not the whole story, or NULL:

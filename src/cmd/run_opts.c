@@ -48,8 +48,8 @@ static const char usage_head[] =
 	"                      capture, no analysis: to measure what the capture costs)\n"
 	"  -w, --write FILE    the captured frames to FILE (pcap); with several fixes,\n"
 	"                      one file per fix, the fix's name before the extension\n"
-	"                      (run.pcap -> run.nodelay.pcap, "
-	"run.rto-min-5.pcap)\n" NT_STALL_OPTS_HELP;
+	"                      (run.pcap -> run-nodelay.pcap, "
+	"run-rto-min-5.pcap)\n" NT_STALL_OPTS_HELP;
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent); with the\n"

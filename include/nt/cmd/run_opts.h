@@ -18,8 +18,8 @@
 #include "nt/model/analysis.h"
 
 /* Bounds of the durations, in ms (documented in nagle-trace(1)). */
-#define NT_RUN_LISTEN_TIMEOUT_MS_MAX (3600u * 1000u)
-#define NT_RUN_TIMEOUT_MS_MAX	     (86400u * 1000u)
+#define NT_RUN_LISTEN_TIMEOUT_MS_MAX 3600000u  /* an hour */
+#define NT_RUN_TIMEOUT_MS_MAX	     86400000u /* a day */
 
 /**
  * struct nt_run_opts - the parsed command line of `nagle-trace run`

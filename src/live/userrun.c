@@ -20,6 +20,7 @@
  * exchange.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,16 +61,20 @@ static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 	nt_pcap_writer_dump(pl->cfg->pcap, frame);
 }
 
+/* Every frame queued: how many (at most INT_MAX), or a negative errno. */
 static int drain_capture(struct pipeline *pl, struct nt_err *err)
 {
 	struct nt_frame frame;
-	int ret;
+	int ret, n = 0;
 
 	if (!pl->cap.ops)
 		return 0;
-	while ((ret = nt_capture_next(&pl->cap, &frame, err)) > 0)
+	while ((ret = nt_capture_next(&pl->cap, &frame, err)) > 0) {
 		on_frame(pl, &frame);
-	return ret;
+		if (n < INT_MAX)
+			n++;
+	}
+	return ret < 0 ? ret : n;
 }
 
 /* In the client namespace: every TCP frame of the lab, into the analysis and -w. */
@@ -98,42 +103,61 @@ static int start_capture(struct pipeline *pl, struct nt_err *err)
 	return ret;
 }
 
-/* How long the loop may sleep: the run's next timer, and the next socket sample. */
-static int64_t wait_ns(const struct pipeline *pl, const struct nt_procs *procs, bool sampling)
+/* The sooner of a wait (-1: none) and @until_ns from now. */
+static int64_t sooner(int64_t w, int64_t until_ns)
 {
-	int64_t w = nt_procs_timeout_ns(procs);
+	if (until_ns < 0)
+		until_ns = 0;
+	return w < 0 || until_ns < w ? until_ns : w;
+}
 
-	if (sampling) {
-		int64_t until = pl->next_sample_mono_ns - nt_now_mono_ns();
+/* How long the loop may sleep: the run's next timer, the next socket sample, the capture's turn. */
+static int64_t wait_ns(const struct pipeline *pl, const struct nt_procs *procs, bool sampling,
+		       int64_t holdoff_until)
+{
+	int64_t w = nt_procs_timeout_ns(procs), now = nt_now_mono_ns();
 
-		if (until < 0)
-			until = 0;
-		if (w < 0 || until < w)
-			w = until;
-	}
+	if (sampling)
+		w = sooner(w, pl->next_sample_mono_ns - now);
+	if (holdoff_until)
+		w = sooner(w, holdoff_until - now);
 	return w;
 }
 
-/* The capture and the commands in one ppoll(); signals are taken only inside it. */
+/*
+ * The capture and the commands in one ppoll(); signals are taken only inside
+ * it. After a drain that found frames, the capture's descriptor leaves the
+ * poll set for NT_USERRUN_HOLDOFF_NS: on a busy connection a wake-up per
+ * frame would compete with the user's programs for the CPU, while the
+ * kernel's socket buffer holds the frames, timestamped, until the next drain.
+ * The commands' descriptors stay in the set, so their events are not delayed.
+ */
 static int run_loop(struct pipeline *pl, struct nt_procs *procs, struct nt_err *err)
 {
+	int64_t holdoff_until = 0;
+
 	for (;;) {
 		struct pollfd pfd[1 + NT_PROCS_POLLFDS_MAX];
 		bool sampling = nt_procs_phase(procs) == NT_PROCS_CLIENT_RUNNING;
-		int64_t w = wait_ns(pl, procs, sampling);
+		int64_t w = wait_ns(pl, procs, sampling, holdoff_until);
 		struct timespec ts = { .tv_sec = w / NT_NS_PER_SEC, .tv_nsec = w % NT_NS_PER_SEC };
 		int n = 0, ret;
 
-		if (pl->cap.ops)
-			pfd[n++] =
-				(struct pollfd){ .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
+		if (pl->cap.ops && !holdoff_until)
+			pfd[n++] = (struct pollfd){ .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
 		n += nt_procs_pollfds(procs, pfd + n);
 		if (ppoll(pfd, (nfds_t)n, w >= 0 ? &ts : NULL, pl->cfg->waitmask) < 0 &&
 		    errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the run and the capture");
-		ret = drain_capture(pl, err);
-		if (ret < 0)
-			return ret;
+		if (holdoff_until && nt_now_mono_ns() >= holdoff_until)
+			holdoff_until = 0;
+		if (!holdoff_until) {
+			ret = drain_capture(pl, err);
+			if (ret < 0)
+				return ret;
+			if (ret > 0)
+				holdoff_until = nt_now_mono_ns() + NT_USERRUN_HOLDOFF_NS;
+		}
 		if (sampling && nt_now_mono_ns() >= pl->next_sample_mono_ns) {
 			nt_userrun_probe_sample(&pl->probe, pl->ri);
 			pl->next_sample_mono_ns = nt_now_mono_ns() + pl->ri->sample_period_ns;
@@ -229,8 +253,8 @@ static int run_commands(struct pipeline *pl, const struct nt_lab *lab, struct nt
 	ret = nt_procs_start(&procs, &pc, err);
 	if (ret == 0)
 		ret = run_loop(pl, &procs, err);
-	if (ret == 0)
-		ret = drain_capture(pl, err);
+	if (ret == 0 && (ret = drain_capture(pl, err)) > 0)
+		ret = 0;
 	if (ret == 0)
 		ret = note_result(pl->ri, nt_procs_result(&procs), cfg->stop && *cfg->stop);
 	nt_procs_close(&procs);

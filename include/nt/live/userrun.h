@@ -29,6 +29,8 @@
 
 /* How often the target's sockets are read while the client runs. */
 #define NT_USERRUN_SAMPLE_NS (5LL * 1000000LL)
+/* After a drain that found frames, the capture waits this long for the next (see userrun.c). */
+#define NT_USERRUN_HOLDOFF_NS (1LL * 1000000LL)
 
 /**
  * struct nt_userrun_config - one run

@@ -18,6 +18,10 @@ nt=${1:-$here/../build/nagle-trace}
 [ -x "$nt" ] || [ -n "${1:-}" ] || nt=$(command -v nagle-trace || echo "$nt")
 [ -x "$nt" ] || { echo "build nagle-trace first (see README.md), or pass its path" >&2; exit 2; }
 progs=$here/../tests/programs
+[ -n "${TARGET:-}" ] && [ -n "${CLIENT:-}" ] || [ -f "$progs/server.py" ] || {
+	echo "set TARGET and CLIENT to your commands (the stand-ins live in the source tree)" >&2
+	exit 2
+}
 TARGET=${TARGET:-python3 $progs/server.py 7000}
 CLIENT=${CLIENT:-python3 $progs/client.py target 7000 50}
 

@@ -14,11 +14,14 @@ for f in bin/nagle-trace share/man/man1/nagle-trace.1 share/bash-completion/comp
 	[ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 for f in how-it-works.md formats.md analyze.md json-schema.md performance.md reliability.md \
-	hacking.md nagle-trace.schema.json nagle-trace-analyze.schema.json; do
+	hacking.md run.md nagle-trace.schema.json nagle-trace-analyze.schema.json \
+	nagle-trace-run.schema.json; do
 	[ -s "$doc/$f" ] || fail "not installed: share/doc/nagle-trace/$f"
 done
-[ -x "$doc/examples/classroom.sh" ] && [ -x "$doc/examples/incident-check.sh" ] ||
-	fail "examples not installed as programs"
+[ -x "$doc/examples/classroom.sh" ] && [ -x "$doc/examples/incident-check.sh" ] &&
+	[ -x "$doc/examples/incident-own-programs.sh" ] || fail "examples not installed as programs"
+[ -s "$prefix/lib/nagle-trace/nt_nodelay.so" ] || [ -s "$prefix/lib64/nagle-trace/nt_nodelay.so" ] ||
+	[ -n "$(find "$prefix" -name nt_nodelay.so)" ] || fail "not installed: the nodelay preload library"
 "$prefix/bin/nagle-trace" --version >/dev/null || fail "installed binary does not run"
 MANWIDTH=80 man -l "$prefix/share/man/man1/nagle-trace.1" 2>"$NT_TMP/man.err" | grep -q 'share/doc/nagle-trace' ||
 	fail "the man page does not render or name the docs: $(cat "$NT_TMP/man.err")"
@@ -30,6 +33,9 @@ out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace --variant default,node); COMP_CWO
 out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace analyze --fail); COMP_CWORD=2; _nagle_trace
 	echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/nagle-trace")
 [ "$out" = "--fail-on-stall" ] || fail "completion of analyze options: '$out'"
+out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace run --fix none,quick); COMP_CWORD=3; _nagle_trace
+	echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/nagle-trace")
+[ "$out" = "none,quickack" ] || fail "completion of run --fix: '$out'"
 cmp -s <("$NAGLE_TRACE" completion bash) "$prefix/share/bash-completion/completions/nagle-trace" ||
 	fail "installed completion differs from the binary's"
 echo ok

@@ -159,6 +159,18 @@ ok "--fix quickack"
 said "$NT_TMP/out" "nagle-trace run: fix quickack"
 grep -qE "^  0 stalls" "$NT_TMP/out" || fail "quickack: stalls remain: $(grep stalls "$NT_TMP/out")"
 
+# ... and rto-min=5 (a locked rto_min on the target's route) caps the
+# delayed-ACK timer (tcp_delack_max(), Linux >= 6.7): every stall shortens to
+# a few jiffies, but the target still delays its ACKs.
+run --fix rto-min=5 --threshold 1 --target "$SERVER 7000" --client "$PYCLIENT target 7000 20" \
+	--format json -o "$NT_TMP/rto.json"
+ok "--fix rto-min=5"
+json_check "$NT_TMP/rto.json" '
+r = doc["run"]; p50 = r["exchanges"]["p50_ns"]
+assert 1e6 <= p50 <= 25e6, f"rto-min=5: request -> answer p50 {p50} ns, want 1..25 ms"
+assert r["counters"]["target"]["delayed_acks"] >= 15, r["counters"]
+assert doc["summary"]["stalls"] >= 15, doc["summary"]'
+
 # 5. An LD_PRELOAD of the user's is kept, after ours. (The tool inherits it
 # too: an ASan build would refuse a library loaded before its runtime, unless
 # told not to check.)

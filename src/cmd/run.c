@@ -88,7 +88,7 @@ static int check_files(struct run_cmd *rc)
 		o->path = NULL;
 	if (nt_output_check(o->path, &rc->err) < 0)
 		return fail(NT_EXIT_FILE, &rc->err);
-	if (log && (nt_output_same_file(log, o->path ? o->path : "-") && o->path)) {
+	if (log && o->path && nt_output_same_file(log, o->path)) {
 		snprintf(msg, sizeof(msg), "--output and --target-log both name \"%s\"",
 			 nt_err_path(log, pb, sizeof(pb)));
 		return usage_error(msg);
@@ -178,13 +178,31 @@ static void progress(const struct run_cmd *rc, unsigned i)
 			rc->opt.fixes[i].name);
 }
 
+/*
+ * A SIGINT or SIGTERM that came between two runs is pending (blocked outside
+ * the loop's ppoll()): take it now, so the next fix does not start.
+ */
+static void take_pending_stop(const sigset_t *waitmask)
+{
+	sigset_t pending, mask;
+
+	if (sigpending(&pending) == 0 &&
+	    (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1)) {
+		sigprocmask(SIG_SETMASK, waitmask, &mask);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+	}
+}
+
 /* Every fix in its own lab, until a signal; returns 0 or a negative errno (reported). */
 static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 {
-	for (unsigned i = 0; i < rc->opt.n_fixes && !nt_cmd_stop; i++) {
+	for (unsigned i = 0; i < rc->opt.n_fixes; i++) {
 		struct nt_userrun_config uc;
 		int ret;
 
+		take_pending_stop(waitmask);
+		if (nt_cmd_stop)
+			break;
 		userrun_config(&uc, rc, i, waitmask);
 		nt_runinfo_init(&rc->ri[i]);
 		if (nt_analysis_init(&rc->an[i], &rc->opt.params) < 0)
@@ -230,6 +248,12 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 			fprintf(stderr, " (it listened on %s, which the client cannot reach)",
 				ri->unreachable);
 		fputs("; no client was started\n", stderr);
+		break;
+	case NT_RUN_END_STOPPED:
+		fprintf(stderr,
+			"nagle-trace: %sstopped by a signal: the report covers what was captured "
+			"until then\n",
+			pre);
 		break;
 	case NT_RUN_END_RUN_TIMEOUT:
 		fprintf(stderr,

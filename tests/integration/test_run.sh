@@ -208,17 +208,17 @@ run --target 'echo "no config"; exit 5' --client 'true' -o /dev/null
 [ "$rc" = 3 ] || fail "exiting target: exit $rc, want 3"
 said "$NT_TMP/err" "the target never listened: it exited first, exit status 5"
 said "$NT_TMP/err" "target: no config"
-[ "$ms" -lt 4000 ] || fail "exiting target: reported after $ms ms, want at once"
+[ "$ms" -lt 8000 ] || fail "exiting target: reported after $ms ms, want at once (not --listen-timeout's 10 s)"
 
 # 8. --timeout: exit 3, the report of what was captured written and marked incomplete.
-run --timeout 1.5 --target "$SERVER 7000" --client "$PYCLIENT target 7000 100000" \
+run --timeout 4 --target "$SERVER 7000" --client "$PYCLIENT target 7000 100000" \
 	--format json -o "$NT_TMP/to.json"
 [ "$rc" = 3 ] || fail "timeout: exit $rc, want 3"
-said "$NT_TMP/err" "the run timed out after 1.500 s (--timeout)"
+said "$NT_TMP/err" "the run timed out after 4.000 s (--timeout)"
 json_check "$NT_TMP/to.json" '
 r = doc["run"]
 assert r["end"] == "run timed out" and not r["complete"] and r["client"]["terminated"], r
-assert doc["summary"]["stalls"] >= 3, doc["summary"]'
+assert doc["summary"]["stalls"] >= 1, doc["summary"]'
 
 # 9. --target-log writes the target's bytes as they come, and not to stderr.
 run --target-log "$NT_TMP/target.log" --target "$SERVER 7000" --client 'sleep 0.3' -o /dev/null
@@ -259,7 +259,7 @@ for _ in $(seq 100); do
 	grep -q "server.py: listening" "$NT_TMP/err" && break
 	sleep 0.1
 done
-sleep 1
+sleep 2
 start=$(date +%s%N)
 kill -INT "$pid"
 wait "$pid"
@@ -269,10 +269,11 @@ set -e
 ms=$((($(date +%s%N) - start) / 1000000))
 [ "$rc" = 130 ] || { cat "$NT_TMP/err" >&2; fail "SIGINT: exit $rc, want 130"; }
 [ "$ms" -lt 4000 ] || fail "SIGINT: the run took $ms ms to end"
+said "$NT_TMP/err" "nagle-trace: stopped by a signal: the report covers what was captured"
 json_check "$NT_TMP/int.json" '
 r = doc["run"]
 assert r["interrupted"] and r["end"] == "stopped" and not r["complete"], r
-assert doc["summary"]["stalls"] >= 3, doc["summary"]'
+assert doc["summary"]["stalls"] >= 1, doc["summary"]'
 no_process_with "$mark"
 
 # 12. SIGKILL of nagle-trace: its init dies with it (PR_SET_PDEATHSIG), and

@@ -144,7 +144,8 @@ static int run_loop(struct pipeline *pl, struct nt_procs *procs, struct nt_err *
 		int n = 0, ret;
 
 		if (pl->cap.ops && !holdoff_until)
-			pfd[n++] = (struct pollfd){ .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
+			pfd[n++] =
+				(struct pollfd){ .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
 		n += nt_procs_pollfds(procs, pfd + n);
 		if (ppoll(pfd, (nfds_t)n, w >= 0 ? &ts : NULL, pl->cfg->waitmask) < 0 &&
 		    errno != EINTR)

@@ -141,6 +141,8 @@ static void exchanges_text(FILE *out, const struct nt_runinfo *ri)
 	char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN];
 	const struct nt_turns *t = &ri->turns;
 
+	if (strcmp(ri->capture, "none") == 0)
+		return;
 	if (!t->n) {
 		fputs("  exchanges: none seen (no request answered)\n", out);
 		return;

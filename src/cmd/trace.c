@@ -145,8 +145,6 @@ static int run_variants(struct trace_cmd *tc)
 		t.pcap = tc->pcap[i];
 		/* The capture's close waits for a grace period: let it pass while the next variant runs. */
 		t.close_later = i + 1 < opt->n_variants;
-		if (!opt->expect_set)
-			t.expect = t.variant->expect;
 		progress(opt, i, false);
 		ret = nt_trace_run(&t, &tc->runs[n], &tc->err);
 		n++;

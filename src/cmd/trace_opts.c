@@ -92,8 +92,10 @@ static const char usage_tail[] =
 	"\n"
 	"verdicts:\n"
 	"  --threshold MS       header->ACK gap that counts as a stall (default 10)\n"
-	"  --expect V           stalled|held|unheld|coalesced|any (default: the variant's;\n"
-	"                       stalled means round 1 not stalled and every later round stalled)\n"
+	"  --expect V           auto|stalled|held|unheld|coalesced|any (default auto: every\n"
+	"                       round as the model of the kernel's decisions predicts it;\n"
+	"                       stalled: round 1 not stalled and every later round stalled;\n"
+	"                       held, unheld, coalesced: every round after the first)\n"
 	"\n"
 	"output:\n";
 
@@ -327,11 +329,10 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 	case OPT_THRESHOLD:
 		return nt_cli_parse_ms(cli->name, arg, 1, &t->threshold_ns, err);
 	case OPT_EXPECT:
-		opt->expect_set = true;
 		if (nt_expect_parse(arg, &t->expect) < 0)
 			return nt_err_set(err, 0,
 					  "--expect: unknown verdict \"%s\" "
-					  "(stalled|held|unheld|coalesced|any)",
+					  "(auto|stalled|held|unheld|coalesced|any)",
 					  arg);
 		return 0;
 	case OPT_CAPTURE:
@@ -370,8 +371,6 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 	if (opt->n_variants == 0)
 		opt->variants[opt->n_variants++] = nt_variant_find("default");
 	t->variant = opt->variants[0];
-	if (!opt->expect_set)
-		t->expect = t->variant->expect;
 	/* -o and -w naming one file, however spelled, is refused by the command (cmd/trace.c). */
 	return 0;
 }

@@ -13,7 +13,6 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "nt/capture/closer.h"
@@ -126,10 +125,9 @@ static int drain_capture(struct pipeline *pl, struct nt_err *err)
 }
 
 static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
-			 const struct nt_lab *lab)
+			 const struct nt_lab *lab, const struct nt_kernel_facts *kf)
 {
 	struct nt_run_config *c = &run->cfg;
-	struct utsname u;
 
 	c->variant = opt->variant->name;
 	c->shape = opt->shape;
@@ -144,8 +142,24 @@ static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
 	c->client_port = NT_CLIENT_PORT;
 	c->target_port = NT_TARGET_PORT;
 	c->ifname = NT_LAB_CLIENT_IF;
-	if (uname(&u) == 0)
-		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+	snprintf(c->kernel, sizeof(c->kernel), "%s", kf->release);
+	snprintf(c->hz_source, sizeof(c->hz_source), "%s", kf->hz_source);
+}
+
+/*
+ * The model predicts each round as it is retired. Knobs it does not take
+ * leave the run without a prediction: `--expect auto` then fails, naming
+ * why, rather than passing unchecked.
+ */
+static void start_prediction(struct nt_run *run, const struct nt_trace_config *opt,
+			     const struct nt_kernel_facts *kf)
+{
+	struct nt_predict_knobs k;
+	struct nt_err err = { "" };
+
+	nt_trace_knobs(opt, kf, &k);
+	if (nt_run_predict(run, &k, &err) < 0)
+		snprintf(run->fix.text, sizeof(run->fix.text), "no prediction: %s", err.msg);
 }
 
 static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_config *opt,
@@ -390,6 +404,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence };
 	struct nt_run_timings *tm = &run->timings;
 	int64_t t0 = nt_now_mono_ns(), t = t0;
+	struct nt_kernel_facts kf;
 	struct nt_lab lab;
 	int ret;
 
@@ -398,7 +413,10 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	if (ret < 0)
 		return ret;
 	tm->lab_ns = lap(&t);
-	describe_run(run, opt, &lab);
+	/* In the client namespace: its tcp_rmem is the target's, both copied from the first. */
+	nt_kernel_facts_read(&kf);
+	describe_run(run, opt, &lab, &kf);
+	start_prediction(run, opt, &kf);
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	nt_lab_down(&lab);
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */

@@ -74,10 +74,43 @@ static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }
 
+int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, struct nt_err *err)
+{
+	int ret = nt_predict_init(&run->predict, knobs, err);
+
+	run->predicting = ret == 0;
+	if (run->predicting)
+		nt_predict_fix(knobs, &run->fix);
+	return ret;
+}
+
+/*
+ * The model's round @k, or NULL when the run has no prediction or the model
+ * predicted fewer rounds; checks @r against it and @re against its state.
+ */
+static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k,
+						  const struct nt_round *r,
+						  const struct nt_round_evidence *re)
+{
+	struct nt_predict_round *p = &run->predicted;
+
+	if (!run->predicting || run->predict.round + 1 != k ||
+	    nt_predict_round(&run->predict, p) != 1)
+		return NULL;
+	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
+		run->predict_misses++;
+	run->evidence_note[0] = '\0';
+	if (re &&
+	    nt_predict_check_evidence(p, re, run->evidence_note, sizeof(run->evidence_note)) > 0)
+		run->evidence_disagreements++;
+	return p;
+}
+
 static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
 {
 	struct nt_round r;
 	struct nt_round_evidence *re = evidence_of(run, k);
+	const struct nt_predict_round *pred;
 	long n = take(run, (int)k);
 	int ret;
 
@@ -89,16 +122,23 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 		run->first_start_ns = r.start_ns;
 	if (re)
 		nt_round_evidence_complete(re);
+	pred = predict_one(run, k, &r, re);
 	ret = nt_summary_acc_add(&run->acc, &r);
 	if (ret < 0)
 		return ret;
-	if (!run->expect_failed && !nt_expect_round(run->cfg.expect, &r, run->expectation_reason,
-						    sizeof(run->expectation_reason)))
+	if (!run->expect_failed &&
+	    !nt_expect_round(run->cfg.expect, &r, pred, run->expectation_reason,
+			     sizeof(run->expectation_reason)))
 		run->expect_failed = true;
 	run->retired = k;
 	if (sink && sink->round) {
 		struct nt_round_view rv = {
-			.round = &r, .evidence = re, .ev = run->scratch, .n = (size_t)n
+			.round = &r,
+			.evidence = re,
+			.predicted = pred,
+			.evidence_note = pred ? run->evidence_note : NULL,
+			.ev = run->scratch,
+			.n = (size_t)n,
 		};
 
 		ret = sink->round(sink->ctx, run, &rv);

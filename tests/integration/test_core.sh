@@ -58,7 +58,7 @@ for i in 2 3 4; do
 done
 grep -q 'stall: body held by Nagle' "$NT_TMP/run.txt" || fail "no stall marker"
 grep -q '^  fix: send header and body in one write' "$NT_TMP/run.txt" || fail "no fix line"
-grep -q '^  expectation (stalled): met' "$NT_TMP/run.txt" || fail "no expectation line"
+grep -q '^  expectation (auto): met' "$NT_TMP/run.txt" || fail "no expectation line"
 
 # An expectation that does not hold: exit 1, with the reason on stderr.
 nt --expect coalesced --summary >/dev/null 2>"$NT_TMP/err"

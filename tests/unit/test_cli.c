@@ -71,7 +71,7 @@ static void accepted(struct nt_trace_opts *opt, const char *const *args)
 
 #define ACCEPTED(opt, ...) accepted(opt, (const char *const[]){ __VA_ARGS__, NULL })
 
-/* what this checks: no arguments: 4 rounds of 4/8/2 bytes, text, default variant, expect stalled */
+/* what this checks: no arguments: 4 rounds of 4/8/2 bytes, text, default variant, expect auto */
 static void test_defaults(void **state)
 {
 	struct nt_trace_opts opt;
@@ -104,8 +104,7 @@ static void test_defaults(void **state)
 	assert_ptr_equal(opt.variants[0], nt_variant_find("default"));
 	assert_ptr_equal(opt.trace.variant, nt_variant_find("default"));
 	assert_string_equal(opt.trace.variant->name, "default");
-	assert_false(opt.expect_set);
-	assert_int_equal(opt.trace.expect, NT_EXPECT_STALLED);
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	assert_string_equal(err.msg, "");
 }
 
@@ -323,26 +322,23 @@ static void test_variant_lists(void **state)
 	assert_ptr_equal(opt.trace.variant, &all[0]);
 }
 
-/* what this checks: without --expect each variant's own expectation; with it, --expect wins */
+/* what this checks: without --expect, auto for every variant; with it, --expect in either order */
 static void test_expect_override(void **state)
 {
 	struct nt_trace_opts opt;
 
 	(void)state;
 	ACCEPTED(&opt, "--variant", "nodelay");
-	assert_false(opt.expect_set);
-	assert_int_equal(opt.trace.expect, NT_EXPECT_UNHELD);
-	ACCEPTED(&opt, "--variant", "one-write");
-	assert_int_equal(opt.trace.expect, NT_EXPECT_COALESCED);
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	ACCEPTED(&opt, "--variant", "quickack-rearm");
-	assert_int_equal(opt.trace.expect, NT_EXPECT_HELD);
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	ACCEPTED(&opt, "--variant", "nodelay", "--expect", "held");
-	assert_true(opt.expect_set);
 	assert_int_equal(opt.trace.expect, NT_EXPECT_HELD);
 	/* order does not matter */
 	ACCEPTED(&opt, "--expect", "stalled", "--variant", "nodelay");
-	assert_true(opt.expect_set);
 	assert_int_equal(opt.trace.expect, NT_EXPECT_STALLED);
+	ACCEPTED(&opt, "--expect", "auto", "--variant", "all");
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	ACCEPTED(&opt, "--expect", "any");
 	assert_int_equal(opt.trace.expect, NT_EXPECT_ANY);
 	ACCEPTED(&opt, "--expect", "coalesced");
@@ -357,9 +353,9 @@ static void test_name_options_refused(void **state)
 	char want[256];
 
 	(void)state;
-	REFUSED("--expect: unknown verdict \"bogus\" (stalled|held|unheld|coalesced|any)",
+	REFUSED("--expect: unknown verdict \"bogus\" (auto|stalled|held|unheld|coalesced|any)",
 		"--expect", "bogus");
-	REFUSED("--expect: unknown verdict \"incomplete\" (stalled|held|unheld|coalesced|any)",
+	REFUSED("--expect: unknown verdict \"incomplete\" (auto|stalled|held|unheld|coalesced|any)",
 		"--expect", "incomplete");
 	char names[128];
 

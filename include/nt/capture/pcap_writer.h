@@ -19,6 +19,7 @@
 #define NT_CAPTURE_PCAP_WRITER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "nt/capture/capture.h"
 #include "nt/err.h"

@@ -25,11 +25,9 @@
 /**
  * struct nt_trace_opts - the trace command's parsed command line
  * @action: run, or print help / version
- * @trace: the live run's configuration (its variant and expectation are set
- *         per run)
+ * @trace: the live run's configuration (its variant is set per run)
  * @variants: the variants to run, each in its own lab, in order
  * @n_variants: how many
- * @expect_set: --expect was given (else each variant's own expectation)
  * @out: the output options
  * @pkt_path: --export-packetdrill's script, NULL when not asked for
  */
@@ -38,7 +36,6 @@ struct nt_trace_opts {
 	struct nt_trace_config trace;
 	const struct nt_variant *variants[NT_TRACE_VARIANTS_MAX];
 	unsigned n_variants;
-	bool expect_set;
 	struct nt_cmd_output out;
 	const char *pkt_path;
 };

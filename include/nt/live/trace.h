@@ -14,6 +14,7 @@
 #include "nt/capture/capture.h"
 #include "nt/capture/pcap_writer.h"
 #include "nt/err.h"
+#include "nt/live/kernel.h"
 #include "nt/live/variant.h"
 #include "nt/model/run.h"
 
@@ -74,5 +75,18 @@ struct nt_trace_config {
  * sink's error.
  */
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err);
+
+/**
+ * nt_trace_knobs() - the model's knobs for a live run: its shape, times,
+ * variant, lab settings and the running kernel
+ * @opt: the run
+ * @kf: the kernel (nt_kernel_facts_read())
+ * @k: filled
+ *
+ * `nagle-trace predict` and the live run's `--expect auto` share it, so a
+ * prediction is made from exactly what the run does.
+ */
+void nt_trace_knobs(const struct nt_trace_config *opt, const struct nt_kernel_facts *kf,
+		    struct nt_predict_knobs *k);
 
 #endif

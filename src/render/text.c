@@ -460,9 +460,10 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 	}
 	fprintf(out, "\n  delacks: the target's TcpExtDelayedACKs over the run (delayed-ACK timer "
 		     "expiries)\n");
-	fprintf(out, "  expectation: auto checks every round against the model's prediction "
-		     "(docs/model.md);\n"
-		     "  a named verdict is checked on rounds 2..N (round 1 runs in quick-ACK mode)\n");
+	fprintf(out,
+		"  expectation: auto checks every round against the model's prediction "
+		"(docs/model.md);\n"
+		"  a named verdict is checked on rounds 2..N (round 1 runs in quick-ACK mode)\n");
 }
 
 /* A single run is its timeline; several are one comparison table, written at the end. */

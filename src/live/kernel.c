@@ -82,17 +82,21 @@ static void read_hz(struct nt_kernel_facts *kf)
 /* The @index-th number (0-based) of a sysctl file, 0 when it cannot be read. */
 static uint32_t sysctl_number(const char *path, unsigned index)
 {
-	unsigned long v[3] = { 0, 0, 0 };
+	char text[128], *p = text, *end;
 	FILE *f = fopen(path, "re");
-	int n;
+	unsigned long v = 0;
+	bool ok;
 
 	if (!f)
 		return 0;
-	n = fscanf(f, "%lu %lu %lu", &v[0], &v[1], &v[2]);
+	ok = fgets(text, sizeof(text), f) != NULL;
 	fclose(f);
-	if (n <= (int)index || v[index] > UINT32_MAX)
-		return 0;
-	return (uint32_t)v[index];
+	for (unsigned i = 0; ok && i <= index; i++, p = end) {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		ok = !errno && end != p;
+	}
+	return ok && v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
 void nt_kernel_facts_read(struct nt_kernel_facts *kf)

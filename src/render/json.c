@@ -406,8 +406,7 @@ static int record(FILE *out, const char *type, const struct nt_run *run,
 	int ret;
 
 	nt_json_put(&oom, o, "type", json_object_new_string(type));
-	if (run)
-		nt_json_put(&oom, o, "variant", json_object_new_string(run->cfg.variant));
+	nt_json_put(&oom, o, "variant", json_object_new_string(run->cfg.variant));
 	fill(&oom, o, run, v);
 	ret = oom ? -ENOMEM : nt_json_line(out, o);
 	json_object_put(o);

@@ -22,22 +22,22 @@
  * @summary: what it changes, a few words (--help lists it beside the name)
  * @ops: the client's write pattern
  * @n_ops: steps in @ops
+ * @server_quickack: TCP_QUICKACK on the target
+ * @autocork: net.ipv4.tcp_autocorking in the client namespace, -1 to leave
  * @client_nodelay: TCP_NODELAY on the client
  * @server_nodelay: TCP_NODELAY on the target
- * @server_quickack: TCP_QUICKACK on the target
  * @route_quickack: the target's route to the client carries `quickack 1`
- * @autocork: net.ipv4.tcp_autocorking in the client namespace, -1 to leave
  */
 struct nt_variant {
 	const char *name;
 	const char *summary;
 	enum nt_write_op ops[NT_WRITE_OPS_MAX];
 	unsigned n_ops;
+	enum nt_quickack server_quickack;
+	int autocork;
 	bool client_nodelay;
 	bool server_nodelay;
-	enum nt_quickack server_quickack;
 	bool route_quickack;
-	int autocork;
 };
 
 /**

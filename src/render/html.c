@@ -232,7 +232,7 @@ static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 	      "the last. Time flows down; gaps of 1 ms or more are drawn as marked breaks.</p>\n"
 	      "<div class=\"diagram\">\n",
 	      out);
-	ret = nt_svg_write(out, runs, d->picks, n_runs, false);
+	ret = nt_svg_write(out, runs, d->picks, n_runs, r->opts.compare, false);
 	if (ret < 0)
 		return ret;
 	fputs("</div>\n", out);

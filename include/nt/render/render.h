@@ -19,10 +19,12 @@
  * struct nt_render_opts - presentation choices shared by the formats
  * @color: use ANSI colours (text only)
  * @summary_only: one line per round instead of the full timeline (text)
+ * @compare: two runs drawn side by side on one time axis (svg)
  */
 struct nt_render_opts {
 	bool color;
 	bool summary_only;
+	bool compare;
 };
 
 struct nt_renderer;

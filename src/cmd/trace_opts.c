@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nt/capture/capture.h"
 #include "nt/cli.h"
@@ -33,6 +34,8 @@ enum {
 	OPT_PINGPONG,
 	OPT_VERSION,
 	OPT_TIMINGS,
+	OPT_COMPARE,
+	OPT_STEP,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +61,8 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "step", no_argument, NULL, OPT_STEP },
 	{ 0 },
 };
 
@@ -82,6 +87,8 @@ static const char usage_head[] =
 	"                       runs in its own fresh lab:\n";
 
 static const char usage_tail[] =
+	"  --compare A,B        run variants A and B and draw them side by side on one\n"
+	"                       time axis (svg, html); elsewhere as --variant A,B\n"
 	"  --ipv6               use 2001:db8::1 and 2001:db8::2 instead of 192.0.2.1 and .2\n"
 	"  --pingpong-thresh N  the target's net.ipv4.tcp_pingpong_thresh (1..255)\n"
 	"  --timeout MS         a round taking longer is an error (default 2000)\n"
@@ -99,6 +106,8 @@ static const char usage_output[] =
 	"                       nanosecond timestamps); with several variants, one file\n"
 	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
 	"  --summary            one line per round instead of the full timeline\n"
+	"  --step               on a terminal: pause after each round until a key is pressed\n"
+	"                       (the client waits; no clock runs)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
@@ -252,7 +261,19 @@ static int parse_exchange(int c, const char *name, const char *arg, struct nt_tr
 		t->ipv6 = true;
 		return 0;
 	case OPT_VARIANT:
+		if (opt->compare)
+			return nt_err_set(err, 0, "--variant and --compare both name variants");
+		opt->variant_set = true;
 		return parse_variants(arg, opt, err);
+	case OPT_COMPARE:
+		if (opt->variant_set)
+			return nt_err_set(err, 0, "--variant and --compare both name variants");
+		opt->compare = true;
+		ret = parse_variants(arg, opt, err);
+		if (ret == 0 && opt->n_variants != 2)
+			return nt_err_set(err, 0, "--compare: \"%s\" is not two variants (A,B)",
+					  arg);
+		return ret;
 	}
 	return 1;
 }
@@ -285,6 +306,9 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;
+		return 0;
+	case OPT_STEP:
+		opt->step = true;
 		return 0;
 	}
 	return 1;
@@ -350,6 +374,9 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 	t->variant = opt->variants[0];
 	if (!opt->expect_set)
 		t->expect = t->variant->expect;
+	/* --step reads its keys from a terminal; without one it would wait forever or never. */
+	if (opt->step && !isatty(STDIN_FILENO))
+		return nt_err_set(err, 0, "--step: standard input is not a terminal");
 	/* -o and -w: two files, never one path written twice. */
 	if (opt->out.path && opt->out.pcap_path && strcmp(opt->out.path, opt->out.pcap_path) == 0)
 		return nt_err_set(err, 0, "--output and --write both name \"%s\"",

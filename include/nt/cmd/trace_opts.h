@@ -29,6 +29,9 @@
  * @variants: the variants to run, each in its own lab, in order
  * @n_variants: how many
  * @expect_set: --expect was given (else each variant's own expectation)
+ * @variant_set: --variant was given
+ * @compare: --compare: two variants drawn side by side on one time axis
+ * @step: --step: pause after each round until a key is pressed
  * @out: the output options
  */
 struct nt_trace_opts {
@@ -37,6 +40,9 @@ struct nt_trace_opts {
 	const struct nt_variant *variants[NT_TRACE_VARIANTS_MAX];
 	unsigned n_variants;
 	bool expect_set;
+	bool variant_set;
+	bool compare;
+	bool step;
 	struct nt_cmd_output out;
 };
 

@@ -42,6 +42,15 @@ grep -c '<g transform="translate(760 ' "$NT_TMP/all.svg" | grep -qx 5 ||
 [ "$(png_width "$NT_TMP/compare.png")" = 1520 ] || fail "--compare is not two panels wide"
 grep -q 'nodelay: round' "$NT_TMP/compare.svg" || fail "--compare lacks its second variant"
 
+# A long run: the page keeps the ladders of rounds 1-16 only, the strip has every round.
+nt --rounds 20 --format html -o "$NT_TMP/long.html"
+[ "$rc" = 0 ] || fail "--rounds 20 html: exit $rc"
+[ "$(grep -o '<figure class="nt-round"' "$NT_TMP/long.html" | wc -l)" = 16 ] ||
+	fail "--rounds 20: not 16 ladders on the page"
+[ "$(grep -o 'data-nt="cell"' "$NT_TMP/long.html" | wc -l)" = 20 ] ||
+	fail "--rounds 20: the strip lacks rounds"
+grep -q 'the page keeps rounds 1-16' "$NT_TMP/long.html" || fail "--rounds 20: the cap is not stated"
+
 python3 "$src/tests/svg/check_svg.py" "$NT_TMP"/*.svg "$NT_TMP"/*.html ||
 	fail "labels collide (check_svg.py above)"
 echo "ok"

@@ -429,7 +429,10 @@ static void test_golden_two_runs(void **state)
 	nt_run_fini(&runs[1]);
 }
 
-/* The Mermaid block: a sequenceDiagram, the stall as a note, nothing Mermaid chokes on. */
+/*
+ * The Mermaid block: a sequenceDiagram with named participants, the stall
+ * as a note inside a highlighted rect, nothing Mermaid chokes on.
+ */
 static void test_markdown_mermaid(void **state)
 {
 	struct nt_run run;
@@ -445,9 +448,12 @@ static void test_markdown_mermaid(void **state)
 	*end = '\0';
 	assert_null(strchr(start, ';'));
 	assert_null(strchr(start, '#'));
-	assert_non_null(strstr(start, "Note over Client,Target: 42.9 ms: body held by Nagle, "
-				      "ACK delayed\n    Target->>Client: pure ACK (+42."));
-	assert_non_null(strstr(start, "Client->>Target: header 4 B (+0.0"));
+	assert_non_null(strstr(start, "    participant C as Client 192.0.2.1:40000\n"
+				      "    participant T as Target 192.0.2.2:5001\n"));
+	assert_non_null(strstr(start, "    rect rgb(253, 227, 230)\n    C->>T: header 4 B (+0.0"));
+	assert_non_null(strstr(start, "Note over C,T: 42.9 ms stall<br/>body held by Nagle,<br/>"
+				      "ACK delayed\n    T->>C: pure ACK (+42."));
+	assert_non_null(strstr(strstr(start, "T->>C: pure ACK (+42."), "\n    end\n"));
 	assert_non_null(strstr(got, "```text\nround 2  stalled"));
 	free(got);
 	nt_run_fini(&run);
@@ -470,9 +476,49 @@ static void test_escaping(void **state)
 	got = render(&nt_html_trace, &run, 1);
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
-	assert_null(strstr(got, "<script"));
+	/* Self-contained: one inline script (the lesson's), one style, nothing referenced. */
+	assert_non_null(strstr(got, "<script>\n"));
+	assert_null(strstr(strstr(got, "<script>\n") + 1, "<script"));
+	assert_null(strstr(strstr(got, "<style>") + 1, "<style>"));
 	assert_null(strstr(got, "<link"));
 	assert_null(strstr(got, "src="));
+	free(got);
+	nt_run_fini(&run);
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+/* The lesson page: a figure per round, a step per event, the stalled round opened first. */
+static void test_lesson_page(void **state)
+{
+	struct collected c;
+	struct nt_run run;
+	char *got, want[64];
+	size_t events = 0;
+
+	(void)state;
+	fixture_collect(&run, &c);
+	nt_run_fini(&run);
+	for (unsigned i = 0; i < c.count; i++)
+		events += c.n[i];
+	fixture_run(&run, "default");
+	got = render(&nt_html_trace, &run, 1);
+	assert_int_equal(count(got, "<figure class=\"nt-round\""), c.count);
+	assert_int_equal(count(got, "<g class=\"nt-st\" data-step="), events);
+	assert_int_equal(count(got, "<li data-step="), events);
+	assert_int_equal(count(got, "data-nt=\"cell\""), c.count);
+	assert_non_null(strstr(got, "<body data-variant=\"default\" data-round=\"2\" data-step=\"0\">"));
+	snprintf(want, sizeof(want), "data-round=\"2\" data-verdict=\"stalled\"");
+	assert_non_null(strstr(got, want));
+	/* Inline diagrams share the page's markers and style: defined once. */
+	assert_int_equal(count(got, "<marker id=\"nt-head-key\""), 1);
 	free(got);
 	nt_run_fini(&run);
 }
@@ -601,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_golden_two_runs),
 		cmocka_unit_test(test_markdown_mermaid),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_lesson_page),
 		cmocka_unit_test(test_ladder_no_collision),
 		cmocka_unit_test(test_ladder_joint),
 		cmocka_unit_test(test_ladder_layout),

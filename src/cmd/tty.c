@@ -3,6 +3,7 @@
  * tty.c - a live run on a terminal (see nt/cmd/tty.h).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -15,31 +16,45 @@
 /* At most ten redraws a second: a round takes 40 ms when it stalls, 50 us when it does not. */
 #define REDRAW_NS (100LL * NT_NS_PER_MS)
 
+/* Overwrites the line with blanks: no escape sequence, so NO_COLOR's readers see none either. */
+static void blank(int len)
+{
+	fprintf(stderr, "\r%*s\r", len, "");
+}
+
 void nt_cmd_tty_clear(struct nt_cmd_tty *t)
 {
 	if (!t->shown)
 		return;
-	fputs("\r\033[K", stderr);
+	blank(t->shown_len);
 	t->shown = false;
 }
 
 static void draw(struct nt_cmd_tty *t, bool force)
 {
 	int64_t now = nt_now_mono_ns();
+	char line[160];
+	int len;
 
 	if (!t->progress || now - t->start_ns < NT_TTY_PROGRESS_AFTER_NS)
 		return;
 	if (!force && t->shown && now - t->drawn_ns < REDRAW_NS)
 		return;
 	t->drawn_ns = now;
-	fputs("\r\033[K", stderr);
+	len = 0;
 	if (t->n_variants > 1)
-		fprintf(stderr, "variant %u/%u ", t->variant + 1, t->n_variants);
-	fprintf(stderr, "%s: round %u/%u", t->name ? t->name : "", t->done, t->rounds);
-	for (int v = NT_VERDICT_COUNT - 1; v >= 0; v--)
+		len += snprintf(line, sizeof(line), "variant %u/%u ", t->variant + 1,
+				t->n_variants);
+	len += snprintf(line + len, sizeof(line) - (size_t)len, "%s: round %u/%u",
+			t->name ? t->name : "", t->done, t->rounds);
+	for (int v = NT_VERDICT_COUNT - 1; v >= 0 && len < (int)sizeof(line); v--)
 		if (t->verdicts[v])
-			fprintf(stderr, ", %u %s", t->verdicts[v],
-				nt_verdict_name((enum nt_verdict)v));
+			len += snprintf(line + len, sizeof(line) - (size_t)len, ", %u %s",
+					t->verdicts[v], nt_verdict_name((enum nt_verdict)v));
+	if (t->shown)
+		blank(t->shown_len);
+	fputs(line, stderr);
+	t->shown_len = (int)strlen(line);
 	t->shown = true;
 }
 
@@ -91,7 +106,8 @@ void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE
 	t->inner = inner;
 	t->report = report;
 	t->report_tty = report_tty;
-	t->progress = isatty(STDERR_FILENO);
+	/* A terminal that says it is dumb (Emacs shells, some CI logs) gets no redrawn line. */
+	t->progress = isatty(STDERR_FILENO) && !(getenv("TERM") && strcmp(getenv("TERM"), "dumb") == 0);
 	t->start_ns = nt_now_mono_ns();
 	t->n_variants = n_variants;
 	t->sink = (struct nt_run_sink){
@@ -120,8 +136,11 @@ void nt_cmd_tty_step(void *ctx, unsigned round)
 	char key;
 
 	nt_cmd_tty_clear(t);
-	fprintf(stderr, "-- round %u of %u shown: press a key for the next one (Ctrl-C stops) --",
-		round, t->rounds);
+	t->shown_len = fprintf(stderr,
+			       "-- round %u of %u shown: press a key for the next one (Ctrl-C "
+			       "stops) --",
+			       round, t->rounds);
+	t->shown = t->shown_len > 0;
 	restore = tcgetattr(STDIN_FILENO, &saved) == 0;
 	if (restore) {
 		raw = saved;
@@ -135,5 +154,5 @@ void nt_cmd_tty_step(void *ctx, unsigned round)
 		;
 	if (restore)
 		(void)tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-	fputs("\r\033[K", stderr);
+	nt_cmd_tty_clear(t);
 }

@@ -6,9 +6,10 @@
  * A sink in front of the renderer's (struct nt_run_sink): each round goes
  * to the report first; a report on a terminal is flushed at once (files and
  * pipes keep the all-or-nothing guarantee, nt/output.h); then the progress
- * line is redrawn. The progress line shows only on a terminal, and only once
- * the command has run for a second; it is cleared before the report writes
- * so the two never mix on one screen.
+ * line is redrawn. The progress line shows only on a terminal (not a dumb
+ * one), and only once the command has run for a second; it is blanked
+ * before the report writes so the two never mix on one screen. It uses no
+ * escape sequence: a carriage return and blanks.
  */
 #ifndef NT_CMD_TTY_H
 #define NT_CMD_TTY_H
@@ -28,7 +29,8 @@
  * @report: the report's stream
  * @report_tty: @report is a terminal: flush it after each round
  * @progress: standard error is a terminal: draw the progress line
- * @shown: a progress line is on the screen
+ * @shown: a progress line (or --step's prompt) is on the screen
+ * @shown_len: its length, to blank it
  * @start_ns: when the command began (CLOCK_MONOTONIC)
  * @drawn_ns: when the line was last drawn
  * @variant: index of the variant running
@@ -45,6 +47,7 @@ struct nt_cmd_tty {
 	bool report_tty;
 	bool progress;
 	bool shown;
+	int shown_len;
 	int64_t start_ns;
 	int64_t drawn_ns;
 	unsigned variant;

@@ -107,7 +107,8 @@ void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE
 	t->report = report;
 	t->report_tty = report_tty;
 	/* A terminal that says it is dumb (Emacs shells, some CI logs) gets no redrawn line. */
-	t->progress = isatty(STDERR_FILENO) && !(getenv("TERM") && strcmp(getenv("TERM"), "dumb") == 0);
+	t->progress = isatty(STDERR_FILENO) &&
+		      !(getenv("TERM") && strcmp(getenv("TERM"), "dumb") == 0);
 	t->start_ns = nt_now_mono_ns();
 	t->n_variants = n_variants;
 	t->sink = (struct nt_run_sink){

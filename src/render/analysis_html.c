@@ -80,7 +80,8 @@ static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_
 
 static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 {
-	fputs("<div class=\"nt-wide\">\n<table>\n<tr><th>flow (client &#8594; target)</th><th>stalls</th><th>total</th>"
+	fputs("<div class=\"nt-wide\">\n<table>\n<tr><th>flow (client &#8594; "
+	      "target)</th><th>stalls</th><th>total</th>"
 	      "<th>p50</th><th>max</th><th>delack_min</th><th>delack_max</th><th>other</th>"
 	      "<th>first stall</th><th>last stall</th></tr>\n",
 	      out);
@@ -147,8 +148,10 @@ static void step_why(const struct nt_stall_episode *ep, const struct nt_tl_seg *
 			 "one's ACK (Nagle, tcp_nagle_check).",
 			 ep->held_len);
 	else if (sg->frame == ep->ack_frame)
-		snprintf(buf, len, "B's pure ACK came %s ms after the held segment (%s): B delayed it.",
-			 nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)), nt_delack_name(ep->delack));
+		snprintf(buf, len,
+			 "B's pure ACK came %s ms after the held segment (%s): B delayed it.",
+			 nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)),
+			 nt_delack_name(ep->delack));
 	else if (sg->frame == ep->release_frame)
 		snprintf(buf, len, "The ACK released A's next data: it followed %s ms later.",
 			 nt_fmt_ms_trunc(ep->release_gap_ns, d, sizeof(d)));
@@ -162,8 +165,7 @@ static long ack_step(const struct nt_flow_result *r)
 	return 0;
 }
 
-int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an,
-			    const struct nt_flow_result *r)
+int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r)
 {
 	const struct nt_stall_episode *ep = &r->first;
 	const char *why, *fix;
@@ -259,8 +261,10 @@ static int lesson(FILE *out, const struct nt_analysis *an, int worst)
 	nt_lesson_stage_end(out, verdicts);
 	fclose(cells);
 	if (an->n_flows > n)
-		fprintf(out, "<p class=\"nt-after\">The lesson holds the first %u flows with stalls; the table lists "
-			     "all %zu.</p>\n",
+		fprintf(out,
+			"<p class=\"nt-after\">The lesson holds the first %u flows with stalls; "
+			"the table lists "
+			"all %zu.</p>\n",
 			n, an->n_flows);
 	(void)worst;
 	return ret;

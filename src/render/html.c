@@ -159,8 +159,7 @@ static int html_open(struct nt_renderer *r)
 	d->figs_from = calloc(r->n_runs, sizeof(*d->figs_from));
 	d->figs_to = calloc(r->n_runs, sizeof(*d->figs_to));
 	d->strips = calloc(r->n_runs, sizeof(*d->strips));
-	if (!d->picks || !d->text_from || !d->text_to || !d->figs_from || !d->figs_to ||
-	    !d->strips)
+	if (!d->picks || !d->text_from || !d->text_to || !d->figs_from || !d->figs_to || !d->strips)
 		return -ENOMEM;
 	d->text = nt_spool_new();
 	if (d->text)
@@ -249,15 +248,15 @@ static int track(FILE *out, const struct nt_run *run, struct html_doc *d, unsign
 		 NT_LESSON_ROUNDS_MAX, extra ? " and the one the summary shows" : "");
 	snprintf(label, sizeof(label), "%s (%s)", run->cfg.variant,
 		 nt_label_verdicts(&run->summary, v, sizeof(v)));
-	nt_lesson_track_begin(out, run->cfg.variant, label, run->summary.rounds, "round",
-			      noladder);
+	nt_lesson_track_begin(out, run->cfg.variant, label, run->summary.rounds, "round", noladder);
 	ret = nt_spool_copy(d->figs, d->figs_from[i], d->figs_to[i], out, false);
 	if (ret == 0 && extra)
 		ret = nt_lesson_live_round(out, run, &rv);
 	if (ret == 0)
-		ret = nt_lesson_strip_write(out, &d->strips[i],
-					    "Every round: bar height is the round trip (log scale), "
-					    "colour the verdict; a click opens the round.");
+		ret = nt_lesson_strip_write(
+			out, &d->strips[i],
+			"Every round: bar height is the round trip (log scale), "
+			"colour the verdict; a click opens the round.");
 	nt_lesson_track_end(out);
 	return ret;
 }

@@ -223,7 +223,8 @@ static int place(struct cursor *c, const struct extent *e, int y_min, bool band,
 	return y;
 }
 
-int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n, struct nt_ladder_pos *const *pos)
+int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n,
+		     struct nt_ladder_pos *const *pos)
 {
 	struct cursor cur[8];
 	int64_t prev_rel = 0;
@@ -411,7 +412,8 @@ void nt_ladder_draw_at(FILE *out, const struct nt_ladder *l, const struct nt_lad
 		if (l->steps)
 			fprintf(out, " data-step=\"%ld\"", l->shade_to + 1);
 		fprintf(out, " x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-			NT_LADDER_LEFT_X, pos[l->shade_from].y, NT_LADDER_RIGHT_X - NT_LADDER_LEFT_X,
+			NT_LADDER_LEFT_X, pos[l->shade_from].y,
+			NT_LADDER_RIGHT_X - NT_LADDER_LEFT_X,
 			pos[l->shade_to].y - pos[l->shade_from].y, COLOR_STALL_FILL);
 	}
 	for (int i = 0; i < 2; i++)

@@ -87,8 +87,10 @@ static void write_cell(FILE *out, const struct cell *c, int64_t max_ns)
 {
 	const char *v = nt_verdict_name((enum nt_verdict)c->verdict);
 
-	fprintf(out, "<button type=\"button\" class=\"nt-cell v-%s%s\" data-nt=\"cell\" "
-		     "data-round=\"%u\"", v, c->ladder ? "" : " nt-none", c->first);
+	fprintf(out,
+		"<button type=\"button\" class=\"nt-cell v-%s%s\" data-nt=\"cell\" "
+		"data-round=\"%u\"",
+		v, c->ladder ? "" : " nt-none", c->first);
 	if (c->last != c->first)
 		fprintf(out, " data-last=\"%u\"", c->last);
 	fprintf(out, " style=\"--h:%.2f\" title=\"%u", bar_height(c->t_ns, max_ns), c->first);
@@ -133,7 +135,8 @@ int nt_lesson_strip_write(FILE *out, struct nt_lesson_strip *s, const char *capt
 void nt_lesson_bar(FILE *out, const char *const *names, const char *const *labels, unsigned n,
 		   const char *what)
 {
-	fprintf(out, "<div class=\"nt-bar\" role=\"toolbar\">\n<label>%s <select id=\"nt-variant\">",
+	fprintf(out,
+		"<div class=\"nt-bar\" role=\"toolbar\">\n<label>%s <select id=\"nt-variant\">",
 		what);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("<option value=\"", out);
@@ -152,10 +155,12 @@ void nt_lesson_bar(FILE *out, const char *const *names, const char *const *label
 	      "<button type=\"button\" data-nt=\"next\" title=\"next step (&#8594;, space)\">"
 	      "step &#8594;</button>\n"
 	      "<span class=\"nt-where\" id=\"nt-where\"></span>\n"
-	      "<button type=\"button\" id=\"nt-predict\" data-nt=\"predict\" aria-pressed=\"false\" "
+	      "<button type=\"button\" id=\"nt-predict\" data-nt=\"predict\" "
+	      "aria-pressed=\"false\" "
 	      "title=\"guess each round's verdict before it shows (g)\">Predict</button>"
 	      "<button type=\"button\" id=\"nt-projector\" data-nt=\"projector\" "
-	      "aria-pressed=\"false\" title=\"large type, only the lesson (f)\">Projector</button>\n"
+	      "aria-pressed=\"false\" title=\"large type, only the lesson "
+	      "(f)\">Projector</button>\n"
 	      "</div>\n",
 	      out);
 }
@@ -174,11 +179,13 @@ void nt_lesson_stage_end(FILE *out, const char *const *verdicts)
 	      "verdict will this round get?</p>",
 	      out);
 	for (unsigned i = 0; verdicts && verdicts[i]; i++)
-		fprintf(out, "<button type=\"button\" data-nt=\"guess\" data-verdict=\"%s\">%s</button>",
+		fprintf(out,
+			"<button type=\"button\" data-nt=\"guess\" data-verdict=\"%s\">%s</button>",
 			verdicts[i], verdicts[i]);
 	fputs("</div>\n<p class=\"nt-result\" id=\"nt-result\"></p>\n<div id=\"nt-notes\"></div>\n"
 	      "</aside>\n</div>\n"
-	      "<p class=\"nt-keys\">Keys: &#8594; or space next step, &#8592; back, &#8595;/&#8593; "
+	      "<p class=\"nt-keys\">Keys: &#8594; or space next step, &#8592; back, "
+	      "&#8595;/&#8593; "
 	      "next/previous round, v next variant, g predict mode, f projector mode; a click on "
 	      "the ladder steps too. Links: <code>#variant=NAME&amp;round=N&amp;step=K</code> "
 	      "(add <code>&amp;mode=projector</code> or <code>predict</code>).</p>\n",

@@ -74,12 +74,14 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 
 	buf[0] = '\0';
 	if (at == r->marks.h && r->verdict == NT_VERDICT_COALESCED)
-		snprintf(buf, len, "Header and body left in one segment: nothing was left for "
-				   "Nagle to hold.");
+		snprintf(buf, len,
+			 "Header and body left in one segment: nothing was left for "
+			 "Nagle to hold.");
 	else if (at == r->marks.h && (stalled || r->verdict == NT_VERDICT_HELD))
-		snprintf(buf, len, "The header leaves at once: nothing of the client's was "
-				   "unacknowledged. Until it is acknowledged, Nagle holds any "
-				   "further small segment (tcp_nagle_check).");
+		snprintf(buf, len,
+			 "The header leaves at once: nothing of the client's was "
+			 "unacknowledged. Until it is acknowledged, Nagle holds any "
+			 "further small segment (tcp_nagle_check).");
 	else if (at == r->marks.a && stalled)
 		snprintf(buf, len,
 			 "%.3f ms after the header: the target delayed this ACK, waiting for a "
@@ -87,11 +89,13 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 			 "timer fired. The body was held by Nagle all that time.",
 			 nt_ns_to_ms(r->gap_ns));
 	else if (at == r->marks.a && r->body_written_after_ack)
-		snprintf(buf, len, "This ACK arrived before write(body) returned: Nagle had "
-				   "nothing to hold.");
+		snprintf(buf, len,
+			 "This ACK arrived before write(body) returned: Nagle had "
+			 "nothing to hold.");
 	else if (at == r->marks.a && r->verdict == NT_VERDICT_HELD)
-		snprintf(buf, len, "The ACK came at once (the target was in quick-ACK mode): "
-				   "Nagle held the body only until now.");
+		snprintf(buf, len,
+			 "The ACK came at once (the target was in quick-ACK mode): "
+			 "Nagle held the body only until now.");
 	else if (at == r->marks.b && r->release_ns >= 0 &&
 		 (stalled || r->verdict == NT_VERDICT_HELD))
 		snprintf(buf, len, "The ACK released the body: it leaves %.3f ms after it.",

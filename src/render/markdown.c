@@ -91,9 +91,11 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 	char label[64];
 
 	if (e->kind == NT_EVENT_SYSCALL) {
-		fprintf(out, "    Note %s: ", e->sys.side == NT_SIDE_CLIENT ? "left of C" : "right of T");
+		fprintf(out, "    Note %s: ",
+			e->sys.side == NT_SIDE_CLIENT ? "left of C" : "right of T");
 		nt_escape_mermaid(out, nt_label_call(e->sys.call));
-		fprintf(out, " = %" PRId64 " (+%.3f ms)\n", e->sys.bytes, nt_ns_to_ms(e->t_ns - t0));
+		fprintf(out, " = %" PRId64 " (+%.3f ms)\n", e->sys.bytes,
+			nt_ns_to_ms(e->t_ns - t0));
 		return;
 	}
 	fputs(e->seg.dir == NT_DIR_C2T ? "    C->>T: " : "    T->>C: ", out);

@@ -514,7 +514,8 @@ static void test_lesson_page(void **state)
 	assert_int_equal(count(got, "<g class=\"nt-st\" data-step="), events);
 	assert_int_equal(count(got, "<li data-step="), events);
 	assert_int_equal(count(got, "data-nt=\"cell\""), c.count);
-	assert_non_null(strstr(got, "<body data-variant=\"default\" data-round=\"2\" data-step=\"0\">"));
+	assert_non_null(
+		strstr(got, "<body data-variant=\"default\" data-round=\"2\" data-step=\"0\">"));
 	snprintf(want, sizeof(want), "data-round=\"2\" data-verdict=\"stalled\"");
 	assert_non_null(strstr(got, want));
 	/* Inline diagrams share the page's markers and style: defined once. */
@@ -533,7 +534,8 @@ static size_t ladder_items(const struct collected *c, unsigned round, struct nt_
 		items[i] = (struct nt_ladder_item){
 			.t_ns = e->t_ns,
 			.is_tick = tick,
-			.from_left = tick ? e->sys.side == NT_SIDE_CLIENT : e->seg.dir == NT_DIR_C2T,
+			.from_left = tick ? e->sys.side == NT_SIDE_CLIENT
+					  : e->seg.dir == NT_DIR_C2T,
 		};
 		snprintf(items[i].text, sizeof(items[i].text), "%s  +%zu.000 ms",
 			 tick ? "write(header+body) = 12" : "pure ACK", i);

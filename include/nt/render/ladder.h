@@ -151,7 +151,8 @@ int nt_ladder_label_width_px(const char *text, int font_px, bool bold);
  *
  * Return: the height every panel is drawn at.
  */
-int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n, struct nt_ladder_pos *const *pos);
+int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n,
+		     struct nt_ladder_pos *const *pos);
 
 /**
  * nt_ladder_height() - the height of a panel laid out alone

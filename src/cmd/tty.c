@@ -102,13 +102,14 @@ static int tty_end(void *ctx, const struct nt_run *run, const struct nt_round_vi
 void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE *report,
 		     bool report_tty, unsigned n_variants)
 {
+	const char *term = getenv("TERM");
+
 	memset(t, 0, sizeof(*t));
 	t->inner = inner;
 	t->report = report;
 	t->report_tty = report_tty;
 	/* A terminal that says it is dumb (Emacs shells, some CI logs) gets no redrawn line. */
-	t->progress = isatty(STDERR_FILENO) &&
-		      !(getenv("TERM") && strcmp(getenv("TERM"), "dumb") == 0);
+	t->progress = isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
 	t->start_ns = nt_now_mono_ns();
 	t->n_variants = n_variants;
 	t->sink = (struct nt_run_sink){

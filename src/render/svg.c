@@ -246,7 +246,7 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *pic
 	for (unsigned r = 0; !ret && r < n_rows; r++) {
 		unsigned n = n_runs - r * cols < cols ? n_runs - r * cols : cols;
 
-		heights[r] = row_layout(&panels[r * cols], n, compare, pos);
+		heights[r] = row_layout(&panels[(size_t)r * cols], n, compare, pos);
 		pos_free(pos, NT_SVG_COLUMNS);
 		if (heights[r] < 0)
 			ret = heights[r];
@@ -259,9 +259,10 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *pic
 	for (unsigned r = 0; !ret && r < n_rows; r++) {
 		unsigned n = n_runs - r * cols < cols ? n_runs - r * cols : cols;
 
-		ret = row_layout(&panels[r * cols], n, compare, pos);
+		ret = row_layout(&panels[(size_t)r * cols], n, compare, pos);
 		if (ret >= 0) {
-			draw_row(out, runs, &panels[r * cols], r * cols, n, pos, y, heights[r]);
+			draw_row(out, runs, &panels[(size_t)r * cols], r * cols, n, pos, y,
+				 heights[r]);
 			ret = 0;
 		}
 		pos_free(pos, NT_SVG_COLUMNS);

@@ -29,8 +29,8 @@
 
 #include "nt/model/verdict.h"
 
-#define NT_LESSON_ROUNDS_MAX 16	 /* ladders embedded per track: rounds 1..16 */
-#define NT_LESSON_STRIP_MAX  600 /* cells in a track's strip */
+#define NT_LESSON_ROUNDS_MAX 16u  /* ladders embedded per track: rounds 1..16 */
+#define NT_LESSON_STRIP_MAX  600u /* cells in a track's strip */
 
 /* The page's script and style (src/render/lesson/), compiled in. */
 extern const char nt_lesson_js[];

@@ -15,7 +15,9 @@
 # after each round of step 2 (a terminal only). Colour only on a terminal,
 # never with NO_COLOR set or TERM=dumb.
 set -eu
+# The binary: as given, else the build tree's next to this script, else the installed one.
 nt=${1:-$(dirname "$0")/../build/nagle-trace}
+[ -x "$nt" ] || [ -n "${1:-}" ] || nt=$(command -v nagle-trace || echo "$nt")
 [ -x "$nt" ] || { echo "build nagle-trace first (see README.md), or pass its path" >&2; exit 2; }
 dir=${LESSON_DIR:-.}
 

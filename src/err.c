@@ -38,3 +38,32 @@ int nt_err_set(struct nt_err *err, int neg_errno, const char *fmt, ...)
 			*p = '?';
 	return ret;
 }
+
+/* True for a UTF-8 continuation byte (10xxxxxx): a cut may not fall before one. */
+static int is_continuation(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+const char *nt_err_path(const char *path, char *buf, size_t len)
+{
+	static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026, three bytes */
+	size_t n = strlen(path), room, head, tail;
+
+	/* A buffer too small to hold anything but the ellipsis is a caller's bug: quote it all. */
+	if (n < len || len < sizeof(ellipsis) + 2)
+		return path;
+	room = len - sizeof(ellipsis); /* bytes of the path kept */
+	/* The end names the file, the part a reader needs most: keep two thirds of it. */
+	head = room / 3;
+	tail = room - head;
+	while (head > 0 && is_continuation(path[head]))
+		head--;
+	while (tail > 0 && is_continuation(path[n - tail]))
+		tail--;
+	memcpy(buf, path, head);
+	memcpy(buf + head, ellipsis, sizeof(ellipsis) - 1);
+	memcpy(buf + head + sizeof(ellipsis) - 1, path + n - tail, tail);
+	buf[head + sizeof(ellipsis) - 1 + tail] = '\0';
+	return buf;
+}

@@ -6,9 +6,12 @@
  * named first (`nagle-trace analyze ...`). Everything else happens in the
  * command (src/cmd/).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "nt/cmd/cmd.h"
+#include "nt/exitcode.h"
+#include "nt/output.h"
 
 /**
  * struct command - one subcommand
@@ -23,10 +26,16 @@ struct command {
 static const struct command commands[] = {
 	{ "trace", nt_cmd_trace },
 	{ "analyze", nt_cmd_analyze },
+	{ "completion", nt_cmd_completion },
 };
 
 int main(int argc, char **argv)
 {
+	/* Before anything opens a file: a closed 0, 1 or 2 must not be taken by one. */
+	if (nt_output_stdio_init() < 0) {
+		fputs("nagle-trace: cannot open /dev/null for a closed standard stream\n", stderr);
+		return NT_EXIT_ENVIRONMENT;
+	}
 	for (unsigned i = 0; argc > 1 && i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].main(argc - 1, argv + 1);

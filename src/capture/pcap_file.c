@@ -15,6 +15,19 @@
  * cache that wait was half the time spent reading. The stream is private to
  * its pcap_t and we use it from one thread, so we turn the locking off
  * (__fsetlocking(), FSETLOCKING_BYCALLER).
+ *
+ * Timestamps are not taken from libpcap as they are (see nt/capture/
+ * pcap_time.h: its pcapng conversion can wrap). libpcap reads through a
+ * stream of ours (fopencookie()) that feeds every byte it hands out to a
+ * pcapng tracker; after each packet, ftell() of that stream (the cookie's
+ * offset less what is still buffered) says where libpcap stands, which is
+ * where the packet's block ends. A pcapng frame's time is computed from
+ * that block's raw timestamp and its interface's if_tsresol and
+ * if_tsoffset in 128-bit arithmetic, any other frame's from libpcap's
+ * tv_sec and tv_usec with checked arithmetic. (An unbuffered cookie stream
+ * would show the tracker exactly libpcap's reads, but glibc then reads it a
+ * byte at a time: 18 times slower.) A time outside int64 nanoseconds since the epoch
+ * makes the file damaged at that frame.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -24,69 +37,157 @@
 #include <sys/stat.h>
 
 #include "nt/capture/pcap_file.h"
+#include "nt/capture/pcap_time.h"
+
+/* The tracking stream's buffer; the tracker runs at most this far ahead of libpcap. */
+#define SOURCE_BUF_BYTES 65536
+
+/**
+ * struct source - the stream libpcap reads, and what it has read
+ * @fp: the file or stream it comes from
+ * @track: the pcapng tracker fed with every byte handed to libpcap
+ */
+struct source {
+	FILE *fp;
+	struct nt_pcapng_track track;
+};
 
 struct nt_pcap_file {
 	pcap_t *p;
 	const char *name;
+	struct source *src;
 	uint64_t frames;
 };
 
-static int wrap(pcap_t *p, const char *name, struct nt_pcap_file **out, struct nt_err *err)
+static ssize_t src_read(void *cookie, char *buf, size_t size)
 {
-	struct nt_pcap_file *f = calloc(1, sizeof(*f));
+	struct source *s = cookie;
+	size_t n = fread(buf, 1, size, s->fp);
 
-	if (!f) {
-		pcap_close(p);
-		return nt_err_set(err, -ENOMEM, "read \"%s\"", name);
+	if (n == 0 && ferror(s->fp))
+		return -1;
+	nt_pcapng_track_feed(&s->track, (const uint8_t *)buf, n);
+	return (ssize_t)n;
+}
+
+/* Only ftell(): the byte offset libpcap has reached, for messages. */
+static int src_seek(void *cookie, off64_t *off, int whence)
+{
+	struct source *s = cookie;
+
+	if (whence != SEEK_CUR || *off != 0) {
+		errno = ESPIPE;
+		return -1;
 	}
-	f->p = p;
+	*off = (off64_t)s->track.pos;
+	return 0;
+}
+
+static int src_close(void *cookie)
+{
+	struct source *s = cookie;
+	/* Standard input stays open: a later file must not take descriptor 0. */
+	int ret = s->fp == stdin ? 0 : fclose(s->fp);
+
+	nt_pcapng_track_fini(&s->track);
+	free(s);
+	return ret;
+}
+
+/* Wraps @fp (owned from now on, even on failure) in the tracking stream. */
+static FILE *source_open(FILE *fp, struct source **out)
+{
+	static const cookie_io_functions_t io = { .read = src_read,
+						  .seek = src_seek,
+						  .close = src_close };
+	struct source *s = calloc(1, sizeof(*s));
+	FILE *cf;
+
+	if (!s || nt_pcapng_track_init(&s->track) < 0)
+		goto fail;
+	s->fp = fp;
+	__fsetlocking(fp, FSETLOCKING_BYCALLER);
+	cf = fopencookie(s, "r", io);
+	if (!cf)
+		goto fail;
+	setvbuf(cf, NULL, _IOFBF, SOURCE_BUF_BYTES);
+	__fsetlocking(cf, FSETLOCKING_BYCALLER);
+	*out = s;
+	return cf;
+fail:
+	if (s)
+		nt_pcapng_track_fini(&s->track);
+	free(s);
+	fclose(fp);
+	return NULL;
+}
+
+static int wrap(FILE *fp, const char *name, struct nt_pcap_file **out, struct nt_err *err)
+{
+	char errbuf[PCAP_ERRBUF_SIZE] = "", pb[NT_ERR_PATH_MAX];
+	const char *shown = strcmp(name, "-") ? nt_err_path(name, pb, sizeof(pb))
+					      : "standard input";
+	struct nt_pcap_file *f = calloc(1, sizeof(*f));
+	struct source *src = NULL;
+	FILE *cf = source_open(fp, &src);
+
+	if (!f || !cf) {
+		free(f);
+		if (cf)
+			fclose(cf);
+		return nt_err_set(err, -ENOMEM, "read \"%s\"", shown);
+	}
+	f->p = pcap_fopen_offline_with_tstamp_precision(cf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (!f->p) {
+		free(f);
+		fclose(cf);
+		/* An empty file fails with libpcap's truncated-header message. */
+		return nt_err_set(err, 0, "cannot read \"%s\": %s", shown, errbuf);
+	}
 	f->name = name;
-	if (pcap_file(p))
-		__fsetlocking(pcap_file(p), FSETLOCKING_BYCALLER);
+	f->src = src;
 	*out = f;
 	return 0;
 }
 
 int nt_pcap_file_open(const char *path, struct nt_pcap_file **out, struct nt_err *err)
 {
-	char errbuf[PCAP_ERRBUF_SIZE] = "";
+	char pb[NT_ERR_PATH_MAX];
 	struct stat st;
-	pcap_t *p;
+	FILE *fp;
 
 	*out = NULL;
-	if (strcmp(path, "-") != 0) {
-		/* libpcap's message for a missing file is fine, but the errno is ours to keep. */
-		if (stat(path, &st) < 0)
-			return nt_err_set(err, -errno, "cannot open \"%s\"", path);
-		if (S_ISDIR(st.st_mode))
-			return nt_err_set(err, -EISDIR, "cannot open \"%s\"", path);
+	if (strcmp(path, "-") == 0)
+		return wrap(stdin, path, out, err);
+	/* libpcap's message for a missing file is fine, but the errno is ours to keep. */
+	fp = fopen(path, "rbe");
+	if (!fp)
+		return nt_err_set(err, -errno, "cannot open \"%s\"",
+				  nt_err_path(path, pb, sizeof(pb)));
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		return nt_err_set(err, -EISDIR, "cannot open \"%s\"",
+				  nt_err_path(path, pb, sizeof(pb)));
 	}
-	p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-	if (!p) {
-		/* An empty file fails with libpcap's truncated-header message. */
-		return nt_err_set(err, 0, "cannot read \"%s\": %s",
-				  strcmp(path, "-") ? path : "standard input", errbuf);
-	}
-	return wrap(p, path, out, err);
+	return wrap(fp, path, out, err);
 }
 
 int nt_pcap_file_fopen(FILE *fp, const char *name, struct nt_pcap_file **out, struct nt_err *err)
 {
-	char errbuf[PCAP_ERRBUF_SIZE] = "";
-	pcap_t *p;
-
 	*out = NULL;
-	p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-	if (!p) {
-		fclose(fp);
-		return nt_err_set(err, 0, "cannot read \"%s\": %s", name, errbuf);
-	}
-	return wrap(p, name, out, err);
+	return wrap(fp, name, out, err);
 }
 
 int nt_pcap_file_linktype(const struct nt_pcap_file *f)
 {
 	return pcap_datalink(f->p);
+}
+
+unsigned nt_pcap_file_snaplen(const struct nt_pcap_file *f)
+{
+	int n = pcap_snapshot(f->p);
+
+	return n > 0 ? (unsigned)n : 0;
 }
 
 int nt_pcap_file_check_filter(const char *expr, struct nt_err *err)
@@ -111,25 +212,50 @@ int nt_pcap_file_set_filter(struct nt_pcap_file *f, const char *expr, struct nt_
 	struct bpf_program prog;
 	int ret = 0;
 
+	char pb[NT_ERR_PATH_MAX];
+
 	if (pcap_compile(f->p, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) < 0)
-		return nt_err_set(err, -EINVAL, "filter \"%s\" on \"%s\": %s", expr, f->name,
-				  pcap_geterr(f->p));
+		return nt_err_set(err, -EINVAL, "filter \"%s\" on \"%s\": %s", expr,
+				  nt_err_path(f->name, pb, sizeof(pb)), pcap_geterr(f->p));
 	if (pcap_setfilter(f->p, &prog) < 0)
-		ret = nt_err_set(err, -EINVAL, "filter \"%s\" on \"%s\": %s", expr, f->name,
-				 pcap_geterr(f->p));
+		ret = nt_err_set(err, -EINVAL, "filter \"%s\" on \"%s\": %s", expr,
+				 nt_err_path(f->name, pb, sizeof(pb)), pcap_geterr(f->p));
 	pcap_freecode(&prog);
 	return ret;
+}
+
+/* A frame whose time is outside int64 ns since the epoch: the file is damaged here. */
+static int bad_time(struct nt_pcap_file *f, const struct pcap_pkthdr *h, struct nt_err *err)
+{
+	char pb[NT_ERR_PATH_MAX];
+	const char *name = strcmp(f->name, "-") ? nt_err_path(f->name, pb, sizeof(pb))
+						: "standard input";
+
+	nt_err_set(err, 0,
+		   "\"%s\" is damaged at frame %llu (byte offset %llu): its timestamp "
+		   "(%lld s + %lld, as libpcap reads it) is outside 1970-01-01..2262-04-11",
+		   name, (unsigned long long)f->frames, (unsigned long long)ftello(pcap_file(f->p)),
+		   (long long)h->ts.tv_sec, (long long)h->ts.tv_usec);
+	return -EIO;
 }
 
 int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_err *err)
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
+	char pb[NT_ERR_PATH_MAX];
 	int ret = pcap_next_ex(f->p, &h, &data);
 
 	if (ret == 1) {
 		f->frames++;
-		frame->t_ns = (int64_t)h->ts.tv_sec * 1000000000LL + (int64_t)h->ts.tv_usec;
+		ret = f->src->track.state == NT_PCAPNG_YES
+			      ? nt_pcapng_track_at(&f->src->track,
+						   (uint64_t)ftello(pcap_file(f->p)), &frame->t_ns)
+			      : 0;
+		if (ret == 0)
+			ret = nt_pcap_time_ns(h->ts.tv_sec, h->ts.tv_usec, &frame->t_ns);
+		if (ret < 0)
+			return bad_time(f, h, err);
 		frame->data = data;
 		frame->caplen = h->caplen;
 		frame->wirelen = h->len;
@@ -140,7 +266,8 @@ int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_
 
 	FILE *fp = pcap_file(f->p);
 	long off = fp ? ftell(fp) : -1;
-	const char *name = strcmp(f->name, "-") ? f->name : "standard input";
+	const char *name = strcmp(f->name, "-") ? nt_err_path(f->name, pb, sizeof(pb))
+						: "standard input";
 
 	if (off >= 0)
 		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu (byte offset %ld): %s", name,

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pcap/pcap.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,4 +133,22 @@ const struct nt_capture_ops nt_capture_pcap_ops = {
 const char *nt_capture_library_version(void)
 {
 	return pcap_lib_version();
+}
+
+/*
+ * libpcap's tables know LINKTYPE_ values through their DLT_ twins
+ * (pcap_datalink_val_to_name()): the names tcpdump prints.
+ */
+const char *nt_capture_linktype_name(int linktype, char *buf, size_t len)
+{
+	const char *name = pcap_datalink_val_to_name(linktype);
+	const char *desc = pcap_datalink_val_to_description(linktype);
+
+	if (name && desc)
+		snprintf(buf, len, "%s (%s)", name, desc);
+	else if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "link type %d", linktype);
+	return buf;
 }

@@ -26,16 +26,24 @@ static const char usage_text[] =
 	"A stall: a sub-MSS data segment H, nothing more from its sender, a pure ACK\n"
 	"of exactly H at least --threshold later, and the sender's next data within\n"
 	"--release-us of that ACK plus the round trip between the capture point and\n"
-	"the sender (estimated from the capture). See docs/analyze.md.\n"
+	"the sender (estimated from the capture). See analyze.md in the documentation\n"
+	"(share/doc/nagle-trace, or docs/ in the source).\n"
 	"\n"
 	"options:\n"
+	"  -r FILE             read FILE (as tcpdump -r; repeatable, beside positional files)\n"
+	"  -c N                stop after N packets, over all files\n"
+	"  -n                  accepted for tcpdump habits: addresses are always numeric\n"
 	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"
 	"  --release-us US     release window after the ACK, at the sender (default 1000)\n"
 	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
+	"  --annotate FILE     also write the inputs to FILE as pcapng, each stall's held\n"
+	"                      segment, late ACK and released segment commented (Wireshark:\n"
+	"                      frame.comment), the summary as the file's comment\n"
 	"  --fail-on-stall     exit 1 when any stall was found\n"
+	"  --brief             the files and the summary alone (text)\n"
 	"  -h, --help          this text\n"
 	"  --version           versions of nagle-trace and its libraries\n"
 	"\n"
@@ -61,6 +69,8 @@ enum {
 	OPT_FORMAT,
 	OPT_FAIL_ON_STALL,
 	OPT_VERSION,
+	OPT_BRIEF,
+	OPT_ANNOTATE,
 };
 
 static const struct option long_opts[] = {
@@ -70,8 +80,10 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -112,6 +124,18 @@ static int join_filter(struct nt_analyze_opts *o, char **words, size_t n, struct
 	return 0;
 }
 
+static int add_file(struct nt_analyze_opts *o, char *a, struct nt_err *err)
+{
+	if (!*a)
+		return nt_err_set(err, 0, "an empty file name");
+	if (strcmp(a, "-") == 0)
+		for (size_t i = 0; i < o->n_files; i++)
+			if (o->files[i] && strcmp(o->files[i], "-") == 0)
+				return nt_err_set(err, 0, "standard input ('-') given twice");
+	o->files[o->n_files++] = a;
+	return 0;
+}
+
 static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size_t *n_words,
 			  struct nt_err *err)
 {
@@ -119,12 +143,7 @@ static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size
 		words[(*n_words)++] = a;
 		return 0;
 	}
-	if (strcmp(a, "-") == 0)
-		for (size_t i = 0; i < o->n_files; i++)
-			if (o->files[i] && strcmp(o->files[i], "-") == 0)
-				return nt_err_set(err, 0, "standard input ('-') given twice");
-	o->files[o->n_files++] = a;
-	return 0;
+	return add_file(o, a, err);
 }
 
 static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o, struct nt_err *err)
@@ -151,8 +170,22 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 			return nt_err_set(err, 0, "--output: an empty file name");
 		o->out.path = cli->arg;
 		return 0;
+	case 'r':
+		return add_file(o, (char *)cli->arg, err);
+	case 'c':
+		return nt_cli_parse_uint(cli->name, cli->arg, 1, UINT64_MAX, &o->max_packets, err);
+	case 'n':
+		return 0;
 	case OPT_FAIL_ON_STALL:
 		o->fail_on_stall = true;
+		return 0;
+	case OPT_BRIEF:
+		o->out.brief = true;
+		return 0;
+	case OPT_ANNOTATE:
+		if (!*cli->arg)
+			return nt_err_set(err, 0, "--annotate: an empty file name");
+		o->annotate = cli->arg;
 		return 0;
 	case 'h':
 		o->action = NT_CMD_HELP;
@@ -177,6 +210,7 @@ static int validate(struct nt_analyze_opts *o, char **words, size_t n_words, str
 				  words[0]);
 	if (o->n_files == 0)
 		return nt_err_set(err, 0, "no capture file given");
+	/* Which files are the same file is the command's to check (cmd/analyze.c). */
 	return n_words ? join_filter(o, words, n_words, err) : 0;
 }
 
@@ -201,7 +235,7 @@ int nt_analyze_opts_parse(int argc, char **argv, struct nt_analyze_opts *o, stru
 		return nt_err_set(err, -ENOMEM, "command line");
 	}
 	/* Positionals arrive in order, so files and the filter stay apart. */
-	ret = nt_cli_start(&cli, argc, argv, "ho:", long_opts, true, err);
+	ret = nt_cli_start(&cli, argc, argv, "ho:r:c:n", long_opts, true, err);
 	while (!ret && (c = nt_cli_next(&cli, err)) != NT_CLI_END) {
 		if (c == NT_CLI_REFUSED)
 			ret = -EINVAL;
@@ -222,4 +256,9 @@ void nt_analyze_opts_fini(struct nt_analyze_opts *o)
 	free(o->filter);
 	o->files = NULL;
 	o->filter = NULL;
+}
+
+const struct option *nt_analyze_opts_table(void)
+{
+	return long_opts;
 }

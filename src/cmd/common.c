@@ -8,6 +8,8 @@
 
 #include "nt/capture/capture.h"
 #include "nt/cmd/common.h"
+#include "nt/exitcode.h"
+#include "nt/output.h"
 #include "nt/render/json.h"
 #include "nt/version.h"
 
@@ -42,6 +44,18 @@ bool nt_cmd_want_color(const struct nt_cmd_output *out)
 	if (term && strcmp(term, "dumb") == 0)
 		return false;
 	return isatty(STDOUT_FILENO);
+}
+
+int nt_cmd_print_info(void (*print)(FILE *out))
+{
+	struct nt_err err = { "" };
+
+	print(stdout);
+	if (nt_output_close_stdout(&err) < 0) {
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		return NT_EXIT_FILE;
+	}
+	return NT_EXIT_OK;
 }
 
 void nt_cmd_version(FILE *out)

@@ -6,6 +6,7 @@
 
 #include "nt/cmd/cmd.h"
 #include "nt/exitcode.h"
+#include "nt/output.h"
 
 volatile sig_atomic_t nt_cmd_stop;
 
@@ -14,9 +15,20 @@ static void on_stop(int sig)
 	nt_cmd_stop = sig;
 }
 
+/* A signal that ends the process: named temporary files go first (nt/output.h). */
+static void on_fatal(int sig)
+{
+	nt_output_unlink_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 void nt_cmd_signals_install(void)
 {
+	static const int fatal[] = { SIGHUP,  SIGQUIT,	 SIGUSR1, SIGUSR2,
+				     SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU };
 	struct sigaction sa = { .sa_handler = on_stop };
+	struct sigaction fa = { .sa_handler = on_fatal };
 
 	/* No SA_RESTART: ppoll() returns EINTR and the loop sees the flag at once. */
 	sigemptyset(&sa.sa_mask);
@@ -24,6 +36,11 @@ void nt_cmd_signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 	/* `nagle-trace | head` ends quietly: writes fail with EPIPE instead of killing us. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Past `ulimit -f` a write fails with EFBIG, reported, instead of killing us. */
+	signal(SIGXFSZ, SIG_IGN);
+	sigemptyset(&fa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &fa, NULL);
 }
 
 int nt_cmd_stop_status(void)

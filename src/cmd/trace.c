@@ -22,6 +22,7 @@
 #include "nt/capture/pcap_writer.h"
 #include "nt/clock.h"
 #include "nt/cmd/cmd.h"
+#include "nt/cmd/trace_export.h"
 #include "nt/cmd/trace_opts.h"
 #include "nt/cmd/tty.h"
 #include "nt/exitcode.h"
@@ -34,6 +35,7 @@
  * @runs: one per variant
  * @pcap: -w's writer per variant, made before any lab so a bad directory
  *        fails at once
+ * @exp: per variant, -w as pcapng and --export-packetdrill
  * @out: the report's destination
  * @doc: the report
  * @tty: the terminal side: round-by-round display, progress line, --step
@@ -43,6 +45,7 @@ struct trace_cmd {
 	struct nt_trace_opts opt;
 	struct nt_run *runs;
 	struct nt_pcap_writer *pcap[NT_TRACE_VARIANTS_MAX];
+	struct nt_trace_export exp[NT_TRACE_VARIANTS_MAX];
 	struct nt_output out;
 	struct nt_renderer doc;
 	struct nt_cmd_tty tty;
@@ -58,7 +61,7 @@ static int fail(int code, const struct nt_err *err)
 static void pcap_abort_all(struct trace_cmd *tc)
 {
 	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
-		nt_pcap_writer_abort(tc->pcap[i]);
+		nt_trace_export_abort(&tc->exp[i], tc->pcap[i]);
 		tc->pcap[i] = NULL;
 	}
 }
@@ -69,17 +72,28 @@ static int pcap_commit(struct trace_cmd *tc, unsigned n)
 	int ret = 0;
 
 	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
-		if (i < n && tc->pcap[i] && !ret)
-			ret = nt_pcap_writer_commit(tc->pcap[i], &tc->err);
+		if (i < n && !ret)
+			ret = nt_trace_export_commit(&tc->exp[i], tc->pcap[i], &tc->runs[i],
+						     &tc->err);
 		else
-			nt_pcap_writer_abort(tc->pcap[i]);
+			nt_trace_export_abort(&tc->exp[i], tc->pcap[i]);
 		tc->pcap[i] = NULL;
 	}
 	return ret;
 }
 
+/* One variant writes @path itself; several write it with each variant's name before the extension. */
+static int variant_path(struct trace_cmd *tc, const char *path, unsigned i, char *buf, size_t len)
+{
+	if (tc->opt.n_variants == 1)
+		snprintf(buf, len, "%s", path);
+	else if (nt_pcap_writer_variant_path(path, tc->opt.variants[i]->name, buf, len) < 0)
+		return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"", path);
+	return 0;
+}
+
 /*
- * Before anything runs, -w's writers reserve their files. One variant writes
+ * Before anything runs, -w's writers (and --export-packetdrill's) reserve their files. One variant writes
  * -w FILE itself; several write FILE with each variant's name before the
  * extension.
  */
@@ -89,18 +103,23 @@ static int pcap_open(struct trace_cmd *tc)
 	char path[4096];
 	int ret;
 
-	if (!opt->out.pcap_path)
-		return 0;
 	for (unsigned i = 0; i < opt->n_variants; i++) {
-		if (opt->n_variants == 1)
-			snprintf(path, sizeof(path), "%s", opt->out.pcap_path);
-		else if (nt_pcap_writer_variant_path(opt->out.pcap_path, opt->variants[i]->name,
-						     path, sizeof(path)) < 0)
-			return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"",
-					  opt->out.pcap_path);
-		ret = nt_pcap_writer_new(path, &tc->pcap[i], &tc->err);
-		if (ret < 0)
-			return ret;
+		if (opt->out.pcap_path) {
+			ret = variant_path(tc, opt->out.pcap_path, i, path, sizeof(path));
+			if (ret == 0)
+				ret = nt_trace_export_open_pcap(&tc->exp[i], path, &tc->pcap[i],
+								&tc->err);
+			if (ret < 0)
+				return ret;
+		}
+		if (opt->pkt_path) {
+			ret = variant_path(tc, opt->pkt_path, i, path, sizeof(path));
+			if (ret == 0)
+				ret = nt_trace_export_open_pkt(&tc->exp[i], path, opt->variants[i],
+							       &tc->err);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -116,7 +135,7 @@ static int run_variants(struct trace_cmd *tc)
 		int ret;
 
 		t.stop = &nt_cmd_stop;
-		t.sink = nt_cmd_tty_sink(&tc->tty);
+		t.sink = nt_trace_export_sink(&tc->exp[i], nt_cmd_tty_sink(&tc->tty));
 		if (opt->step) {
 			t.step = nt_cmd_tty_step;
 			t.step_ctx = &tc->tty;
@@ -187,11 +206,73 @@ static int report_failed(struct trace_cmd *tc, int ret)
 {
 	const char *path = tc->opt.out.path;
 	const char *q = path ? "\"" : "";
+	char pb[NT_ERR_PATH_MAX];
 
-	tc->err.msg[0] =
-		'\0'; /* this, not the step it stopped (a run stops when its report fails) */
-	nt_err_set(&tc->err, ret, "write %s%s%s", q, path ? path : "standard output", q);
+	/* This, not the step it stopped (a run stops when its report fails). */
+	tc->err.msg[0] = '\0';
+	nt_err_set(&tc->err, ret, "write %s%s%s", q,
+		   path ? nt_err_path(path, pb, sizeof(pb)) : "standard output", q);
 	return fail(NT_EXIT_FILE, &tc->err);
+}
+
+static int usage(const char *msg, const char *path)
+{
+	char pb[NT_ERR_PATH_MAX];
+
+	fputs("nagle-trace: ", stderr);
+	fprintf(stderr, msg, path ? nt_err_path(path, pb, sizeof(pb)) : "standard output");
+	fputs("\ntry 'nagle-trace --help'\n", stderr);
+	return NT_EXIT_USAGE;
+}
+
+/*
+ * Right after parsing, before any work: -o and each variant's -w file must
+ * be different files (exit 2) and writable (exit 4). "-" is standard output
+ * for both; -w - with no -o sends the report to standard error, as tcpdump
+ * -w - keeps its messages there, so `nagle-trace -w - | tshark -r -` works.
+ */
+/* Each variant's -w or --export-packetdrill file must be apart from the report and writable. */
+static int check_per_variant(struct trace_cmd *tc, const char *base, const char *what)
+{
+	const char *report = tc->opt.out.path;
+	char path[4096];
+
+	for (unsigned i = 0; i < tc->opt.n_variants; i++) {
+		if (variant_path(tc, base, i, path, sizeof(path)) < 0)
+			return fail(NT_EXIT_FILE, &tc->err);
+		if (nt_output_same_file(report, path))
+			return usage(what, report);
+		if (nt_output_check(path, &tc->err) < 0)
+			return fail(NT_EXIT_FILE, &tc->err);
+	}
+	return NT_EXIT_OK;
+}
+
+static int check_files(struct trace_cmd *tc)
+{
+	struct nt_cmd_output *o = &tc->opt.out;
+	const char *pkt = tc->opt.pkt_path;
+	int code;
+
+	if (o->pcap_path && strcmp(o->pcap_path, "-") == 0 && !o->path)
+		o->path = "/dev/stderr";
+	if (o->path && strcmp(o->path, "-") == 0)
+		o->path = NULL;
+	if (nt_output_check(o->path, &tc->err) < 0)
+		return fail(NT_EXIT_FILE, &tc->err);
+	if (tc->opt.n_variants > 1 && o->pcap_path && strcmp(o->pcap_path, "-") == 0)
+		return usage("--write -: several variants write one pcap file each, which %s "
+			     "cannot hold; give a file name",
+			     NULL);
+	if (pkt && o->pcap_path && nt_output_same_file(pkt, o->pcap_path))
+		return usage("--export-packetdrill and --write both name \"%s\"", pkt);
+	code = o->pcap_path ? check_per_variant(tc, o->pcap_path,
+						"--output and --write both name \"%s\"")
+			    : NT_EXIT_OK;
+	if (code == NT_EXIT_OK && pkt)
+		code = check_per_variant(tc, pkt,
+					 "--output and --export-packetdrill both name \"%s\"");
+	return code;
 }
 
 static int run_failed(struct trace_cmd *tc, int ret)
@@ -243,8 +324,10 @@ static int run(struct trace_cmd *tc)
 	struct nt_trace_opts *opt = &tc->opt;
 	struct nt_render_opts ro = { .color = nt_cmd_want_color(&opt->out),
 				     .summary_only = opt->out.summary_only,
+				     .brief = opt->out.brief,
 				     .compare = opt->compare };
-	bool to_tty = !opt->out.path && isatty(STDOUT_FILENO);
+	/* Standard output that is a terminal: a reader is watching, nothing keeps what it shows. */
+	bool to_tty = (!opt->out.path || strcmp(opt->out.path, "-") == 0) && isatty(STDOUT_FILENO);
 	const struct nt_format *fmt = nt_format_find(opt->out.format, NT_FORMAT_TRACE);
 	int n, ret;
 
@@ -253,9 +336,13 @@ static int run(struct trace_cmd *tc)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
-	/* A terminal is shown each round as it completes; files and pipes get all or nothing. */
-	if ((to_tty ? nt_output_open(&tc->out, NULL, &tc->err)
-		    : nt_output_open_spooled(&tc->out, opt->out.path, &tc->err)) < 0)
+	/*
+	 * Records stream; so does a terminal, shown each round as it completes.
+	 * A report to a file or a pipe is complete or absent.
+	 */
+	if (nt_output_open(&tc->out, opt->out.path,
+			   fmt->records || to_tty ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT,
+			   &tc->err) < 0)
 		return fail(NT_EXIT_FILE, &tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);
@@ -286,14 +373,13 @@ int nt_cmd_trace(int argc, char **argv)
 		fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace --help'\n", tc.err.msg);
 		return NT_EXIT_USAGE;
 	}
-	if (tc.opt.action == NT_CMD_HELP) {
-		nt_trace_opts_usage(stdout);
-		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
-	}
-	if (tc.opt.action == NT_CMD_VERSION) {
-		nt_cmd_version(stdout);
-		return fflush(stdout) == EOF ? NT_EXIT_FILE : NT_EXIT_OK;
-	}
+	if (tc.opt.action == NT_CMD_HELP)
+		return nt_cmd_print_info(nt_trace_opts_usage);
+	if (tc.opt.action == NT_CMD_VERSION)
+		return nt_cmd_print_info(nt_cmd_version);
+	code = check_files(&tc);
+	if (code != NT_EXIT_OK)
+		return code;
 	nt_cmd_signals_install();
 	code = run(&tc);
 	nt_capture_closer_drain();

@@ -34,6 +34,8 @@ enum {
 	OPT_PINGPONG,
 	OPT_VERSION,
 	OPT_TIMINGS,
+	OPT_BRIEF,
+	OPT_EXPORT_PKT,
 	OPT_COMPARE,
 	OPT_STEP,
 };
@@ -61,6 +63,8 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "step", no_argument, NULL, OPT_STEP },
 	{ 0 },
@@ -104,10 +108,15 @@ static const char usage_output[] =
 	"  -o, --output FILE    write the report to FILE (complete or not at all)\n"
 	"  -w, --write FILE     write the captured frames of the connection to FILE (pcap,\n"
 	"                       nanosecond timestamps); with several variants, one file\n"
-	"                       each, the variant's name before the extension (x-nodelay.pcap)\n"
+	"                       each, the variant's name before the extension (x-nodelay.pcap);\n"
+	"                       a name ending in .pcapng writes pcapng with each round's H,\n"
+	"                       A and B commented and the summary as the file's comment\n"
+	"  --export-packetdrill FILE  the first stalled round (else the last) as a packetdrill\n"
+	"                       script from the client's side (see nagle-trace(1), EXPORTS)\n"
 	"  --summary            one line per round instead of the full timeline\n"
 	"  --step               on a terminal: pause after each round until a key is pressed\n"
 	"                       (the client waits; no clock runs)\n"
+	"  --brief              the summary alone (text; a million rounds, one screen)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
@@ -123,6 +132,11 @@ static const char usage_output[] =
 	"  3  environment error: no privileges for namespaces, a lab or exchange step failed\n"
 	"  4  a file could not be written\n"
 	"  130, 143  interrupted by SIGINT, SIGTERM (what was captured is still reported)\n";
+
+const struct option *nt_trace_opts_table(void)
+{
+	return long_options;
+}
 
 void nt_trace_opts_usage(FILE *out)
 {
@@ -304,11 +318,19 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 	case OPT_SUMMARY:
 		o->summary_only = true;
 		return 0;
+	case OPT_BRIEF:
+		o->brief = true;
+		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;
 		return 0;
 	case OPT_STEP:
 		opt->step = true;
+		return 0;
+	case OPT_EXPORT_PKT:
+		if (!*arg)
+			return nt_err_set(err, 0, "--export-packetdrill: an empty file name");
+		opt->pkt_path = arg;
 		return 0;
 	}
 	return 1;
@@ -377,10 +399,7 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 	/* --step reads its keys from a terminal; without one it would wait forever or never. */
 	if (opt->step && !isatty(STDIN_FILENO))
 		return nt_err_set(err, 0, "--step: standard input is not a terminal");
-	/* -o and -w: two files, never one path written twice. */
-	if (opt->out.path && opt->out.pcap_path && strcmp(opt->out.path, opt->out.pcap_path) == 0)
-		return nt_err_set(err, 0, "--output and --write both name \"%s\"",
-				  opt->out.pcap_path);
+	/* -o and -w naming one file, however spelled, is refused by the command (cmd/trace.c). */
 	return 0;
 }
 

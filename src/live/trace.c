@@ -106,8 +106,9 @@ static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 		return;
 	}
 	nt_flow_segment(&pl->flow, &pkt, dir, &ev.seg);
-	ev.seg.frame_index = run->counts.frames - 1;
 	run->counts.segments++;
+	/* 1-based, as Wireshark counts: its number in the -w file, which holds the segments. */
+	ev.seg.frame_index = run->counts.segments;
 	track_teardown(&pl->fin, &ev.seg);
 	(void)nt_timeline_append(&run->tl, &ev);
 	/* -w holds exactly the frames the timeline was built from. */

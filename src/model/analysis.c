@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -43,6 +44,8 @@ void nt_analysis_fini(struct nt_analysis *an)
 	free(an->files);
 	for (size_t i = 0; i < an->n_flows; i++) {
 		free(an->flows[i]->stall_ns);
+		nt_spans_fini(&an->flows[i]->wall);
+		nt_spans_fini(&an->flows[i]->wall_min);
 		free(an->flows[i]);
 	}
 	free(an->flows);
@@ -68,11 +71,15 @@ int nt_analysis_file_begin(struct nt_analysis *an, const char *path)
 	return table_up(an);
 }
 
-void nt_analysis_set_linktype(struct nt_analysis *an, int linktype)
+void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *name)
 {
 	an->cur_linktype = linktype;
-	if (an->n_files)
-		an->files[an->n_files - 1].linktype = linktype;
+	if (an->n_files) {
+		struct nt_analysis_file *f = &an->files[an->n_files - 1];
+
+		f->linktype = linktype;
+		snprintf(f->linktype_name, sizeof(f->linktype_name), "%s", name);
+	}
 }
 
 static void result_close(struct nt_flow_result *r, const struct nt_flow_entry *e)
@@ -148,6 +155,33 @@ static void set_first(struct nt_flow_result *r, struct nt_flow_entry *e,
 	e->after_left = NT_FLOW_AFTER;
 }
 
+/*
+ * The wall-clock time the episode adds to its flow: the union of [H, R]
+ * intervals, and of the surely lost parts [R - lost_min, R]. A later episode
+ * of the flow holds a segment still held now, or sent from now on, so
+ * intervals ending before the earliest such H are settled.
+ */
+static int add_wall(struct nt_analysis *an, struct nt_flow_entry *e,
+		    const struct nt_stall_episode *ep)
+{
+	struct nt_flow_result *r = e->res;
+	int64_t sure_from = ep->release_t_ns - ep->lost_min_ns;
+	int64_t before = ep->release_t_ns;
+	int64_t wall = r->wall.total_ns, wall_min = r->wall_min.total_ns;
+
+	for (int d = 0; d < 2; d++)
+		if (e->stall.side[d].state != NT_STALL_IDLE && e->stall.side[d].h_t_ns < before)
+			before = e->stall.side[d].h_t_ns;
+	if (nt_spans_add(&r->wall, ep->held_t_ns, ep->release_t_ns) < 0 ||
+	    nt_spans_add(&r->wall_min, sure_from, ep->release_t_ns) < 0)
+		return -ENOMEM;
+	nt_spans_settle(&r->wall, before);
+	nt_spans_settle(&r->wall_min, before);
+	an->sum.stalled_wall_ns += r->wall.total_ns - wall;
+	an->sum.stalled_wall_min_ns += r->wall_min.total_ns - wall_min;
+	return 0;
+}
+
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
@@ -206,7 +240,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 	an->sum.stalls++;
 	an->sum.by_delack[ep->delack]++;
 	an->sum.total_stall_ns += ep->stall_ns;
-	return 0;
+	return add_wall(an, e, ep);
 }
 
 /* Counts the frame in; false when it is not TCP (counted by why). */
@@ -343,6 +377,8 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 	} else if (record_stall(an, e, &ep) < 0) {
 		an->oom = true;
 		return -ENOMEM;
+	} else if (an->annot) {
+		(void)nt_annot_add(an->annot, (uint32_t)(an->n_files - 1), &ep);
 	}
 	return 0;
 }

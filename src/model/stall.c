@@ -30,6 +30,7 @@
 #include "nt/clock.h"
 #include "nt/model/stall.h"
 #include "nt/model/tcp.h"
+#include "nt/unknown.h"
 
 /*
  * TCP_DELACK_MIN is HZ/25 (include/net/tcp.h): 40 ms, fired on a jiffy tick,
@@ -47,6 +48,7 @@ void nt_stall_init(struct nt_stall_tracker *tr, int family)
 	for (int d = 0; d < 2; d++) {
 		tr->side[d].rtt_ns = -1;
 		tr->side[d].sample_t_ns = -1;
+		tr->side[d].answer_t_ns = NT_UNKNOWN;
 	}
 	tr->mss_floor = family == AF_INET6 ? NT_STALL_MSS_FLOOR_V6 : NT_STALL_MSS_FLOOR_V4;
 }
@@ -131,7 +133,17 @@ static void fill_episode(const struct nt_stall_side *a, const struct nt_stall_pa
 		.held_frame = a->h_frame,
 		.ack_frame = a->ack_frame,
 		.release_frame = seg->frame_index,
+		.answer_t_ns = a->answer_t_ns,
+		.answer_frame = a->answer_frame,
+		.lost_min_ns = seg->t_ns - a->h_t_ns,
 	};
+	/*
+	 * The peer sent data while H waited: R may be the reply to it rather
+	 * than data Nagle held (an ssh key exchange crosses like this), so only
+	 * the time since that data is surely lost.
+	 */
+	if (nt_known(a->answer_t_ns) && a->answer_t_ns > a->h_t_ns)
+		ep->lost_min_ns = seg->t_ns - a->answer_t_ns;
 	ep->kind = ep->release_gap_ns <= ep->window_ns ? NT_EPISODE_STALL : NT_EPISODE_THINK_TIME;
 	ep->delack = nt_delack_classify(ep->ack_delay_ns);
 }
@@ -169,6 +181,12 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 	if (seg->len > 0) {
 		uint32_t mss = a->mss;
 
+		/* Data from this side while the other's H waits (see fill_episode()). */
+		if (b->state != NT_STALL_IDLE) {
+			b->answer_t_ns = seg->t_ns;
+			b->answer_frame = seg->frame_index;
+		}
+
 		if (a->state == NT_STALL_ACKED && seg->seq == a->h_seq + a->h_len) {
 			fill_episode(a, p, seg, ep);
 			produced = 1;
@@ -182,6 +200,8 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 			a->h_seq = seg->seq;
 			a->h_len = seg->len;
 			a->h_frame = seg->frame_index;
+			a->answer_t_ns = NT_UNKNOWN;
+			a->answer_frame = 0;
 		}
 		if (seg->len > a->largest_len)
 			a->largest_len = seg->len;

@@ -82,11 +82,75 @@ int64_t nt_stats_select(int64_t *v, size_t n, size_t k)
 	return v[at];
 }
 
+/*
+ * The first interval that ends at or after @start_ns: with intervals ending
+ * in order, the new one merges with it and everything after it.
+ */
+static size_t first_reaching(const struct nt_spans *s, int64_t start_ns)
+{
+	size_t i = s->n;
+
+	while (i > 0 && s->at[i - 1][1] >= start_ns)
+		i--;
+	return i;
+}
+
+int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns)
+{
+	size_t i, j;
+
+	if (end_ns <= start_ns)
+		return 0;
+	i = first_reaching(s, start_ns);
+	/* Intervals from i on overlap the new one, but for any starting after its end. */
+	for (j = i; j < s->n && s->at[j][0] <= end_ns; j++) {
+		if (s->at[j][0] < start_ns)
+			start_ns = s->at[j][0];
+		if (s->at[j][1] > end_ns)
+			end_ns = s->at[j][1];
+		s->total_ns -= s->at[j][1] - s->at[j][0];
+	}
+	if (i == j && s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 8;
+		int64_t(*at)[2] = realloc(s->at, cap * sizeof(*at));
+
+		if (!at)
+			return -ENOMEM;
+		s->at = at;
+		s->cap = cap;
+	}
+	/* [i, j) collapse into one interval at i; the rest moves to follow it. */
+	memmove(&s->at[i + 1], &s->at[j], (s->n - j) * sizeof(*s->at));
+	s->n = s->n - (j - i) + 1;
+	s->at[i][0] = start_ns;
+	s->at[i][1] = end_ns;
+	s->total_ns += end_ns - start_ns;
+	return 0;
+}
+
+void nt_spans_settle(struct nt_spans *s, int64_t before_ns)
+{
+	size_t k = 0;
+
+	while (k < s->n && s->at[k][1] < before_ns)
+		k++;
+	if (!k)
+		return;
+	memmove(&s->at[0], &s->at[k], (s->n - k) * sizeof(*s->at));
+	s->n -= k;
+}
+
+void nt_spans_fini(struct nt_spans *s)
+{
+	free(s->at);
+	memset(s, 0, sizeof(*s));
+}
+
 void nt_summary_acc_init(struct nt_summary_acc *acc)
 {
 	memset(acc, 0, sizeof(*acc));
 	acc->s.stall_min_ns = acc->s.stall_max_ns = -1;
-	acc->s.rtt_p50_ns = acc->s.rtt_p90_ns = acc->s.rtt_max_ns = -1;
+	acc->s.rtt_p50_ns = acc->s.rtt_p90_ns = acc->s.rtt_p99_ns = acc->s.rtt_max_ns = -1;
 }
 
 static int keep_rtt(struct nt_summary_acc *acc, int64_t rtt_ns)
@@ -131,6 +195,7 @@ void nt_summary_acc_close(struct nt_summary_acc *acc, struct nt_summary *out)
 	nt_stats_sort(acc->rtt, acc->n_rtt);
 	out->rtt_p50_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 50);
 	out->rtt_p90_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 90);
+	out->rtt_p99_ns = nt_stats_percentile(acc->rtt, acc->n_rtt, 99);
 	out->rtt_max_ns = acc->n_rtt ? acc->rtt[acc->n_rtt - 1] : -1;
 }
 

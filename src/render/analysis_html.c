@@ -35,7 +35,7 @@
 static void summary(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
-	char tot[32];
+	char tot[128];
 
 	fputs("<p>", out);
 	for (size_t i = 0; i < an->n_files; i++) {
@@ -58,11 +58,13 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 	fprintf(out,
 		": %" PRIu64 " packets (%" PRIu64 " TCP), %" PRIu64 " TCP flows, %" PRIu64
 		" with stalls, %s%" PRIu64 " stalls%s (delack_min %" PRIu64 ", delack_max %" PRIu64
-		", other %" PRIu64 "), %s ms lost; %" PRIu64 " think-time episodes.%s</p>\n",
+		", other %" PRIu64 "), %s; %" PRIu64 " think-time episodes.%s</p>\n",
 		s->packets, s->tcp_packets, s->flows, s->flows_with_stalls,
 		s->stalls ? "<span class=\"stalled\">" : "", s->stalls, s->stalls ? "</span>" : "",
 		s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
-		s->by_delack[NT_DELACK_OTHER], nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)),
+		s->by_delack[NT_DELACK_OTHER],
+		nt_label_lost_sum(s->stalled_wall_min_ns, s->stalled_wall_ns, s->total_stall_ns,
+				  s->stalls, tot, sizeof(tot)),
 		s->think_time,
 		an->oom ? " <span class=\"notmet\">Out of memory: results are incomplete.</span>"
 			: "");
@@ -81,13 +83,13 @@ static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_
 static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 {
 	fputs("<div class=\"nt-wide\">\n<table>\n<tr><th>flow (client &#8594; "
-	      "target)</th><th>stalls</th><th>total</th>"
+	      "target)</th><th>stalls</th><th>lost</th>"
 	      "<th>p50</th><th>max</th><th>delack_min</th><th>delack_max</th><th>other</th>"
 	      "<th>first stall</th><th>last stall</th></tr>\n",
 	      out);
 	for (size_t i = 0; i < an->n_flows; i++) {
 		const struct nt_flow_result *r = an->flows[i];
-		char c[64], tg[64], tot[32], p50[32], mx[32];
+		char c[64], tg[64], tot[64], p50[32], mx[32];
 
 		fputs("<tr><td><code>", out);
 		nt_escape_xml(out, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c,
@@ -102,7 +104,7 @@ static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 			"<td class=\"num\">%" PRIu32 "</td><td class=\"num\">%" PRIu32 "</td>"
 			"<td class=\"num\">%" PRIu32 "</td>",
 			r->stalls, (int)i == worst ? " stalled" : "",
-			nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)),
+			nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, tot, sizeof(tot)),
 			nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
 			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
 			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);

@@ -59,6 +59,7 @@ static struct json_object *file(bool *oom, const struct nt_analysis_file *f)
 
 	nt_json_put(oom, o, "path", json_object_new_string(f->path));
 	nt_json_put_i64(oom, o, "linktype", f->linktype, f->linktype >= 0);
+	nt_json_put_str(oom, o, "linktype_name", f->linktype >= 0 ? f->linktype_name : NULL);
 	nt_json_put(oom, o, "packets", nt_json_u64(f->packets));
 	nt_json_put(oom, o, "tcp_packets", nt_json_u64(f->tcp_packets));
 	nt_json_put(oom, o, "not_decoded", not_decoded(oom, f->not_decoded));
@@ -111,11 +112,14 @@ struct tl_seg_obj {
  * @window: "release_window_ns"
  * @stall: "stall_ns"
  * @delack: "delack"
+ * @lost_min: "lost_min_ns"
+ * @answer: the object holding "answer_frame_number"
+ * @answer_frame: its value (the template's reference)
  */
 struct episode_obj {
 	struct json_object *dir, *t, *offset, *held_frame, *ack_frame, *release_frame;
 	struct json_object *held_bytes, *ack_t, *release_t, *ack_delay, *release_gap, *window;
-	struct json_object *stall, *delack;
+	struct json_object *stall, *delack, *lost_min, *answer, *answer_frame;
 };
 
 /**
@@ -140,6 +144,8 @@ struct episode_obj {
  * @total: "stalled_total_ns"
  * @p50: "stalled_p50_ns"
  * @max: "stalled_max_ns"
+ * @wall: "stalled_wall_ns"
+ * @wall_min: "stalled_wall_min_ns"
  * @first: "first_stall"
  * @last: "last_stall"
  * @tl: "first_stall_timeline"
@@ -151,7 +157,7 @@ struct flow_obj {
 	struct json_object *file, *family, *addr[2], *port[2], *handshake;
 	struct json_object *mss, *mss_v[2], *rtt, *rtt_v[2];
 	struct json_object *packets, *first_t, *last_t, *evicted, *stalls, *think_time;
-	struct json_object *by_delack[3], *total, *p50, *max;
+	struct json_object *by_delack[3], *total, *p50, *max, *wall, *wall_min;
 	struct episode_obj first, last;
 	struct json_object *tl;
 	struct tl_seg_obj seg[NT_TIMELINE_MAX];
@@ -204,6 +210,9 @@ static void episode_up(struct flow_obj *t, struct json_object *flow, const char 
 	ep->window = put_int(t, o, "release_window_ns");
 	ep->stall = put_int(t, o, "stall_ns");
 	ep->delack = put_str(t, o, "delack");
+	ep->lost_min = put_int(t, o, "lost_min_ns");
+	ep->answer = o;
+	ep->answer_frame = put_kept(t, o, "answer_frame_number", json_object_new_int64(0));
 }
 
 static void endpoint_up(struct flow_obj *t, struct json_object *flow, const char *key, int side)
@@ -223,6 +232,8 @@ static void flow_obj_down(struct flow_obj *t)
 	}
 	for (unsigned i = 0; i < NT_TIMELINE_MAX; i++)
 		json_object_put(t->seg[i].o);
+	json_object_put(t->first.answer_frame);
+	json_object_put(t->last.answer_frame);
 }
 
 /* Keys in the order of the schema's example; json-c prints them in insertion order. */
@@ -258,6 +269,8 @@ static int flow_obj_up(struct flow_obj *t)
 	t->total = put_int(t, o, "stalled_total_ns");
 	t->p50 = put_int(t, o, "stalled_p50_ns");
 	t->max = put_int(t, o, "stalled_max_ns");
+	t->wall = put_int(t, o, "stalled_wall_ns");
+	t->wall_min = put_int(t, o, "stalled_wall_min_ns");
 	episode_up(t, o, "first_stall", &t->first);
 	episode_up(t, o, "last_stall", &t->last);
 	t->tl = nt_json_put(&t->oom, o, "first_stall_timeline",
@@ -332,6 +345,9 @@ static void set_episode(struct flow_obj *t, struct episode_obj *o, int64_t file_
 	json_object_set_int64(o->window, ep->window_ns);
 	json_object_set_int64(o->stall, ep->stall_ns);
 	set_str(t, o->delack, nt_delack_name(ep->delack));
+	json_object_set_int64(o->lost_min, ep->lost_min_ns);
+	json_object_set_int64(o->answer_frame, clamp_u64(ep->answer_frame));
+	set_or_null(o->answer, "answer_frame_number", o->answer_frame, ep->answer_frame != 0);
 }
 
 static int set_flow(struct flow_obj *t, const struct nt_analysis *an,
@@ -364,6 +380,8 @@ static int set_flow(struct flow_obj *t, const struct nt_analysis *an,
 	json_object_set_int64(t->total, r->total_ns);
 	json_object_set_int64(t->p50, r->p50_ns);
 	json_object_set_int64(t->max, r->max_ns);
+	json_object_set_int64(t->wall, r->wall.total_ns);
+	json_object_set_int64(t->wall_min, r->wall_min.total_ns);
 	set_episode(t, &t->first, file_start, &r->first);
 	set_episode(t, &t->last, file_start, &r->last);
 
@@ -428,6 +446,8 @@ static struct json_object *summary_json(bool *oom, const struct nt_analysis *an)
 	nt_json_put(oom, sum, "stalls", nt_json_u64(s->stalls));
 	nt_json_put(oom, sum, "by_delack", by_delack(oom, s->by_delack));
 	nt_json_put(oom, sum, "stalled_total_ns", i64(s->total_stall_ns));
+	nt_json_put(oom, sum, "stalled_wall_ns", i64(s->stalled_wall_ns));
+	nt_json_put(oom, sum, "stalled_wall_min_ns", i64(s->stalled_wall_min_ns));
 	nt_json_put(oom, sum, "think_time", nt_json_u64(s->think_time));
 	nt_json_put(oom, sum, "evicted_flows", nt_json_u64(s->evicted_idle + s->evicted_full));
 	nt_json_put(oom, sum, "evicted_idle", nt_json_u64(s->evicted_idle));
@@ -498,5 +518,43 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 	json_object_put(params);
 	json_object_put(files);
 	json_object_put(sum);
+	return ret;
+}
+
+/*
+ * JSON Lines (--format jsonl): one "flow" record per flow with stalls, each
+ * the element "flows" holds in the document, then one "summary" record with
+ * schema_version, tool, params, files and the summary.
+ */
+int nt_render_analysis_jsonl(FILE *out, const struct nt_analysis *an,
+			     const struct nt_analysis_view *v)
+{
+	struct flow_obj t;
+	bool oom = false;
+	struct json_object *rec;
+	int ret = an->n_flows ? flow_obj_up(&t) : 0;
+
+	for (size_t i = 0; !ret && i < an->n_flows; i++) {
+		ret = set_flow(&t, an, an->flows[i]);
+		rec = json_object_new_object();
+		nt_json_put(&oom, rec, "type", json_object_new_string("flow"));
+		nt_json_merge(&oom, rec, t.flow);
+		if (!ret)
+			ret = oom ? -ENOMEM : nt_json_line(out, rec);
+		json_object_put(rec);
+	}
+	if (an->n_flows)
+		flow_obj_down(&t);
+	if (ret)
+		return ret;
+	rec = json_object_new_object();
+	nt_json_put(&oom, rec, "type", json_object_new_string("summary"));
+	nt_json_put(&oom, rec, "schema_version", json_object_new_int(NT_JSON_SCHEMA_ANALYZE));
+	nt_json_put(&oom, rec, "tool", nt_json_tool(&oom, "analyze"));
+	nt_json_put(&oom, rec, "params", params_json(&oom, an, v));
+	nt_json_put(&oom, rec, "files", files_json(&oom, an));
+	nt_json_put(&oom, rec, "summary", summary_json(&oom, an));
+	ret = oom ? -ENOMEM : nt_json_line(out, rec);
+	json_object_put(rec);
 	return ret;
 }

@@ -26,7 +26,7 @@
 static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
-	char tot[32];
+	char tot[128];
 
 	for (size_t i = 0; i < an->n_files; i++) {
 		const struct nt_analysis_file *f = &an->files[i];
@@ -48,10 +48,12 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 	fprintf(out,
 		": %" PRIu64 " packets (%" PRIu64 " TCP), %" PRIu64 " TCP flows, %" PRIu64
 		" with stalls, %" PRIu64 " stalls (delack_min %" PRIu64 ", delack_max %" PRIu64
-		", other %" PRIu64 "), %s ms lost; %" PRIu64 " think-time episodes%s\n",
+		", other %" PRIu64 "), %s; %" PRIu64 " think-time episodes%s\n",
 		s->packets, s->tcp_packets, s->flows, s->flows_with_stalls, s->stalls,
 		s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
-		s->by_delack[NT_DELACK_OTHER], nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)),
+		s->by_delack[NT_DELACK_OTHER],
+		nt_label_lost_sum(s->stalled_wall_min_ns, s->stalled_wall_ns, s->total_stall_ns,
+				  s->stalls, tot, sizeof(tot)),
 		s->think_time, an->oom ? " (out of memory: results are incomplete)" : "");
 }
 
@@ -65,14 +67,14 @@ static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_
 
 static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 {
-	fputs("\n| flow (client → target) | stalls | total | p50 | max | delack_min | delack_max "
+	fputs("\n| flow (client → target) | stalls | lost | p50 | max | delack_min | delack_max "
 	      "| other | first stall | last stall |\n"
 	      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
 	      out);
 	for (size_t i = 0; i < an->n_flows; i++) {
 		const struct nt_flow_result *r = an->flows[i];
 		const char *b = (int)i == worst ? "**" : "";
-		char c[64], tg[64], tot[32], p50[32], mx[32];
+		char c[64], tg[64], tot[64], p50[32], mx[32];
 
 		fprintf(out, "| %s`", b);
 		nt_escape_md_cell(out, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c,
@@ -83,7 +85,8 @@ static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 		fprintf(out,
 			"`%s | %" PRIu32 " | %s%s ms%s | %s ms | %s ms | %" PRIu32 " | %" PRIu32
 			" | %" PRIu32 " | ",
-			b, r->stalls, b, nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), b,
+			b, r->stalls, b,
+			nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, tot, sizeof(tot)), b,
 			nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
 			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
 			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);
@@ -154,7 +157,7 @@ static void mermaid(FILE *out, const struct nt_flow_result *r)
 static void worst_section(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r)
 {
 	const struct nt_stall_episode *ep = &r->first;
-	char a[64], b[64], c[64], tg[64], t[48], d[32], g[32], st[32];
+	char a[64], b[64], c[64], tg[64], t[48], d[32], g[32], st[64];
 
 	nt_label_episode_ends(r, ep, a, b, sizeof(a));
 	fprintf(out, "\n### First stall of the worst flow, `%s → %s`\n\n",
@@ -167,7 +170,7 @@ static void worst_section(FILE *out, const struct nt_analysis *an, const struct 
 		a, ep->held_len, nt_fmt_utc(ep->held_t_ns, t, sizeof(t)), ep->held_frame, b,
 		nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)), nt_delack_name(ep->delack),
 		nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
-		nt_fmt_ms_trunc(ep->stall_ns, st, sizeof(st)));
+		nt_label_lost(ep->lost_min_ns, ep->stall_ns, st, sizeof(st)));
 	fputs("\nFrame numbers as Wireshark counts them, times in ms from the held segment, "
 	      "seq/ack relative.\n\n```text\n",
 	      out);
@@ -182,7 +185,7 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 	const struct nt_analysis_summary *s = &an->sum;
 	int worst = nt_pick_worst_flow(an);
 	const char *why, *fix;
-	char tot[32];
+	char tot[64];
 
 	if (worst < 0) {
 		fputs("## nagle-trace analyze: no stalls found\n\n", out);
@@ -196,9 +199,10 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 		return ferror(out) ? -EIO : 0;
 	}
 	fprintf(out,
-		"## nagle-trace analyze: %" PRIu64 " stalls in %" PRIu64 " flows, %s ms lost\n\n",
-		s->stalls, s->flows_with_stalls,
-		nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)));
+		"## nagle-trace analyze: %" PRIu64 " stall%s in %" PRIu64 " flow%s, %s ms lost\n\n",
+		s->stalls, nt_plural(s->stalls), s->flows_with_stalls,
+		nt_plural(s->flows_with_stalls),
+		nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, tot, sizeof(tot)));
 	files_line(out, an, v);
 	flows_table(out, an, worst);
 	worst_section(out, an, an->flows[worst]);

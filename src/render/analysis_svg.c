@@ -76,7 +76,7 @@ int nt_analysis_svg_flow(FILE *out, const struct nt_analysis *an, const struct n
 	const struct nt_stall_episode *ep = &r->first;
 	struct nt_ladder_item items[NT_TIMELINE_MAX];
 	char a[NT_FMT_ENDPOINT_LEN], b[NT_FMT_ENDPOINT_LEN], d[NT_FMT_MS_LEN], st[NT_FMT_MS_LEN];
-	char tot[NT_FMT_MS_LEN], t[NT_FMT_UTC_LEN];
+	char tot[2 * NT_FMT_MS_LEN], t[NT_FMT_UTC_LEN];
 	char title[96], subtitle[160], footer[2][160];
 	struct nt_ladder l = {
 		.names = { "A (held data)", "B" },
@@ -107,8 +107,10 @@ int nt_analysis_svg_flow(FILE *out, const struct nt_analysis *an, const struct n
 		 "times from the held segment (frame %" PRIu64 ", %s)", ep->held_frame,
 		 nt_fmt_utc(ep->held_t_ns, t, sizeof(t)));
 	snprintf(footer[1], sizeof(footer[1]),
-		 "this flow: %" PRIu32 " stalls, %s ms lost; all flows: %" PRIu64 " stalls",
-		 r->stalls, nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), an->sum.stalls);
+		 "this flow: %" PRIu32 " stall%s, %s ms lost; all flows: %" PRIu64 " stall%s",
+		 r->stalls, nt_plural(r->stalls),
+		 nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, tot, sizeof(tot)),
+		 an->sum.stalls, nt_plural(an->sum.stalls));
 	height = nt_ladder_height(&l);
 	if (height < 0)
 		return height;

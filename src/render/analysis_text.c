@@ -34,19 +34,23 @@ static void episode(FILE *out, const char *label, const struct nt_analysis *an,
 		    const struct nt_flow_result *r, const struct nt_stall_episode *ep)
 {
 	const struct nt_analysis_file *f = &an->files[r->file];
-	char t[48], rel[32], a[32], g[32], w[32], s[32], src[64], dst[64];
+	char t[48], rel[32], a[32], g[32], w[32], s[64], src[64], dst[64];
 
 	nt_label_episode_ends(r, ep, src, dst, sizeof(src));
 	fprintf(out,
 		"  %s stall: %s (+%s ms in file), frame %" PRIu64 "\n"
-		"    %s sent %u bytes, then nothing; %s acked them after %s ms (%s);\n"
-		"    the next data followed the ACK by %s ms (window %s ms): %s ms lost\n",
+		"    %s sent %u byte%s, then nothing; %s acked them after %s ms (%s);\n"
+		"    the next data followed the ACK by %s ms (window %s ms): %s ms lost",
 		label, nt_fmt_utc(ep->held_t_ns, t, sizeof(t)),
 		nt_fmt_ms_trunc(ep->held_t_ns - f->first_t_ns, rel, sizeof(rel)), ep->held_frame,
-		src, ep->held_len, dst, nt_fmt_ms_trunc(ep->ack_delay_ns, a, sizeof(a)),
-		nt_delack_name(ep->delack), nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
+		src, ep->held_len, nt_plural(ep->held_len), dst,
+		nt_fmt_ms_trunc(ep->ack_delay_ns, a, sizeof(a)), nt_delack_name(ep->delack),
+		nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
 		nt_fmt_ms_trunc(ep->window_ns, w, sizeof(w)),
-		nt_fmt_ms_trunc(ep->stall_ns, s, sizeof(s)));
+		nt_label_lost(ep->lost_min_ns, ep->stall_ns, s, sizeof(s)));
+	if (ep->lost_min_ns < ep->stall_ns)
+		fprintf(out, ": the next data may answer frame %" PRIu64, ep->answer_frame);
+	fputc('\n', out);
 }
 
 static void timeline(FILE *out, const struct nt_flow_result *r)
@@ -76,7 +80,7 @@ static void timeline(FILE *out, const struct nt_flow_result *r)
 void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 				  const struct nt_flow_result *r)
 {
-	char c[64], tg[64], tot[32], p50[32], mx[32], rc[32], rt[32];
+	char c[64], tg[64], lost[64], tot[32], p50[32], mx[32], rc[32], rt[32];
 
 	fprintf(out, "flow %s -> %s (file %u%s%s)\n",
 		nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c, sizeof(c)),
@@ -93,10 +97,11 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 					   : "?");
 	fprintf(out,
 		"  stalls %u (delack_min %u, delack_max %u, other %u), think time %u\n"
-		"  stalled: total %s ms, p50 %s ms, max %s ms\n",
+		"  lost %s ms (%s ms summed over %u held segment%s), p50 %s ms, max %s ms\n",
 		r->stalls, r->by_delack[NT_DELACK_MIN], r->by_delack[NT_DELACK_MAX],
 		r->by_delack[NT_DELACK_OTHER], r->think_time,
-		nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)),
+		nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)),
+		nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), r->stalls, nt_plural(r->stalls),
 		nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
 		nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)));
 	episode(out, "first", an, r, &r->first);
@@ -110,40 +115,46 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 {
 	const struct nt_analysis_summary *s = &an->sum;
 	const char *why, *fix;
-	char tot[32];
+	char tot[32], lost[64];
 
 	for (size_t i = 0; i < an->n_files; i++) {
 		const struct nt_analysis_file *f = &an->files[i];
 
 		fprintf(out,
-			"file %zu: %s: link type %d, %" PRIu64 " packets, %" PRIu64 " TCP, %" PRIu64
-			" flows, %" PRIu64 " stalls%s\n",
-			i + 1, f->path, f->linktype, f->packets, f->tcp_packets, f->flows,
-			f->stalls, f->error ? " (incomplete)" : "");
+			"file %zu: %s: %s, %" PRIu64 " packet%s, %" PRIu64 " TCP, %" PRIu64
+			" flow%s, %" PRIu64 " stall%s%s\n",
+			i + 1, f->path, f->linktype >= 0 ? f->linktype_name : "not read",
+			f->packets, nt_plural(f->packets), f->tcp_packets, f->flows,
+			nt_plural(f->flows), f->stalls, nt_plural(f->stalls),
+			f->error ? " (incomplete)" : "");
 		if (f->error)
 			fprintf(out, "  read stopped: %s\n", f->error);
 	}
 	if (v->filter)
 		fprintf(out, "filter: %s\n", v->filter);
 	fputc('\n', out);
-	for (size_t i = 0; i < an->n_flows; i++) {
+	for (size_t i = 0; i < an->n_flows && !v->brief; i++) {
 		nt_render_analysis_text_flow(out, an, an->flows[i]);
 		fputc('\n', out);
 	}
 
-	fprintf(out, "summary: %" PRIu64 " packets, %" PRIu64 " TCP, not decoded: ", s->packets,
-		s->tcp_packets);
+	fprintf(out, "summary: %" PRIu64 " packet%s, %" PRIu64 " TCP, not decoded: ", s->packets,
+		nt_plural(s->packets), s->tcp_packets);
 	not_decoded(out, s->not_decoded);
 	fprintf(out,
-		"\n  %" PRIu64 " TCP flows (evicted: %" PRIu64 " idle, %" PRIu64
+		"\n  %" PRIu64 " TCP flow%s (evicted: %" PRIu64 " idle, %" PRIu64
 		" table full), %" PRIu64 " with stalls\n",
-		s->flows, s->evicted_idle, s->evicted_full, s->flows_with_stalls);
+		s->flows, nt_plural(s->flows), s->evicted_idle, s->evicted_full,
+		s->flows_with_stalls);
 	fprintf(out,
-		"  %" PRIu64 " stalls (delack_min %" PRIu64 ", delack_max %" PRIu64
-		", other %" PRIu64 "), %s ms lost; %" PRIu64 " think-time episodes\n",
-		s->stalls, s->by_delack[NT_DELACK_MIN], s->by_delack[NT_DELACK_MAX],
-		s->by_delack[NT_DELACK_OTHER], nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)),
-		s->think_time);
+		"  %" PRIu64 " stall%s (delack_min %" PRIu64 ", delack_max %" PRIu64
+		", other %" PRIu64 "), %s ms lost (%s ms summed over %" PRIu64
+		" held segment%s); %" PRIu64 " think-time episode%s\n",
+		s->stalls, nt_plural(s->stalls), s->by_delack[NT_DELACK_MIN],
+		s->by_delack[NT_DELACK_MAX], s->by_delack[NT_DELACK_OTHER],
+		nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, lost, sizeof(lost)),
+		nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)), s->stalls,
+		nt_plural(s->stalls), s->think_time, nt_plural(s->think_time));
 	nt_analysis_explain(an, &why, &fix);
 	if (why)
 		fprintf(out, "  why: %s;\n  fix: %s\n", why, fix);

@@ -203,6 +203,7 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 		    json_object_new_int((int)s->verdicts[NT_VERDICT_STALLED]));
 	nt_json_put_i64(oom, o, "rtt_p50_ns", s->rtt_p50_ns, s->rtt_p50_ns >= 0);
 	nt_json_put_i64(oom, o, "rtt_p90_ns", s->rtt_p90_ns, s->rtt_p90_ns >= 0);
+	nt_json_put_i64(oom, o, "rtt_p99_ns", s->rtt_p99_ns, s->rtt_p99_ns >= 0);
 	nt_json_put_i64(oom, o, "rtt_max_ns", s->rtt_max_ns, s->rtt_max_ns >= 0);
 	nt_json_put_i64(oom, o, "stall_min_ns", s->stall_min_ns, s->stall_min_ns >= 0);
 	nt_json_put_i64(oom, o, "stall_max_ns", s->stall_max_ns, s->stall_max_ns >= 0);
@@ -382,4 +383,100 @@ const struct nt_trace_doc nt_json_trace = {
 	.end = json_end,
 	.finish = json_finish,
 	.close = json_close,
+};
+
+/*
+ * JSON Lines (--format jsonl): one self-contained record per line as the run
+ * goes, for `| jq` and for a million rounds: "run" when a run begins (its
+ * configuration and handshake), "round" for each round as it completes,
+ * "summary" when it ends (teardown, interrupted, summary), then one "end"
+ * after the last run. Every record carries its variant, so several runs'
+ * records can be told apart. The fields are those of the JSON document
+ * (docs/json-schema.md); the first record carries schema_version and tool.
+ */
+
+/* A record: "type" first, then "variant", then @fill's members. */
+static int record(FILE *out, const char *type, const struct nt_run *run,
+		  void (*fill)(bool *oom, struct json_object *o, const struct nt_run *run,
+			       const struct nt_round_view *v),
+		  const struct nt_round_view *v)
+{
+	bool oom = false;
+	struct json_object *o = json_object_new_object();
+	int ret;
+
+	nt_json_put(&oom, o, "type", json_object_new_string(type));
+	if (run)
+		nt_json_put(&oom, o, "variant", json_object_new_string(run->cfg.variant));
+	fill(&oom, o, run, v);
+	ret = oom ? -ENOMEM : nt_json_line(out, o);
+	json_object_put(o);
+	return ret;
+}
+
+static void fill_run(bool *oom, struct json_object *o, const struct nt_run *run,
+		     const struct nt_round_view *hs)
+{
+	nt_json_put(oom, o, "schema_version", json_object_new_int(NT_JSON_SCHEMA_TRACE));
+	nt_json_put(oom, o, "tool", nt_json_tool(oom, NULL));
+	nt_json_put(oom, o, "config", config_json(oom, run));
+	nt_json_put(oom, o, "handshake", events_json(oom, hs));
+}
+
+static void fill_round(bool *oom, struct json_object *o, const struct nt_run *run,
+		       const struct nt_round_view *rv)
+{
+	struct json_object *r = round_json(oom, run, rv);
+
+	/* The round's members under the record: json-c keeps their order. */
+	nt_json_merge(oom, o, r);
+	json_object_put(r);
+}
+
+static void fill_summary(bool *oom, struct json_object *o, const struct nt_run *run,
+			 const struct nt_round_view *td)
+{
+	nt_json_put(oom, o, "teardown", events_json(oom, td));
+	nt_json_put(oom, o, "interrupted", json_object_new_boolean(run->interrupted));
+	nt_json_put(oom, o, "summary", summary_json(oom, run));
+}
+
+static int jsonl_begin(struct nt_renderer *r, const struct nt_run *run,
+		       const struct nt_round_view *hs)
+{
+	return record(r->out, "run", run, fill_run, hs);
+}
+
+static int jsonl_round(struct nt_renderer *r, const struct nt_run *run,
+		       const struct nt_round_view *rv)
+{
+	return record(r->out, "round", run, fill_round, rv);
+}
+
+static int jsonl_end(struct nt_renderer *r, const struct nt_run *run,
+		     const struct nt_round_view *td)
+{
+	return record(r->out, "summary", run, fill_summary, td);
+}
+
+static int jsonl_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+{
+	bool oom = false;
+	struct json_object *o = json_object_new_object();
+	int ret;
+
+	(void)runs;
+	nt_json_put(&oom, o, "type", json_object_new_string("end"));
+	nt_json_put(&oom, o, "runs", json_object_new_int((int)n_runs));
+	nt_json_put(&oom, o, "interrupted", json_object_new_boolean(r->interrupted));
+	ret = oom ? -ENOMEM : nt_json_line(r->out, o);
+	json_object_put(o);
+	return ret;
+}
+
+const struct nt_trace_doc nt_jsonl_trace = {
+	.begin = jsonl_begin,
+	.round = jsonl_round,
+	.end = jsonl_end,
+	.finish = jsonl_finish,
 };

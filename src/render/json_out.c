@@ -45,6 +45,22 @@ void nt_json_put_str(bool *oom, struct json_object *o, const char *key, const ch
 		nt_json_put_null(oom, o, key);
 }
 
+void nt_json_merge(bool *oom, struct json_object *o, struct json_object *src)
+{
+	if (!o || !src) {
+		*oom = true;
+		return;
+	}
+	json_object_object_foreach(src, key, val)
+	{
+		/* Keys copied: @src may go before @o is written. */
+		if (json_object_object_add(o, key, json_object_get(val)) < 0) {
+			json_object_put(val);
+			*oom = true;
+		}
+	}
+}
+
 void nt_json_append(bool *oom, struct json_object *a, struct json_object *v)
 {
 	if (!a || !v || json_object_array_add(a, v) < 0) {
@@ -110,6 +126,20 @@ int nt_json_write(FILE *out, struct json_object *o, int depth)
 	if (!text)
 		return -ENOMEM;
 	return write_indented(out, text, n, depth) ? 0 : -EIO;
+}
+
+int nt_json_line(FILE *out, struct json_object *o)
+{
+	size_t n;
+	const char *text = json_object_to_json_string_length(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+
+	if (!text)
+		return -ENOMEM;
+	/* A consumer reading line by line (| jq, a tail -f) sees each record as it is made. */
+	if (fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF || fflush(out) == EOF)
+		return -EIO;
+	return 0;
 }
 
 int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth, bool more)

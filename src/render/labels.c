@@ -112,6 +112,34 @@ const char *nt_label_oneline(const char *text, char *buf, size_t len)
 	return buf;
 }
 
+const char *nt_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+const char *nt_label_lost(int64_t min_ns, int64_t max_ns, char *buf, size_t len)
+{
+	char lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
+
+	nt_fmt_ms_trunc(max_ns, hi, sizeof(hi));
+	if (min_ns >= max_ns)
+		snprintf(buf, len, "%s", hi);
+	else
+		snprintf(buf, len, "%s-%s", nt_fmt_ms_trunc(min_ns, lo, sizeof(lo)), hi);
+	return buf;
+}
+
+const char *nt_label_lost_sum(int64_t min_ns, int64_t wall_ns, int64_t sum_ns, uint64_t n,
+			      char *buf, size_t len)
+{
+	char lost[2 * NT_FMT_MS_LEN], sum[NT_FMT_MS_LEN];
+
+	snprintf(buf, len, "%s ms lost (%s ms summed over %" PRIu64 " held segment%s)",
+		 nt_label_lost(min_ns, wall_ns, lost, sizeof(lost)),
+		 nt_fmt_ms_trunc(sum_ns, sum, sizeof(sum)), n, nt_plural(n));
+	return buf;
+}
+
 void nt_label_episode_ends(const struct nt_flow_result *r, const struct nt_stall_episode *ep,
 			   char *a, char *b, size_t len)
 {

@@ -9,13 +9,31 @@
 #include "nt/render/format.h"
 
 static const struct nt_format formats[] = {
-	{ "text", "the timeline in a terminal", &nt_text_trace, nt_render_analysis_text },
-	{ "json", "one JSON document (docs/json-schema.md)", &nt_json_trace,
-	  nt_render_analysis_json },
-	{ "markdown", "paste-ready, with a Mermaid diagram", &nt_markdown_trace,
-	  nt_render_analysis_markdown },
-	{ "svg", "a ladder diagram", &nt_svg_trace, nt_render_analysis_svg },
-	{ "html", "one self-contained page", &nt_html_trace, nt_render_analysis_html },
+	{ .name = "text",
+	  .about = "the timeline in a terminal",
+	  .trace = &nt_text_trace,
+	  .analysis = nt_render_analysis_text },
+	{ .name = "json",
+	  .about = "one JSON document (docs/json-schema.md)",
+	  .trace = &nt_json_trace,
+	  .analysis = nt_render_analysis_json },
+	{ .name = "jsonl",
+	  .about = "JSON Lines: a record per round (or flow) as it comes",
+	  .trace = &nt_jsonl_trace,
+	  .analysis = nt_render_analysis_jsonl,
+	  .records = true },
+	{ .name = "markdown",
+	  .about = "paste-ready, with a Mermaid diagram",
+	  .trace = &nt_markdown_trace,
+	  .analysis = nt_render_analysis_markdown },
+	{ .name = "svg",
+	  .about = "a ladder diagram",
+	  .trace = &nt_svg_trace,
+	  .analysis = nt_render_analysis_svg },
+	{ .name = "html",
+	  .about = "one self-contained page",
+	  .trace = &nt_html_trace,
+	  .analysis = nt_render_analysis_html },
 };
 
 static bool renders(const struct nt_format *f, enum nt_format_kind kind)

@@ -16,6 +16,7 @@
 
 #include "nt/clock.h"
 #include "nt/model/tcp.h"
+#include "nt/render/fmt.h"
 #include "nt/render/render.h"
 #include "nt/unknown.h"
 
@@ -317,9 +318,9 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 	print_verdict_counts(out, s);
 	fputc('\n', out);
 	if (s->rtt_p50_ns >= 0)
-		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, max %.3f ms\n",
+		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms\n",
 			nt_ns_to_ms(s->rtt_p50_ns), nt_ns_to_ms(s->rtt_p90_ns),
-			nt_ns_to_ms(s->rtt_max_ns));
+			nt_ns_to_ms(s->rtt_p99_ns), nt_ns_to_ms(s->rtt_max_ns));
 	if (s->verdicts[NT_VERDICT_STALLED]) {
 		unsigned listed = 0;
 
@@ -356,11 +357,24 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		run->expectation_met ? "" : run->expectation_reason);
 }
 
-static void print_compact(FILE *out, const struct nt_round *r, const struct style *st)
+/* Digits of the largest round number, so the columns hold up to round 1000000. */
+static int round_width(const struct nt_run *run)
 {
-	fprintf(out, "round %-4u %s%-10s%s rtt %9.3f ms", r->index, verdict_color(st, r->verdict),
-		nt_verdict_name(r->verdict), st->reset,
-		r->rtt_ns >= 0 ? nt_ns_to_ms(r->rtt_ns) : -1.0);
+	int w = 1;
+
+	for (unsigned n = run->cfg.shape.rounds; n >= 10; n /= 10)
+		w++;
+	return w < 4 ? 4 : w;
+}
+
+static void print_compact(FILE *out, const struct nt_run *run, const struct nt_round *r,
+			  const struct style *st)
+{
+	char rtt[NT_FMT_MS_LEN];
+
+	fprintf(out, "round %-*u %s%-10s%s rtt %12s", round_width(run), r->index,
+		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset,
+		nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)));
 	if (r->gap_ns >= 0)
 		fprintf(out, "  header->ACK %9.3f ms", nt_ns_to_ms(r->gap_ns));
 	fputc('\n', out);
@@ -377,6 +391,8 @@ void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_vi
 	const struct style *st = style_of(opts);
 
 	print_header(out, run, st);
+	if (opts && opts->brief)
+		return;
 	if (opts && opts->summary_only)
 		fputc('\n', out);
 	else
@@ -389,9 +405,10 @@ void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_vi
 {
 	const struct style *st = style_of(opts);
 
-	(void)run;
+	if (opts && opts->brief)
+		return;
 	if (opts && opts->summary_only) {
-		print_compact(out, rv->round, st);
+		print_compact(out, run, rv->round, st);
 		return;
 	}
 	fputc('\n', out);
@@ -404,7 +421,7 @@ void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view
 {
 	const struct style *st = style_of(opts);
 
-	if (!(opts && opts->summary_only))
+	if (!(opts && (opts->summary_only || opts->brief)))
 		print_section(out, teardown, "teardown (times relative to round 1's first write)",
 			      run->first_start_ns, st);
 	print_summary(out, run, st);
@@ -454,8 +471,8 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		"  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
 		" B, %u rounds per variant; round trips in ms\n\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds);
-	fprintf(out, "%-15s %-26s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
-		"p90", "max", "segs/req", "bytes/seg", "delacks", "expectation");
+	fprintf(out, "%-15s %-26s %9s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
+		"p90", "p99", "max", "segs/req", "bytes/seg", "delacks", "expectation");
 	for (unsigned i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
 		const struct nt_summary *s = &r->summary;
@@ -469,10 +486,11 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 			snprintf(delacks, sizeof(delacks), "%" PRId64, r->evidence.delayed_acks);
 		else
 			snprintf(delacks, sizeof(delacks), "?");
-		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
+		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
 			r->cfg.variant, verdicts, nt_ns_to_ms(s->rtt_p50_ns),
-			nt_ns_to_ms(s->rtt_p90_ns), nt_ns_to_ms(s->rtt_max_ns), segs, per_seg,
-			delacks, r->expectation_met ? st->green : st->red,
+			nt_ns_to_ms(s->rtt_p90_ns), nt_ns_to_ms(s->rtt_p99_ns),
+			nt_ns_to_ms(s->rtt_max_ns), segs, per_seg, delacks,
+			r->expectation_met ? st->green : st->red,
 			r->expectation_met ? "met" : "NOT met", nt_expect_name(r->cfg.expect),
 			st->reset);
 		if (!r->expectation_met)

@@ -69,7 +69,7 @@ static void parse(const uint8_t *d, size_t size, struct input *in)
 			e->seg.ack_rel = b[3];
 			e->seg.payload_bytes = b[4] % 16;
 			e->seg.window = b[5];
-			e->seg.frame_index = in->n - 1;
+			e->seg.frame_index = in->n;
 		}
 	}
 }

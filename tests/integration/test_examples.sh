@@ -34,5 +34,15 @@ fi
 	"$NAGLE_TRACE") >"$NT_TMP/incident.txt" 2>&1 ||
 	fail "incident-check.sh failed: $(tail -5 "$NT_TMP/incident.txt")"
 [ -s "$NT_TMP/incident.json" ] || fail "incident-check.sh wrote no report"
-grep -q '^default .* met stalled' "$NT_TMP/incident.txt" || fail "incident-check.sh: no table"
+grep -q '^default .* stalled' "$NT_TMP/incident.txt" || fail "incident-check.sh: no table"
+grep -q 'the default pattern stalled' "$NT_TMP/incident.txt" || fail "incident-check.sh: no verdict"
+# A header over the MSS leaves as two segments, more than one full frame: the
+# receiver ACKs at once (__tcp_ack_snd_check()), nothing stalls: exit 1, said so.
+set +e
+(cd "$NT_TMP" && OUT="$NT_TMP/big.json" unshare -Urn "$ex/incident-check.sh" 1500 20 2 \
+	"$NAGLE_TRACE") >"$NT_TMP/big.txt" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "incident-check.sh 1500 20 2 exited $rc, want 1: $(tail -3 "$NT_TMP/big.txt")"
+grep -q 'never stalled' "$NT_TMP/big.txt" || fail "incident-check.sh 1500 20 2: no verdict"
 echo "ok"

@@ -88,7 +88,7 @@ for r in doc["rounds"]:
     b = next(e for e in ev if e["role"] == "body")
     pts = []
     for e in (h, a, b):
-        t_pcap, key = ours[e["frame"]]
+        t_pcap, key = ours[e["frame"] - 1]  # frames count from 1, as tshark's
         assert t_pcap == e["t_ns"], ("-w and JSON disagree", e)
         if key not in indep:
             break

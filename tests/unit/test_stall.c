@@ -15,6 +15,7 @@
 
 #include "nt/model/stall.h"
 #include "nt/model/tcp.h"
+#include "nt/unknown.h"
 
 #define C  NT_DIR_C2T
 #define T  NT_DIR_T2C
@@ -100,6 +101,66 @@ static void test_clean_stall(void **state)
 	assert_int_equal(s.ep[0].held_frame, 4);
 	assert_int_equal(s.ep[0].ack_frame, 5);
 	assert_int_equal(s.ep[0].release_frame, 6);
+}
+
+/* what this checks: a clean stall is surely lost whole: no answer, lower bound = R - H */
+static void test_no_answer_bounds(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0);
+	seg(&s, 41020, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].answer_frame, 0);
+	assert_int_equal(s.ep[0].answer_t_ns, NT_UNKNOWN);
+	assert_int_equal(s.ep[0].lost_min_ns, s.ep[0].stall_ns);
+}
+
+/*
+ * what this checks: ssh's key exchange: the client's small segment waits for
+ * the server's late ACK, but the server's own data crossed it (not acking it)
+ * 20 ms in, and the client's next data may answer that data: 38-58 ms lost.
+ */
+static void test_answer_bounds(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 48);	 /* H, frame 4 */
+	seg(&s, 20900, T, PA, 5001, 1001, 1392); /* the server's data, not acking H: frame 5 */
+	seg(&s, 59000, T, A, 6393, 1049, 0);	 /* the late pure ACK of H */
+	seg(&s, 59100, C, PA, 1049, 6393, 100);	 /* R */
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].stall_ns, 58100 * US);
+	assert_int_equal(s.ep[0].answer_frame, 5);
+	assert_int_equal(s.ep[0].answer_t_ns, 20900 * US);
+	assert_int_equal(s.ep[0].lost_min_ns, 38200 * US);
+}
+
+/* what this checks: data acknowledging H ends the wait: no episode, no answer kept for later */
+static void test_data_ack_is_no_answer(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 21000, T, PA, 5001, 1005, 10); /* acks H with data: the wait is over */
+	seg(&s, 21100, C, PA, 1005, 5011, 8);  /* a new H */
+	seg(&s, 62000, T, A, 5011, 1013, 0);
+	seg(&s, 62020, C, PA, 1013, 5011, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].held_frame, 6);
+	assert_int_equal(s.ep[0].answer_frame, 0);
+	assert_int_equal(s.ep[0].lost_min_ns, s.ep[0].stall_ns);
 }
 
 /* Nagle held the body but the ACK came at once: held, not stalled. */
@@ -309,6 +370,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_stall),
+		cmocka_unit_test(test_no_answer_bounds),
+		cmocka_unit_test(test_answer_bounds),
+		cmocka_unit_test(test_data_ack_is_no_answer),
 		cmocka_unit_test(test_prompt_ack),
 		cmocka_unit_test(test_think_time),
 		cmocka_unit_test(test_retransmission),

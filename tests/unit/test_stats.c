@@ -120,6 +120,56 @@ static void test_sort_then_percentile(void **state)
 	assert_int_equal(nt_stats_percentile(v, 10, 100), 1000);
 }
 
+/* what this checks: the union of intervals in any order, touching ones merged, gaps kept */
+static void test_spans(void **state)
+{
+	struct nt_spans s = { 0 };
+
+	(void)state;
+	assert_int_equal(nt_spans_add(&s, 10, 20), 0);
+	assert_int_equal(s.total_ns, 10);
+	assert_int_equal(nt_spans_add(&s, 30, 40), 0); /* apart */
+	assert_int_equal(s.total_ns, 20);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(nt_spans_add(&s, 15, 35), 0); /* bridges both */
+	assert_int_equal(s.total_ns, 30);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(nt_spans_add(&s, 40, 50), 0); /* touches the end */
+	assert_int_equal(s.total_ns, 40);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(nt_spans_add(&s, 0, 5), 0); /* before everything */
+	assert_int_equal(s.total_ns, 45);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.at[0][0], 0);
+	assert_int_equal(s.at[1][1], 50);
+	assert_int_equal(nt_spans_add(&s, 60, 60), 0); /* empty adds nothing */
+	assert_int_equal(nt_spans_add(&s, 70, 65), 0); /* reversed adds nothing */
+	assert_int_equal(s.total_ns, 45);
+	assert_int_equal(nt_spans_add(&s, -10, 100), 0); /* covers all */
+	assert_int_equal(s.total_ns, 110);
+	assert_int_equal(s.n, 1);
+	nt_spans_fini(&s);
+	assert_int_equal(s.n, 0);
+	assert_null(s.at);
+}
+
+/* what this checks: bgp-4byte-asn's frames 71/72: two held segments, one per direction */
+static void test_spans_overlap_in_end_order(void **state)
+{
+	struct nt_spans s = { 0 };
+
+	(void)state;
+	/* [H, R] as episodes complete, ends in order */
+	assert_int_equal(nt_spans_add(&s, 26, 41911), 0);
+	assert_int_equal(nt_spans_add(&s, 0, 41928), 0);
+	assert_int_equal(s.total_ns, 41928);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(nt_spans_add(&s, 100000 + i * 100, 100000 + i * 100 + 50), 0);
+	assert_int_equal(s.n, 1001);
+	assert_int_equal(s.total_ns, 41928 + 1000 * 50);
+	nt_spans_fini(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +182,8 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_sort_trivial),
 		cmocka_unit_test(test_sort_then_percentile),
+		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_spans_overlap_in_end_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

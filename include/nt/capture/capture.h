@@ -13,6 +13,7 @@
 #define NT_CAPTURE_CAPTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nt/err.h"
@@ -140,6 +141,17 @@ static inline void nt_capture_close(struct nt_capture *cap)
 		cap->ops->close(cap);
 	cap->ops = 0;
 }
+
+/**
+ * nt_capture_linktype_name() - a link type as tcpdump names it:
+ * "EN10MB (Ethernet)", "LINUX_SLL2 (Linux cooked v2)", "link type 999"
+ * @linktype: a LINKTYPE_ or DLT_ value
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_capture_linktype_name(int linktype, char *buf, size_t len);
 
 /**
  * nt_capture_library_version() - libpcap's version string, for --version

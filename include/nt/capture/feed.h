@@ -12,7 +12,7 @@
 
 /* How reading a file ended. */
 enum nt_feed_end {
-	NT_FEED_COMPLETE = 0, /* read to its end */
+	NT_FEED_COMPLETE = 0, /* read to its end, or to @max_frames (tcpdump -c) */
 	NT_FEED_DAMAGED,      /* a damaged or truncated file: read up to the damage */
 	NT_FEED_BAD_FILTER,   /* the filter does not compile for the file's link type */
 };
@@ -22,6 +22,8 @@ enum nt_feed_end {
  * @an: the analysis; nt_analysis_file_begin() already called for this input
  * @f: the reader (not closed here)
  * @filter: a filter expression, NULL for none
+ * @max_frames: read at most this many frames (that pass the filter), 0 for all
+ * @frames_read: set to how many were read (NULL: not wanted)
  * @err: why reading stopped early
  *
  * Ends the file in @an (nt_analysis_file_end()) in every case, recording the
@@ -30,6 +32,6 @@ enum nt_feed_end {
  * Return: how reading ended.
  */
 enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, const char *filter,
-			      struct nt_err *err);
+			      uint64_t max_frames, uint64_t *frames_read, struct nt_err *err);
 
 #endif

@@ -49,6 +49,14 @@ int nt_pcap_file_fopen(FILE *fp, const char *name, struct nt_pcap_file **out, st
 int nt_pcap_file_linktype(const struct nt_pcap_file *f);
 
 /**
+ * nt_pcap_file_snaplen() - the capture's snapshot length
+ * @f: the reader
+ *
+ * Return: the snapshot length from the file's header (or first interface).
+ */
+unsigned nt_pcap_file_snaplen(const struct nt_pcap_file *f);
+
+/**
  * nt_pcap_file_check_filter() - whether a filter expression compiles
  * @expr: pcap-filter(7) expression
  * @err: filled with libpcap's reason on failure

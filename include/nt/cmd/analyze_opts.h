@@ -11,8 +11,10 @@
 #ifndef NT_CMD_ANALYZE_OPTS_H
 #define NT_CMD_ANALYZE_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "nt/cmd/common.h"
@@ -34,6 +36,8 @@
  * @files: the inputs, in order ("-": standard input)
  * @n_files: how many
  * @filter: the filter expression, NULL for none (allocated)
+ * @max_packets: -c: stop after this many packets (over all files), 0 for all
+ * @annotate: --annotate: the pcapng to write the inputs to, with comments, or NULL
  */
 struct nt_analyze_opts {
 	enum nt_cmd_action action;
@@ -43,6 +47,8 @@ struct nt_analyze_opts {
 	char **files;
 	size_t n_files;
 	char *filter;
+	uint64_t max_packets;
+	const char *annotate;
 };
 
 /**
@@ -62,6 +68,13 @@ int nt_analyze_opts_parse(int argc, char **argv, struct nt_analyze_opts *opt, st
  * @opt: the options
  */
 void nt_analyze_opts_fini(struct nt_analyze_opts *opt);
+
+/**
+ * nt_analyze_opts_table() - analyze's long options (for completion)
+ *
+ * Return: the getopt_long() table, ending with a zeroed entry.
+ */
+const struct option *nt_analyze_opts_table(void);
 
 /**
  * nt_analyze_opts_usage() - write analyze's --help text

@@ -29,6 +29,16 @@ int nt_cmd_trace(int argc, char **argv);
  */
 int nt_cmd_analyze(int argc, char **argv);
 
+/**
+ * nt_cmd_completion() - `nagle-trace completion bash`: the bash completion
+ * script, made from the option tables, variants and formats
+ * @argc: argument count, argv[0] is "completion"
+ * @argv: the arguments
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_completion(int argc, char **argv);
+
 /*
  * The stop flag: the signal (SIGINT, SIGTERM) that asked the process to
  * stop, 0 while none did. The only mutable global besides the capture
@@ -38,8 +48,10 @@ extern volatile sig_atomic_t nt_cmd_stop;
 
 /**
  * nt_cmd_signals_install() - catch SIGINT and SIGTERM into nt_cmd_stop
- * (without SA_RESTART, so a blocking wait returns EINTR at once), and
- * ignore SIGPIPE (a reader that goes away is a write error, not death)
+ * (without SA_RESTART, so a blocking wait returns EINTR at once); ignore
+ * SIGPIPE (a reader that goes away is a write error, not death) and SIGXFSZ
+ * (past `ulimit -f`, EFBIG); on the other signals that end a process,
+ * remove named temporary files first (nt_output_unlink_temps())
  */
 void nt_cmd_signals_install(void);
 

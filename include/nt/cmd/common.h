@@ -31,6 +31,7 @@ enum nt_color_mode {
  * @pcap_path: -w, NULL for none
  * @color: --color
  * @summary_only: --summary
+ * @brief: --brief
  * @timings: --timings
  */
 struct nt_cmd_output {
@@ -39,6 +40,7 @@ struct nt_cmd_output {
 	const char *pcap_path;
 	enum nt_color_mode color;
 	bool summary_only;
+	bool brief;
 	bool timings;
 };
 
@@ -63,6 +65,15 @@ int nt_cmd_parse_color(const char *name, const char *text, enum nt_color_mode *o
  * Return: true for colour.
  */
 bool nt_cmd_want_color(const struct nt_cmd_output *out);
+
+/**
+ * nt_cmd_print_info() - --help or --version: the text on standard output,
+ * then whether standard output took it (closed or full: one line, exit 4)
+ * @print: writes the text to the stream it is given
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_print_info(void (*print)(FILE *out));
 
 /**
  * nt_cmd_version() - write --version's text: nagle-trace's version and the

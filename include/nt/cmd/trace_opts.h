@@ -7,6 +7,7 @@
 #ifndef NT_CMD_TRACE_OPTS_H
 #define NT_CMD_TRACE_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
  * @compare: --compare: two variants drawn side by side on one time axis
  * @step: --step: pause after each round until a key is pressed
  * @out: the output options
+ * @pkt_path: --export-packetdrill's script, NULL when not asked for
  */
 struct nt_trace_opts {
 	enum nt_cmd_action action;
@@ -44,6 +46,7 @@ struct nt_trace_opts {
 	bool compare;
 	bool step;
 	struct nt_cmd_output out;
+	const char *pkt_path;
 };
 
 /**
@@ -56,6 +59,13 @@ struct nt_trace_opts {
  * Return: 0, or -EINVAL on a usage error.
  */
 int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err);
+
+/**
+ * nt_trace_opts_table() - the trace command's long options (for completion)
+ *
+ * Return: the getopt_long() table, ending with a zeroed entry.
+ */
+const struct option *nt_trace_opts_table(void);
 
 /**
  * nt_trace_opts_usage() - write the --help text, its variant and format

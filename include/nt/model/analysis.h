@@ -14,9 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nt/model/annotate.h"
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
 #include "nt/model/stall.h"
+#include "nt/model/stats.h"
 
 #define NT_TIMELINE_MAX (NT_FLOW_RING + NT_FLOW_AFTER)
 /* Stall durations a report holds before moving them to the heap: one cache line. */
@@ -64,6 +66,11 @@ struct nt_analysis_params {
  * @max_ns: longest
  * @first: the first stall
  * @first_held_seq_rel: relative sequence number of the first stall's H
+ * @wall: the union of the stalls' [H, R] intervals: the wall-clock time at
+ *        least one segment of the flow waited (@total_ns sums the episodes,
+ *        which overlap when both directions wait at once)
+ * @wall_min: the union of [R - lost_min, R]: the time surely lost, when the
+ *            other side's data may explain part of a wait
  * @timeline: segments around the first stall
  * @n_timeline: how many
  */
@@ -93,6 +100,8 @@ struct nt_flow_result {
 	int64_t max_ns;
 	struct nt_stall_episode first;
 	uint32_t first_held_seq_rel;
+	struct nt_spans wall;
+	struct nt_spans wall_min;
 	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
 	uint8_t n_timeline;
 };
@@ -101,6 +110,8 @@ struct nt_flow_result {
  * struct nt_analysis_file - what was read from one input
  * @path: as given ("-" for standard input)
  * @linktype: the capture's link type, -1 before it was opened
+ * @linktype_name: its name as tcpdump prints it ("EN10MB (Ethernet)"), ""
+ *                 before it was opened
  * @packets: frames read
  * @tcp_packets: frames decoded to TCP
  * @not_decoded: frames not decoded, per enum nt_decode_status
@@ -114,6 +125,7 @@ struct nt_flow_result {
 struct nt_analysis_file {
 	char *path;
 	int linktype;
+	char linktype_name[64];
 	uint64_t packets;
 	uint64_t tcp_packets;
 	uint64_t not_decoded[NT_DECODE_STATUS_COUNT];
@@ -135,7 +147,11 @@ struct nt_analysis_file {
  * @stalls: stall episodes
  * @think_time: think-time episodes
  * @by_delack: stalls per enum nt_delack_class
- * @total_stall_ns: time lost in stalls
+ * @total_stall_ns: the stalls' durations summed
+ * @stalled_wall_ns: wall-clock time a connection waited: each flow's union of
+ *                   its stall intervals (struct nt_flow_result @wall), summed
+ *                   over flows: every connection that waits loses that time
+ * @stalled_wall_min_ns: likewise of the surely lost parts (@wall_min)
  * @evicted_idle: flows evicted for idleness
  * @evicted_full: flows evicted because the table was full
  * @files_damaged: files that could not be read to the end
@@ -150,6 +166,8 @@ struct nt_analysis_summary {
 	uint64_t think_time;
 	uint64_t by_delack[3];
 	int64_t total_stall_ns;
+	int64_t stalled_wall_ns;
+	int64_t stalled_wall_min_ns;
 	uint64_t evicted_idle;
 	uint64_t evicted_full;
 	uint64_t files_damaged;
@@ -168,6 +186,7 @@ struct nt_analysis_summary {
  * @sum: totals
  * @cur_linktype: link type of the current file
  * @oom: an allocation failed; results are incomplete
+ * @annot: when set, every stall is also kept here (--annotate); NULL: not kept
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -180,6 +199,7 @@ struct nt_analysis {
 	struct nt_analysis_summary sum;
 	int cur_linktype;
 	bool oom;
+	struct nt_annot_list *annot;
 };
 
 /**
@@ -210,8 +230,9 @@ int nt_analysis_file_begin(struct nt_analysis *an, const char *path);
  * nt_analysis_set_linktype() - the current input's link type, once known
  * @an: the analysis
  * @linktype: a LINKTYPE_ or DLT_ value
+ * @name: its name as the reports print it (copied, cut to fit)
  */
-void nt_analysis_set_linktype(struct nt_analysis *an, int linktype);
+void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *name);
 
 /**
  * nt_analysis_frame() - analyse one frame of the current input

@@ -53,7 +53,9 @@ enum nt_role {
  * @payload_bytes: TCP payload length (from the IP header)
  * @window: raw window field
  * @role: what the segment carries
- * @frame_index: index of the frame in the capture (0-based), for -w and analyze
+ * @frame_index: the frame's number, 1-based as Wireshark counts: live, its
+ *               place in the -w file (the traced connection's segments);
+ *               analyze, its place in the capture file
  */
 struct nt_segment {
 	enum nt_dir dir;

@@ -102,6 +102,12 @@ struct nt_stall_seg {
  * @held_frame: frame index of H
  * @ack_frame: frame index of the ACK
  * @release_frame: frame index of R
+ * @answer_t_ns: when B's last data before R was seen (B sent data after H),
+ *               NT_UNKNOWN when B sent none: R may answer it, not wait for
+ *               the ACK, so the loss is only bounded below by R - then
+ * @answer_frame: that data's frame index, 0 when none
+ * @lost_min_ns: the least time the held data can have lost: R - H, or
+ *               R - @answer_t_ns when B's data may explain the wait
  */
 struct nt_stall_episode {
 	enum nt_episode_kind kind;
@@ -119,6 +125,9 @@ struct nt_stall_episode {
 	uint64_t held_frame;
 	uint64_t ack_frame;
 	uint64_t release_frame;
+	int64_t answer_t_ns;
+	uint64_t answer_frame;
+	int64_t lost_min_ns;
 };
 
 enum nt_stall_state {
@@ -145,8 +154,10 @@ enum nt_stall_state {
  * @h_frame: H's frame
  * @ack_t_ns: the late ACK's time
  * @ack_frame: the late ACK's frame
+ * @answer_t_ns: the peer's last data since H (NT_UNKNOWN: none)
+ * @answer_frame: its frame
  *
- * Fields are grouped by size, without holes: two sides are 176 bytes, read
+ * Fields are grouped by size, without holes: two sides are 208 bytes, read
  * on every packet.
  */
 struct nt_stall_side {
@@ -166,6 +177,8 @@ struct nt_stall_side {
 	uint64_t h_frame;
 	int64_t ack_t_ns;
 	uint64_t ack_frame;
+	int64_t answer_t_ns;
+	uint64_t answer_frame;
 };
 
 /**

@@ -55,6 +55,47 @@ int64_t nt_stats_percentile(const int64_t *sorted, size_t n, unsigned p);
  */
 int64_t nt_stats_select(int64_t *v, size_t n, size_t k);
 
+/**
+ * struct nt_spans - the union of time intervals, as they come: how much
+ * wall-clock time at least one of them covered
+ * @at: the disjoint intervals not yet settled, [start, end) pairs in order
+ * @n: how many pairs
+ * @cap: allocated pairs
+ * @total_ns: the union's length, settled intervals included
+ *
+ * Intervals that end in the order they are added (as stall episodes do, in
+ * capture order) merge at the tail in constant time; any order is handled.
+ * Intervals that no later one can reach are settled (nt_spans_settle()):
+ * counted and forgotten, so memory stays a few intervals.
+ */
+struct nt_spans {
+	int64_t (*at)[2];
+	size_t n;
+	size_t cap;
+	int64_t total_ns;
+};
+
+/**
+ * nt_spans_add() - add [@start_ns, @end_ns) to the union
+ * @s: the union (zeroed at first)
+ * @start_ns: the interval's start
+ * @end_ns: its end (an empty or reversed interval adds nothing)
+ *
+ * Return: 0 or -ENOMEM (@s unchanged).
+ */
+int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns);
+
+/**
+ * nt_spans_settle() - forget the intervals that end before @before_ns: no
+ * interval added later starts that early (their length stays in the total)
+ * @s: the union
+ * @before_ns: the earliest start an interval added later can have
+ */
+void nt_spans_settle(struct nt_spans *s, int64_t before_ns);
+
+/** nt_spans_fini() - free it; it is zeroed again, safe on a zeroed union */
+void nt_spans_fini(struct nt_spans *s);
+
 /* The summary remembers this many stalled rounds by number; the rest by their range. */
 #define NT_SUMMARY_STALLS_LISTED 12
 
@@ -74,6 +115,7 @@ struct nt_stall_note {
  * @verdicts: count per verdict
  * @rtt_p50_ns: round-trip median (nearest rank), -1 with no round trip known
  * @rtt_p90_ns: 90th percentile (nearest rank)
+ * @rtt_p99_ns: 99th percentile (nearest rank)
  * @rtt_max_ns: maximum
  * @stall_min_ns: shortest header->ACK gap among stalled rounds, -1 if none
  * @stall_max_ns: longest, -1 if none
@@ -86,6 +128,7 @@ struct nt_summary {
 	unsigned verdicts[NT_VERDICT_COUNT];
 	int64_t rtt_p50_ns;
 	int64_t rtt_p90_ns;
+	int64_t rtt_p99_ns;
 	int64_t rtt_max_ns;
 	int64_t stall_min_ns;
 	int64_t stall_max_ns;

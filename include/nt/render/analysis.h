@@ -15,9 +15,11 @@
 /**
  * struct nt_analysis_view - what the report says besides the results
  * @filter: the filter expression, NULL for none
+ * @brief: the summary alone, no flow blocks (text)
  */
 struct nt_analysis_view {
 	const char *filter;
+	bool brief;
 };
 
 /**
@@ -36,6 +38,8 @@ typedef int nt_analysis_render_fn(FILE *out, const struct nt_analysis *an,
 nt_analysis_render_fn nt_render_analysis_text;
 /* The JSON document (docs/analyze.md). */
 nt_analysis_render_fn nt_render_analysis_json;
+/* JSON Lines: one "flow" record per flow with stalls, then one "summary" record. */
+nt_analysis_render_fn nt_render_analysis_jsonl;
 /*
  * Paste-ready Markdown: header line, table of the flows with stalls, the
  * worst flow's text block in a ```text fence and its first stall as a

@@ -22,12 +22,16 @@
  * @about: what it is, a few words for --help
  * @trace: its document of live runs, NULL when it has none
  * @analysis: its analyze report, NULL when it has none
+ * @records: a stream of self-contained records (JSON Lines), not a
+ *           document: standard output gets each as it is made, where a
+ *           document is held back until it is complete
  */
 struct nt_format {
 	const char *name;
 	const char *about;
 	const struct nt_trace_doc *trace;
 	nt_analysis_render_fn *analysis;
+	bool records;
 };
 
 /* What a command needs of a format. */

@@ -21,8 +21,8 @@
  * Schema versions, bumped with any incompatible change to a document:
  * live runs (docs/json-schema.md) and analyze (docs/analyze.md).
  */
-#define NT_JSON_SCHEMA_TRACE   1
-#define NT_JSON_SCHEMA_ANALYZE 1
+#define NT_JSON_SCHEMA_TRACE   2
+#define NT_JSON_SCHEMA_ANALYZE 2
 
 #define NT_JSON_FLAGS \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -67,6 +67,15 @@ void nt_json_put_i64(bool *oom, struct json_object *o, const char *key, int64_t 
 void nt_json_put_str(bool *oom, struct json_object *o, const char *key, const char *v);
 
 /**
+ * nt_json_merge() - add every member of @src to @o, in order (keys copied,
+ * values shared)
+ * @oom: set on failure
+ * @o: the object
+ * @src: the members to add
+ */
+void nt_json_merge(bool *oom, struct json_object *o, struct json_object *src);
+
+/**
  * nt_json_append() - append @v to the array @a
  * @oom: set on failure
  * @a: the array
@@ -109,6 +118,16 @@ const char *nt_json_library_version(void);
  * Return: 0, -ENOMEM (serialising failed) or -EIO.
  */
 int nt_json_write(FILE *out, struct json_object *o, int depth);
+
+/**
+ * nt_json_line() - write @o (not consumed) on one line, compact, then a
+ * newline, and flush: one record of a JSON Lines stream (--format jsonl)
+ * @out: the stream
+ * @o: the record
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int nt_json_line(FILE *out, struct json_object *o);
 
 /**
  * nt_json_member() - write `"key": value` at @depth, then ",\n" or "\n"

@@ -67,6 +67,42 @@ const char *nt_label_verdicts(const struct nt_summary *s, char *buf, size_t len)
 const char *nt_label_oneline(const char *text, char *buf, size_t len);
 
 /**
+ * nt_plural() - "s" unless @n is 1, for "1 flow", "2 flows"
+ * @n: the count
+ *
+ * Return: "" or "s".
+ */
+const char *nt_plural(uint64_t n);
+
+/**
+ * nt_label_lost() - time lost as analyze prints it: "43.967", or
+ * "38.200-58.100" when the least and the most it can have been differ
+ * @min_ns: the least (the surely lost part)
+ * @max_ns: the most
+ * @buf: filled
+ * @len: size of @buf (2 * NT_FMT_MS_LEN suffices)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_lost(int64_t min_ns, int64_t max_ns, char *buf, size_t len);
+
+/**
+ * nt_label_lost_sum() - the time stalls lost and what their durations add up
+ * to: "85.895 ms lost (127.780 ms summed over 3 held segments)"; the first
+ * a range when some of it may be the other side's doing (nt_label_lost())
+ * @min_ns: the surely lost wall-clock time
+ * @wall_ns: the wall-clock time at least one segment waited
+ * @sum_ns: the episodes' durations summed (they overlap when both sides wait)
+ * @n: how many episodes
+ * @buf: filled
+ * @len: size of @buf (128 suffices)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_lost_sum(int64_t min_ns, int64_t wall_ns, int64_t sum_ns, uint64_t n,
+			      char *buf, size_t len);
+
+/**
  * nt_label_episode_ends() - an analyze episode's two endpoints
  * @r: the flow
  * @ep: one of its episodes

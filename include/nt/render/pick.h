@@ -75,8 +75,8 @@ void nt_picks_free(struct nt_pick *picks, unsigned n);
 unsigned nt_pick_first_stalling(const struct nt_run *runs, unsigned n_runs);
 
 /**
- * nt_pick_worst_flow() - the flow an analyze document shows: most time
- * stalled, the earliest of equals
+ * nt_pick_worst_flow() - the flow an analyze document shows: the most
+ * wall-clock time stalled (struct nt_flow_result @wall), the earliest of equals
  * @an: a finished analysis
  *
  * Return: its index in @an->flows, or -1 when no flow stalled.

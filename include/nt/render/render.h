@@ -19,11 +19,13 @@
  * struct nt_render_opts - presentation choices shared by the formats
  * @color: use ANSI colours (text only)
  * @summary_only: one line per round instead of the full timeline (text)
+ * @brief: the summary alone, no line per round (text)
  * @compare: two runs drawn side by side on one time axis (svg)
  */
 struct nt_render_opts {
 	bool color;
 	bool summary_only;
+	bool brief;
 	bool compare;
 };
 
@@ -171,6 +173,7 @@ void nt_text_evidence(const struct nt_round_view *rv, char **client, char **targ
 /* Each format's document of runs (registry.c lists them with their names). */
 extern const struct nt_trace_doc nt_text_trace;
 extern const struct nt_trace_doc nt_json_trace;
+extern const struct nt_trace_doc nt_jsonl_trace;
 extern const struct nt_trace_doc nt_markdown_trace;
 extern const struct nt_trace_doc nt_svg_trace;
 extern const struct nt_trace_doc nt_html_trace;

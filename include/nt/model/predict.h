@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * predict.h - a pure model of the kernel's decisions in the write-write-read
+ * exchange: predict, then measure, then show where they differ.
+ *
+ * Given the knobs (sizes, write pattern, socket options on each side, route
+ * metrics, sysctls, RTT, kernel version and HZ), the model replays each round
+ * the way Linux decides it: the client's Nagle test (tcp_nagle_check() with
+ * Minshall's snd_sml, cork, MSG_MORE, TCP_NODELAY, tcp_should_autocork()),
+ * segmentation at the real MSS, the target's ACK choice
+ * (__tcp_ack_snd_check(), tcp_in_quickack_mode(), the quick-ACK budget,
+ * ping-pong mode), the read-time ACK (tcp_cleanup_rbuf()), the delayed-ACK
+ * timer (tcp_send_delayed_ack(), tcp_delack_timer_handler()) on a jiffy
+ * clock, and the reply's ping-pong entry (tcp_event_data_sent()). Every
+ * decision carries the rule that made it: a stable snake_case name (the JSON
+ * `why: {rule, text}`) and a sentence with the state that decided it.
+ *
+ * The model predicts nagle-trace's own exchange: client and target on one
+ * thread over a veth pair (the target's softirq runs inside the client's
+ * send), the target reading whatever has arrived after each client burst.
+ * Where it cannot know - timer jitter within a jiffy of a limit, a window
+ * edge that depends on skb truesize - it says so: a round's prediction is a
+ * set of acceptable verdicts, with the rule that made it uncertain. The
+ * model carries a small set of receiver states (hypotheses) from round to
+ * round, so an uncertain round's consequences stay visible until the states
+ * agree again.
+ *
+ * Streaming: nt_predict_init() once, then nt_predict_round() per round; the
+ * model's memory does not grow with rounds.
+ *
+ * Pure: no I/O, no system calls, no allocation.
+ */
+#ifndef NT_MODEL_PREDICT_H
+#define NT_MODEL_PREDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nt/err.h"
+#include "nt/model/run.h"
+#include "nt/model/verdict.h"
+
+/* How the client writes one request. */
+enum nt_predict_pattern {
+	NT_PREDICT_TWO_WRITES = 0, /* write(header); [gap]; write(body) */
+	NT_PREDICT_ONE_WRITE,	   /* write(header + body) from one buffer */
+	NT_PREDICT_WRITEV,	   /* writev({header, body}) */
+	NT_PREDICT_CORK,	   /* TCP_CORK on; write; [gap]; write; TCP_CORK off */
+	NT_PREDICT_MSG_MORE,	   /* send(header, MSG_MORE); [gap]; send(body) */
+	NT_PREDICT_PATTERN_COUNT,
+};
+
+/* When the target sets TCP_QUICKACK. */
+enum nt_predict_quickack {
+	NT_PREDICT_QUICKACK_NEVER = 0,
+	NT_PREDICT_QUICKACK_ONCE,  /* once, right after accept() */
+	NT_PREDICT_QUICKACK_REARM, /* before every read() */
+};
+
+/**
+ * struct nt_kernel_version - a kernel release, as `uname -r` starts
+ * @major: 6 in "6.18.44-fc-v657"
+ * @minor: 18
+ * @patch: 44 (0 when absent)
+ */
+struct nt_kernel_version {
+	unsigned major;
+	unsigned minor;
+	unsigned patch;
+};
+
+/**
+ * nt_kernel_version_parse() - the release numbers at the start of a
+ * `uname -r` string
+ * @uname_r: "6.18.44-fc-v657", "5.15.0-91-generic", "6.1"
+ * @out: set on success
+ *
+ * Return: 0, or -EINVAL when it does not start with MAJOR.MINOR.
+ */
+int nt_kernel_version_parse(const char *uname_r, struct nt_kernel_version *out);
+
+/**
+ * nt_kernel_version_at_least() - whether @v is @major.@minor or later
+ * @v: the version
+ * @major: major number
+ * @minor: minor number
+ *
+ * Return: true when @v >= @major.@minor.
+ */
+bool nt_kernel_version_at_least(const struct nt_kernel_version *v, unsigned major, unsigned minor);
+
+/**
+ * struct nt_predict_knobs - everything the model reads
+ * @header_bytes: first part of each request (>= 1)
+ * @body_bytes: second part (>= 1)
+ * @reply_bytes: each reply (>= 1)
+ * @rounds: how many rounds (>= 1)
+ * @pattern: the client's write pattern
+ * @pause_ns: client pause before each round after the first
+ * @write_gap_ns: client pause between its two writes (patterns with two)
+ * @handler_ns: target think time between the whole request and the reply
+ * @client_nodelay: TCP_NODELAY on the client
+ * @server_nodelay: TCP_NODELAY on the target
+ * @server_quickack: when the target sets TCP_QUICKACK
+ * @route_quickack: the target's route to the client has `quickack 1`
+ * @client_autocork: net.ipv4.tcp_autocorking in the client namespace
+ * @pingpong_thresh: the target's net.ipv4.tcp_pingpong_thresh; 0 for the
+ *                   kernel's default (ignored before 6.7, which has no sysctl)
+ * @ipv6: IPv6 (MSS 1428 on a 1500 MTU) instead of IPv4 (1448)
+ * @mtu: link MTU (1500)
+ * @rtt_ns: path round-trip time added by the delay line (0: none)
+ * @threshold_ns: the verdict's stall threshold (--threshold)
+ * @kernel: the target's (and client's) kernel
+ * @hz: CONFIG_HZ of that kernel
+ * @route_rto_min_ms: `rto_min` on the target's route (iproute2 locks it), 0
+ *                    when not set
+ * @rto_min_us: net.ipv4.tcp_rto_min_us (>= 6.11), 0 for the 200 ms default
+ * @rcvbuf_bytes: the target's initial sk_rcvbuf (net.ipv4.tcp_rmem[1])
+ * @rmem_max_bytes: net.ipv4.tcp_rmem[2] (or net.core.rmem_max when larger):
+ *                  sets the target's window scale
+ * @wake_slack_ns: how late a timed wait (handler, pause, write gap) may end
+ *                 past its nominal time (ppoll wake-up on a shared machine;
+ *                 measured here: median 0.16 ms, p99 4.1 ms, max 4.6 ms)
+ * @wake_latency_ns: how long the exchange, asleep in ppoll, may take to run
+ *                   once a socket turns readable from softirq (a timer's ACK
+ *                   releasing the body; measured here: median 0.2 ms, p99
+ *                   4.2 ms, about one tick)
+ */
+struct nt_predict_knobs {
+	uint32_t header_bytes;
+	uint32_t body_bytes;
+	uint32_t reply_bytes;
+	unsigned rounds;
+	enum nt_predict_pattern pattern;
+	int64_t pause_ns;
+	int64_t write_gap_ns;
+	int64_t handler_ns;
+	bool client_nodelay;
+	bool server_nodelay;
+	enum nt_predict_quickack server_quickack;
+	bool route_quickack;
+	bool client_autocork;
+	unsigned pingpong_thresh;
+	bool ipv6;
+	unsigned mtu;
+	int64_t rtt_ns;
+	int64_t threshold_ns;
+	struct nt_kernel_version kernel;
+	unsigned hz;
+	uint32_t route_rto_min_ms;
+	uint32_t rto_min_us;
+	uint32_t rcvbuf_bytes;
+	uint32_t rmem_max_bytes;
+	int64_t wake_slack_ns;
+	int64_t wake_latency_ns;
+};
+
+/**
+ * nt_predict_knobs_default() - nagle-trace's defaults: 4 + 8 bytes, 2-byte
+ * reply, 4 rounds, two writes, IPv4 on a 1500 MTU, no RTT, 10 ms threshold,
+ * kernel 6.18 at HZ 250, tcp_rmem 131072 and 6 MiB, wake-ups up to 4.7 ms late
+ * after a timed wait and 4.3 ms after a socket event
+ * @k: filled
+ */
+void nt_predict_knobs_default(struct nt_predict_knobs *k);
+
+/**
+ * struct nt_predict_kernel - the constants and rule versions the knobs select
+ * @jiffy_ns: 1e9 / HZ
+ * @ato_min: TCP_ATO_MIN in jiffies (HZ/25, 4 below HZ 100)
+ * @delack_min: TCP_DELACK_MIN in jiffies (HZ/25)
+ * @delack_max: tcp_delack_max(): TCP_DELACK_MAX (HZ/5), on >= 6.7 capped by
+ *              the route's rto_min - 1, on >= 6.11 by tcp_rto_min() - 1
+ * @rto_min: tcp_rto_min() in jiffies
+ * @rto: the target's icsk_rto estimate in jiffies (rto_min + srtt, rounded up)
+ * @pingpong_thresh: ping-pong entry threshold in effect
+ * @mss: the client's MSS with the timestamp option (1448 / 1428 at 1500)
+ * @advmss: the target's advertised MSS (no options: 1460 / 1440)
+ * @init_rcv_wnd: the target's initial receive window (SYN-ACK)
+ * @wscale_bytes: one unit of the target's scaled window (1 << rcv_wscale)
+ * @skb_overhead: skb truesize beyond the payload, estimated (a veth skb
+ *                with its payload in a page fragment)
+ * @scaling_ratio: >= 6.6: tcp_win_from_space() follows len/truesize of
+ *                 received segments; before, a fixed half
+ * @quick_grant: what tcp_incr_quickack() grants on the first data
+ * @quick_counts_new_data: >= 6.6: only ACKs of new data spend the budget
+ * @psh_full_segment_pushed: >= 6.6: a full segment with PSH sets
+ *                           ICSK_ACK_PUSHED
+ * @timer_round_up: >= 4.8: the timer wheel fires one jiffy after the expiry
+ */
+struct nt_predict_kernel {
+	int64_t jiffy_ns;
+	unsigned ato_min;
+	unsigned delack_min;
+	unsigned delack_max;
+	unsigned rto_min;
+	unsigned rto;
+	unsigned pingpong_thresh;
+	unsigned mss;
+	unsigned advmss;
+	uint32_t init_rcv_wnd;
+	uint32_t wscale_bytes;
+	unsigned skb_overhead;
+	bool scaling_ratio;
+	unsigned quick_grant;
+	bool quick_counts_new_data;
+	bool psh_full_segment_pushed;
+	bool timer_round_up;
+};
+
+/**
+ * nt_predict_kernel_init() - the constants and rule versions for @k
+ * @k: the knobs
+ * @out: filled
+ */
+void nt_predict_kernel_init(const struct nt_predict_knobs *k, struct nt_predict_kernel *out);
+
+/*
+ * The rules, by the decision they make. The names (nt_predict_rule_name())
+ * are a public interface: JSON `why.rule`; docs/model.md documents each.
+ */
+enum nt_predict_rule {
+	NT_RULE_NONE = 0,
+	/* the client's send decision for a segment */
+	NT_RULE_FULL_SEGMENT,	/* full MSS: Nagle never holds it */
+	NT_RULE_NAGLE_IDLE,	/* partial, nothing in flight */
+	NT_RULE_MINSHALL_CLEAR, /* partial, no small segment unacknowledged */
+	NT_RULE_NAGLE_HOLD,	/* partial, a small segment unacknowledged */
+	NT_RULE_NODELAY,	/* TCP_NODELAY: never held */
+	NT_RULE_CORK_HOLD,	/* TCP_CORK or MSG_MORE holds a partial segment */
+	NT_RULE_CORK_PUSH,	/* uncork, or the send without MSG_MORE */
+	NT_RULE_CORK_PROBE,	/* corked data with nothing in flight: probe timer */
+	NT_RULE_ONE_WRITE,	/* header and body written by one call */
+	NT_RULE_AUTOCORK_IDLE,	/* tcp_should_autocork(): nothing of ours queued */
+	/* the target's ACK decision */
+	NT_RULE_FIRST_DATA,		/* first data: the quick-ACK budget is granted */
+	NT_RULE_QUICKACK_BUDGET,	/* quick-ACK mode: budget left, not ping-pong */
+	NT_RULE_ROUTE_QUICKACK,		/* the route's quickack metric */
+	NT_RULE_TWO_FRAMES,		/* more than one full frame unacknowledged */
+	NT_RULE_DELAYED_PINGPONG,	/* delayed: ping-pong mode */
+	NT_RULE_DELAYED_NO_BUDGET,	/* delayed: the quick-ACK budget is spent */
+	NT_RULE_DELACK_DUE,		/* the pending delayed-ACK timer is due: ACK now */
+	NT_RULE_ACK_AT_READ,		/* tcp_cleanup_rbuf(): small segment read, not ping-pong */
+	NT_RULE_ACK_AT_READ_TWO_SMALL,	/* tcp_cleanup_rbuf(): two small segments pending */
+	NT_RULE_ACK_AT_READ_TWO_FRAMES, /* tcp_cleanup_rbuf(): more than a frame unacked */
+	NT_RULE_DELACK_TIMER,		/* the delayed-ACK timer fired */
+	NT_RULE_ACK_ON_REPLY,		/* the ACK rode on the reply */
+	NT_RULE_QUICKACK_SOCKOPT,	/* TCP_QUICKACK: leaves ping-pong */
+	/* the body's release */
+	NT_RULE_RELEASED_BY_ACK, /* the ACK of the small segment released it */
+	NT_RULE_NOT_HELD,	 /* nothing held it */
+	/* the reply */
+	NT_RULE_PINGPONG_COUNT,	 /* reply within ato of the last receive */
+	NT_RULE_REPLY_AFTER_ATO, /* reply ato or more after the last receive */
+	/* the verdict */
+	NT_RULE_VERDICT_COALESCED,  /* header and body in one segment */
+	NT_RULE_VERDICT_BODY_FIRST, /* the body left before the header's ACK */
+	NT_RULE_VERDICT_PROMPT_ACK, /* the ACK came before the threshold */
+	NT_RULE_VERDICT_STALL,	    /* the ACK came at or over the threshold, body waiting */
+	NT_RULE_VERDICT_APP_GAP,    /* slow ACK, but the body was written after it */
+	/* why the prediction is a set */
+	NT_RULE_JIFFY_BOUNDARY, /* a jiffy comparison within a jiffy of its limit */
+	NT_RULE_TIMER_RACE,	/* the delayed-ACK timer races a timed wait */
+	NT_RULE_THRESHOLD_EDGE, /* the header->ACK gap may fall either side of --threshold */
+	NT_RULE_WINDOW_EDGE,	/* "the right edge advances": depends on skb truesize */
+	NT_RULE_BUDGET_UNKNOWN, /* the quick-ACK budget after an ACK the model could not place */
+	NT_RULE_TIMING_RACE,	/* two events whose order timing cannot settle */
+	NT_RULE_MODEL_LIMIT,	/* beyond what the model follows (too many states) */
+	/* why a fix works or fails (nt_predict_fix()) */
+	NT_RULE_FIX_NONE,	    /* the plain exchange: the stall */
+	NT_RULE_FIX_COALESCE,	    /* one write, writev, cork, MSG_MORE */
+	NT_RULE_FIX_NODELAY,	    /* TCP_NODELAY on the writer */
+	NT_RULE_FIX_QUICKACK_ONCE,  /* TCP_QUICKACK once: fails after round 1 */
+	NT_RULE_FIX_QUICKACK_REARM, /* TCP_QUICKACK before every read */
+	NT_RULE_FIX_ROUTE_QUICKACK, /* quickack 1 on the route */
+	NT_RULE_FIX_WRONG_SIDE,	    /* TCP_NODELAY on the reader */
+	NT_RULE_FIX_AUTOCORK,	    /* autocorking off: a different mechanism */
+	NT_RULE_FIX_FULL_SEGMENTS,  /* sizes that leave no small segment to hold */
+	NT_RULE_FIX_SLOW_HANDLER,   /* a reply later than ato keeps ping-pong off */
+	NT_RULE_COUNT,
+};
+
+/** nt_predict_rule_name() - the rule's public name ("nagle_hold"), "?" if unknown */
+const char *nt_predict_rule_name(enum nt_predict_rule r);
+
+/** nt_predict_rule_function() - the kernel function the rule comes from ("tcp_nagle_check") */
+const char *nt_predict_rule_function(enum nt_predict_rule r);
+
+/** nt_predict_rule_summary() - one line: what the rule says */
+const char *nt_predict_rule_summary(enum nt_predict_rule r);
+
+/**
+ * nt_predict_rule_parse() - a rule from its public name
+ * @name: the name
+ * @out: set on success
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int nt_predict_rule_parse(const char *name, enum nt_predict_rule *out);
+
+#define NT_PREDICT_TEXT_MAX 320
+
+/**
+ * struct nt_predict_why - one decision: the rule and a sentence
+ * @rule: the rule (NT_RULE_NONE: no decision of this kind this round)
+ * @text: the sentence, with the state that decided it
+ */
+struct nt_predict_why {
+	enum nt_predict_rule rule;
+	char text[NT_PREDICT_TEXT_MAX];
+};
+
+/**
+ * struct nt_predict_rx - the target's receive-side state, as
+ * /proc/net/tcp and TCP_INFO show it
+ * @pingpong: inet_csk_in_pingpong_mode()
+ * @pingpong_cnt: icsk_ack.pingpong, the count compared with the threshold
+ * @quick: icsk_ack.quick, the quick-ACK budget left
+ * @ato_jiffies: icsk_ack.ato (0 before the first data)
+ * @ato_ms: the same in milliseconds
+ * @rcv_mss: icsk_ack.rcv_mss
+ * @certain: every hypothesis the model carries agrees on this state
+ */
+struct nt_predict_rx {
+	bool pingpong;
+	unsigned pingpong_cnt;
+	unsigned quick;
+	unsigned ato_jiffies;
+	unsigned ato_ms;
+	unsigned rcv_mss;
+	bool certain;
+};
+
+/* A verdict's bit in nt_predict_round.verdicts. */
+#define NT_PREDICT_VERDICT_BIT(v) (1u << (unsigned)(v))
+
+/**
+ * struct nt_predict_round - one round, predicted
+ * @index: 1-based
+ * @verdict: the most likely verdict (the model's nominal timing)
+ * @verdicts: NT_PREDICT_VERDICT_BIT() of every verdict the model accepts
+ * @uncertain: why @verdicts holds more than one (NT_RULE_NONE otherwise)
+ * @verdict_why: why the verdict follows from H, A and B
+ * @header: H, the segment with the header's last byte: why it left when it did
+ * @header_ack: the target's decision on receiving H: ACK now or delay, and the
+ *              state that decided (ping-pong count and threshold, budget,
+ *              ato, frames unacknowledged)
+ * @ack: what actually sent A, the first ACK of the header
+ * @body: B, the segment with the body's first byte: sent at once or held
+ * @release: what let B go (NT_RULE_NOT_HELD when nothing held it)
+ * @reply: the reply, and whether sending it moves the target into ping-pong
+ * @coalesced: H and B are one segment
+ * @header_ack_now: the target acknowledged H on arrival
+ * @body_held: B waited in the client's queue after write(body)
+ * @ack_delay_min_ns: shortest time from H's arrival at the target to A leaving
+ * @ack_delay_max_ns: longest (the delayed-ACK timer plus a jiffy of jitter)
+ * @gap_min_ns: shortest H -> A at the capture (the client's veth end)
+ * @gap_max_ns: longest; @gap_min_ns - @ack_delay_min_ns is the RTT
+ * @header_segments: segments carrying header bytes
+ * @body_segments: segments carrying body bytes
+ * @client_data_segments: client segments carrying request bytes
+ * @delayed_acks: delayed-ACK timer expiries at the target (TcpExtDelayedACKs)
+ * @at_header: the target's state when it first reads with the whole header
+ *             in (where nagle-trace's evidence samples it)
+ * @after: the target's state after the reply
+ * @hypotheses: receiver states the model carries into the next round
+ */
+struct nt_predict_round {
+	unsigned index;
+	enum nt_verdict verdict;
+	unsigned verdicts;
+	struct nt_predict_why uncertain;
+	struct nt_predict_why verdict_why;
+	struct nt_predict_why header;
+	struct nt_predict_why header_ack;
+	struct nt_predict_why ack;
+	struct nt_predict_why body;
+	struct nt_predict_why release;
+	struct nt_predict_why reply;
+	bool coalesced;
+	bool header_ack_now;
+	bool body_held;
+	int64_t ack_delay_min_ns;
+	int64_t ack_delay_max_ns;
+	int64_t gap_min_ns;
+	int64_t gap_max_ns;
+	unsigned header_segments;
+	unsigned body_segments;
+	unsigned client_data_segments;
+	unsigned delayed_acks;
+	struct nt_predict_rx at_header;
+	struct nt_predict_rx after;
+	unsigned hypotheses;
+};
+
+/* How many receiver states the model carries between rounds. */
+#define NT_PREDICT_HYP_MAX 8
+
+/**
+ * struct nt_predict_state - one hypothesis about the target (treat as opaque)
+ * @pingpong: icsk_ack.pingpong
+ * @quick: icsk_ack.quick (the lowest the hypothesis allows)
+ * @quick_hi: the highest: an ACK the model could not place leaves a range
+ * @ato: icsk_ack.ato, jiffies
+ * @rcv_mss: icsk_ack.rcv_mss
+ * @lss: icsk_ack.last_seg_size
+ * @rcv_ssthresh: tp->rcv_ssthresh, the window's growth limit
+ * @wnd_base: the window offered by the last ACK, unscaled
+ * @scaling_ratio: tp->scaling_ratio (len/truesize, in 256ths)
+ * @lrcv_lo_ns: shortest time from the last data received to the round start
+ * @lrcv_hi_ns: longest
+ * @lrcv_ph_lo_ns: where in a jiffy the last data arrived, -1 unknown
+ * @lrcv_ph_hi_ns: latest
+ * @phase_lo_ns: earliest the round can start into a jiffy, -1 unknown
+ * @phase_hi_ns: latest
+ * @srtt_lo_ns: the target's smoothed RTT, shortest
+ * @srtt_hi_ns: longest
+ * @origin: the uncertain decision that set this hypothesis apart, NT_RULE_NONE
+ *          for the nominal one
+ */
+struct nt_predict_state {
+	uint16_t pingpong;
+	uint16_t quick;
+	uint16_t quick_hi;
+	uint16_t ato;
+	uint32_t rcv_mss;
+	uint32_t lss;
+	uint32_t rcv_ssthresh;
+	uint32_t wnd_base;
+	uint16_t scaling_ratio;
+	int64_t lrcv_lo_ns;
+	int64_t lrcv_hi_ns;
+	int64_t lrcv_ph_lo_ns;
+	int64_t lrcv_ph_hi_ns;
+	int64_t phase_lo_ns;
+	int64_t phase_hi_ns;
+	int64_t srtt_lo_ns;
+	int64_t srtt_hi_ns;
+	enum nt_predict_rule origin;
+};
+
+/**
+ * struct nt_predict - the running model (treat as opaque)
+ * @knobs: the knobs, validated
+ * @kern: what they select
+ * @round: rounds predicted so far
+ * @hyp: the hypotheses carried into the next round
+ * @n_hyp: how many
+ * @saturated: the hypotheses overflowed once: every later round says so
+ */
+struct nt_predict {
+	struct nt_predict_knobs knobs;
+	struct nt_predict_kernel kern;
+	unsigned round;
+	struct nt_predict_state hyp[NT_PREDICT_HYP_MAX];
+	unsigned n_hyp;
+	bool saturated;
+};
+
+/**
+ * nt_predict_init() - validate the knobs and start before round 1
+ * @p: the model, initialised here
+ * @k: the knobs (copied)
+ * @err: on failure, which knob and why
+ *
+ * Return: 0, or -EINVAL for knobs out of range.
+ */
+int nt_predict_init(struct nt_predict *p, const struct nt_predict_knobs *k, struct nt_err *err);
+
+/**
+ * nt_predict_round() - predict the next round
+ * @p: the model
+ * @out: filled
+ *
+ * Return: 1 when a round was predicted, 0 after the last round.
+ */
+int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out);
+
+/**
+ * nt_predict_accepts() - whether a measured verdict is within the prediction
+ * @r: the predicted round
+ * @v: the measured verdict
+ *
+ * Return: true when @v is one of @r->verdicts.
+ */
+bool nt_predict_accepts(const struct nt_predict_round *r, enum nt_verdict v);
+
+/**
+ * nt_predict_fix() - why this configuration's fix works or fails, as a
+ * function of the knobs (for the variant's header line)
+ * @k: the knobs
+ * @out: the rule (NT_RULE_FIX_*) and the sentence
+ */
+void nt_predict_fix(const struct nt_predict_knobs *k, struct nt_predict_why *out);
+
+/**
+ * nt_predict_check_evidence() - compare the predicted target state with what
+ * the kernel showed in a live round
+ * @r: the predicted round
+ * @e: the round's evidence (unknown fields are -1 and are skipped)
+ * @why: on disagreement, one line naming each field that differs
+ * @len: size of @why
+ *
+ * Compares the state at the header (ping-pong, quick-ACK budget, ato, as
+ * TCP_INFO and /proc/net/tcp show them) only where the model is certain.
+ *
+ * Return: how many fields disagree (0: consistent).
+ */
+int nt_predict_check_evidence(const struct nt_predict_round *r, const struct nt_round_evidence *e,
+			      char *why, size_t len);
+
+#endif

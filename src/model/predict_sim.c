@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * predict_sim.c - one round of the exchange along one path of choices: set
+ * up from a hypothesis, run the events, read the verdict off what the
+ * capture would show, and hand the target's state on to the next round.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "predict_int.h"
+
+/* Request segments followed one by one; beyond, a round is shortened (see setup). */
+#define HEADER_SEGS_MAX 8
+#define BODY_SEGS_MAX	24
+#define STEPS_MAX	4096
+
+void nt_psim_why(struct nt_predict_why *w, enum nt_predict_rule rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->rule = rule;
+	va_start(ap, fmt);
+	/* clang 14's ValistChecker misses the va_start() (as in err.c). */
+	// NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
+	vsnprintf(w->text, sizeof(w->text), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A part longer than the simulation follows keeps its first segments and
+ * its tail: what Nagle and the two-frames test see of it.
+ */
+static uint32_t shorten(uint32_t bytes, unsigned mss, unsigned max_segs, bool *cut)
+{
+	uint32_t segs = (bytes + mss - 1) / mss;
+
+	if (segs <= max_segs)
+		return bytes;
+	*cut = true;
+	return (max_segs - 1) * mss + (bytes - (segs - 1) * mss);
+}
+
+void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct nt_predict_state *h,
+		   unsigned round)
+{
+	const struct nt_predict_knobs *k = &p->knobs;
+	bool cut = false;
+
+	/* Everything but the large arrays, which are written before they are read. */
+	memset(&s->rx, 0, offsetof(struct nt_prx, backlog));
+	memset(&s->tx, 0, sizeof(s->tx));
+	s->k = k;
+	s->kern = &p->kern;
+	s->round = round;
+	s->base = 1 + (uint64_t)(round - 1) * ((uint64_t)k->header_bytes + k->body_bytes);
+	s->header = shorten(k->header_bytes, p->kern.mss, HEADER_SEGS_MAX, &cut);
+	s->body = shorten(k->body_bytes, p->kern.mss, BODY_SEGS_MAX, &cut);
+	s->n_seen = 0;
+	s->overflow = false;
+	s->shortened = cut;
+	s->fuzzy = 0;
+	s->capture = 0;
+	s->app = NT_PAPP_READING;
+	s->app_got = 0;
+	s->read_pending = false;
+	s->sampled = false;
+	s->h = s->a = s->b = (struct nt_pmark){ 0 };
+	s->a_sent_seen = false;
+	s->write_body_idx = -1;
+	s->done = false;
+	s->header_segs = s->body_segs = s->data_segs = 0;
+	s->verdict = NT_VERDICT_INCOMPLETE;
+	nt_psim_clock_init(s, h->phase_lo_ns >= 0, h->phase_lo_ns, h->phase_hi_ns);
+	/* The last data received, before the round's start, where in its jiffy it came. */
+	s->rx.lrcv = nt_pt_anchor(s, s->now, -h->lrcv_hi_ns, -(h->lrcv_lo_ns + h->lrcv_hi_ns) / 2,
+				  -h->lrcv_lo_ns, false);
+	if (s->rx.lrcv.a > 0) {
+		s->anc[s->rx.lrcv.a].ph_known = h->lrcv_ph_lo_ns >= 0;
+		s->anc[s->rx.lrcv.a].ph_lo = h->lrcv_ph_lo_ns;
+		s->anc[s->rx.lrcv.a].ph_hi = h->lrcv_ph_hi_ns;
+	}
+	s->rx.pingpong = h->pingpong;
+	s->rx.quick = h->quick;
+	s->rx.quick_hi = h->quick_hi;
+	s->rx.ato = h->ato;
+	s->rx.rcv_mss = h->rcv_mss;
+	s->rx.lss = h->lss;
+	s->rx.ssthresh = h->rcv_ssthresh;
+	s->rx.wnd_base = h->wnd_base;
+	s->rx.ratio = h->scaling_ratio;
+	s->rx.srtt_lo_ns = h->srtt_lo_ns;
+	s->rx.srtt_hi_ns = h->srtt_hi_ns;
+	s->at_header = (struct nt_predict_rx){ 0 };
+}
+
+void nt_psim_run(struct nt_psim *s)
+{
+	struct nt_pevent e;
+	unsigned steps = 0;
+
+	nt_psim_post(s, NT_PEV_CLIENT, s->now, 0, 0, false, 0);
+	while (!s->overflow && nt_psim_next(s, &e)) {
+		struct nt_pseg seg = { .start = e.x, .len = e.y, .psh = e.psh };
+
+		if (++steps > STEPS_MAX) {
+			s->overflow = true;
+			break;
+		}
+		s->softirq = e.kind == NT_PEV_C2T || e.kind == NT_PEV_T2C ||
+			     e.kind == NT_PEV_DELACK || e.kind == NT_PEV_PROBE;
+		switch ((enum nt_pev_kind)e.kind) {
+		case NT_PEV_CLIENT:
+			nt_ptx_run(s);
+			break;
+		case NT_PEV_C2T:
+			nt_prx_arrive(s, &seg);
+			break;
+		case NT_PEV_T2C:
+			nt_ptx_client_segment(s, e.x, e.y);
+			break;
+		case NT_PEV_READ:
+			nt_prx_read(s);
+			break;
+		case NT_PEV_DELACK:
+			nt_prx_delack_fire(s, e.gen);
+			break;
+		case NT_PEV_REPLY:
+			nt_prx_reply(s);
+			break;
+		case NT_PEV_PROBE:
+			nt_ptx_probe(s, e.gen);
+			break;
+		}
+	}
+}
+
+/* H -> A (pure) -> B, judged the way nt_verdict_rule() will judge the capture. */
+static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
+{
+	int64_t lo, nom, hi, thr = s->k->threshold_ns;
+	bool slow;
+
+	if (!s->h.seen || !s->b.seen) {
+		*why = NT_RULE_MODEL_LIMIT;
+		return NT_VERDICT_INCOMPLETE;
+	}
+	if (s->h.idx == s->b.idx) {
+		*why = NT_RULE_VERDICT_COALESCED;
+		return NT_VERDICT_COALESCED;
+	}
+	if (!s->a.seen || s->b.idx < s->a.idx) {
+		*why = NT_RULE_VERDICT_BODY_FIRST;
+		return NT_VERDICT_UNHELD;
+	}
+	if (!s->a.pure) {
+		*why = NT_RULE_MODEL_LIMIT;
+		return NT_VERDICT_INCOMPLETE;
+	}
+	nt_pt_diff(s, s->a.t, s->h.t, &lo, &nom, &hi);
+	if (lo >= thr)
+		slow = true;
+	else if (hi < thr)
+		slow = false;
+	else
+		slow = nt_psim_choose(s, 2, NT_RULE_THRESHOLD_EDGE) == (nom >= thr ? 0u : 1u);
+	if (!slow) {
+		*why = NT_RULE_VERDICT_PROMPT_ACK;
+		return NT_VERDICT_HELD;
+	}
+	/* A slow ACK the body never waited for: write(body) returned after A. */
+	if (s->write_body_idx >= 0 && s->write_body_idx > s->a.idx) {
+		*why = NT_RULE_VERDICT_APP_GAP;
+		return NT_VERDICT_UNHELD;
+	}
+	*why = NT_RULE_VERDICT_STALL;
+	return NT_VERDICT_STALLED;
+}
+
+static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
+{
+	int64_t lo, nom, hi, dlo, dnom, dhi;
+
+	if (!s->out)
+		return;
+	if (s->a.seen && s->h.seen)
+		nt_pt_diff(s, s->a.t, s->h.t, &lo, &nom, &hi);
+	else
+		lo = nom = hi = 0;
+	switch (why) {
+	case NT_RULE_VERDICT_COALESCED:
+		nt_psim_why(&s->out->verdict_why, why, "coalesced: H is B, one segment");
+		break;
+	case NT_RULE_VERDICT_BODY_FIRST:
+		nt_psim_why(&s->out->verdict_why, why,
+			    "unheld: B left before the header's ACK reached the client");
+		break;
+	default:
+		/* The gap at the capture: the target's delay plus the path's RTT. */
+		nt_pt_diff(s, s->a_sent, s->h_arrival, &dlo, &dnom, &dhi);
+		dlo = dlo < 0 ? 0 : dlo; /* A leaves after H arrives: transit jitter only */
+		nt_psim_why(
+			&s->out->verdict_why, why,
+			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms) "
+			"against a threshold of %.3f ms%s",
+			nt_verdict_name(s->verdict), (double)lo / 1e6, (double)hi / 1e6,
+			(double)dlo / 1e6, (double)dhi / 1e6, (double)s->k->rtt_ns / 1e6,
+			(double)s->k->threshold_ns / 1e6,
+			why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
+			: why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
+						       : "");
+		break;
+	}
+	if (!s->b.seen || !s->out->body_held)
+		nt_psim_why(&s->out->release, NT_RULE_NOT_HELD, "nothing held the body");
+}
+
+void nt_psim_finish(struct nt_psim *s)
+{
+	enum nt_predict_rule why = NT_RULE_NONE;
+
+	s->verdict = judge(s, &why);
+	note_verdict(s, why);
+}
+
+/*
+ * The target's state for the next round: the receive-side fields, the time
+ * from its last data to the next round's start, and where in a jiffy that
+ * start falls.
+ */
+void nt_psim_next_state(struct nt_psim *s, struct nt_predict_state *out)
+{
+	const struct nt_predict_knobs *k = s->k;
+	struct nt_ptime start = s->reply_at_client;
+	int64_t lo, nom, hi, p = k->pause_ns;
+	int64_t sample_lo, sample_hi;
+
+	/* With an RTT the reply comes off the delay line: the client wakes to read it. */
+	if (k->rtt_ns > 0)
+		start = nt_pt_anchor(s, start, NT_PSIM_WAKE_MIN_NS, NT_PSIM_WAKE_NOMINAL_NS / 2,
+				     k->wake_latency_ns, false);
+	if (p > 0)
+		start = nt_pt_anchor(s, start, p, p + nt_psim_wake_nominal(s), p + k->wake_slack_ns,
+				     false);
+	else
+		start = nt_pt_add(start, 0, NT_PSIM_PROC_NS / 10, NT_PSIM_PROC_NS);
+	nt_pt_diff(s, start, s->rx.lrcv, &lo, &nom, &hi);
+	/*
+	 * A ping-pong count at or over the threshold behaves as the threshold
+	 * itself (every rule tests >= threshold, resets to 0, or adds one): keep
+	 * the smaller, so hypotheses that differ only there merge.
+	 */
+	*out = (struct nt_predict_state){
+		.pingpong = (uint16_t)(s->rx.pingpong < s->kern->pingpong_thresh
+					       ? s->rx.pingpong
+					       : s->kern->pingpong_thresh),
+		.quick = (uint16_t)(s->rx.quick > s->fuzzy ? s->rx.quick - s->fuzzy : 0),
+		.quick_hi = (uint16_t)(s->rx.quick_hi + s->fuzzy),
+		.ato = (uint16_t)s->rx.ato,
+		.rcv_mss = s->rx.rcv_mss,
+		.lss = s->rx.lss,
+		.rcv_ssthresh = s->rx.ssthresh,
+		.wnd_base = s->rx.wnd_base,
+		.scaling_ratio = (uint16_t)s->rx.ratio,
+		.lrcv_lo_ns = lo < 0 ? 0 : lo,
+		.lrcv_hi_ns = hi < 0 ? 0 : hi,
+		.lrcv_ph_lo_ns = -1,
+		.lrcv_ph_hi_ns = -1,
+		.phase_lo_ns = -1,
+		.phase_hi_ns = -1,
+	};
+	if (nt_pt_phase(s, start, &lo, &hi)) {
+		out->phase_lo_ns = lo;
+		out->phase_hi_ns = hi;
+	}
+	if (nt_pt_phase(s, s->rx.lrcv, &lo, &hi)) {
+		out->lrcv_ph_lo_ns = lo;
+		out->lrcv_ph_hi_ns = hi;
+	}
+	/*
+	 * The target's RTT sample for the reply: the client ACKs it on its next
+	 * header after the pause, or by its own delayed-ACK timer (40-48 ms)
+	 * when the pause is longer; round 1's ACK is immediate (quick mode).
+	 */
+	sample_lo = sample_hi = k->rtt_ns;
+	if (s->round > 1) {
+		int64_t cap_lo = 40000000, cap_hi = 48000000;
+
+		sample_lo += p < cap_lo ? p : cap_lo;
+		sample_hi += p + k->wake_slack_ns < cap_hi ? p + k->wake_slack_ns : cap_hi;
+	}
+	sample_hi += 1000000;
+	out->srtt_lo_ns = s->rx.srtt_lo_ns + (sample_lo - s->rx.srtt_lo_ns) / 8;
+	out->srtt_hi_ns = s->rx.srtt_hi_ns + (sample_hi - s->rx.srtt_hi_ns) / 8;
+}

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nt/capture/capture.h"
 #include "nt/cli.h"
@@ -35,6 +36,8 @@ enum {
 	OPT_TIMINGS,
 	OPT_BRIEF,
 	OPT_EXPORT_PKT,
+	OPT_COMPARE,
+	OPT_STEP,
 };
 
 static const struct option long_options[] = {
@@ -62,6 +65,8 @@ static const struct option long_options[] = {
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "step", no_argument, NULL, OPT_STEP },
 	{ 0 },
 };
 
@@ -86,6 +91,8 @@ static const char usage_head[] =
 	"                       runs in its own fresh lab:\n";
 
 static const char usage_tail[] =
+	"  --compare A,B        run variants A and B and draw them side by side on one\n"
+	"                       time axis (svg, html); elsewhere as --variant A,B\n"
 	"  --ipv6               use 2001:db8::1 and 2001:db8::2 instead of 192.0.2.1 and .2\n"
 	"  --pingpong-thresh N  the target's net.ipv4.tcp_pingpong_thresh (1..255)\n"
 	"  --timeout MS         a round taking longer is an error (default 2000)\n"
@@ -109,6 +116,8 @@ static const char usage_output[] =
 	"  --export-packetdrill FILE  the first stalled round (else the last) as a packetdrill\n"
 	"                       script from the client's side (see nagle-trace(1), EXPORTS)\n"
 	"  --summary            one line per round instead of the full timeline\n"
+	"  --step               on a terminal: pause after each round until a key is pressed\n"
+	"                       (the client waits; no clock runs)\n"
 	"  --brief              the summary alone (text; a million rounds, one screen)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
@@ -268,7 +277,19 @@ static int parse_exchange(int c, const char *name, const char *arg, struct nt_tr
 		t->ipv6 = true;
 		return 0;
 	case OPT_VARIANT:
+		if (opt->compare)
+			return nt_err_set(err, 0, "--variant and --compare both name variants");
+		opt->variant_set = true;
 		return parse_variants(arg, opt, err);
+	case OPT_COMPARE:
+		if (opt->variant_set)
+			return nt_err_set(err, 0, "--variant and --compare both name variants");
+		opt->compare = true;
+		ret = parse_variants(arg, opt, err);
+		if (ret == 0 && opt->n_variants != 2)
+			return nt_err_set(err, 0, "--compare: \"%s\" is not two variants (A,B)",
+					  arg);
+		return ret;
 	}
 	return 1;
 }
@@ -304,6 +325,9 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;
+		return 0;
+	case OPT_STEP:
+		opt->step = true;
 		return 0;
 	case OPT_EXPORT_PKT:
 		if (!*arg)
@@ -371,6 +395,9 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 	if (opt->n_variants == 0)
 		opt->variants[opt->n_variants++] = nt_variant_find("default");
 	t->variant = opt->variants[0];
+	/* --step reads its keys from a terminal; without one it would wait forever or never. */
+	if (opt->step && !isatty(STDIN_FILENO))
+		return nt_err_set(err, 0, "--step: standard input is not a terminal");
 	/* -o and -w naming one file, however spelled, is refused by the command (cmd/trace.c). */
 	return 0;
 }

@@ -178,6 +178,7 @@ static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace
 	xc->handler_ns = opt->handler_ns;
 	xc->write_gap_ns = opt->write_gap_ns;
 	xc->timeout_ns = opt->timeout_ns;
+	xc->hold = opt->step != NULL;
 	fill_sockaddr(&xc->client, lab->family, &lab->client_addr, NT_CLIENT_PORT);
 	fill_sockaddr(&xc->target, lab->family, &lab->target_addr, NT_TARGET_PORT);
 	xc->addr_len = lab->family == AF_INET6 ? sizeof(struct sockaddr_in6)
@@ -233,6 +234,45 @@ static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_er
 	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
 }
 
+/*
+ * --step: the client is held before its next round. The last round is
+ * complete once the client's ACK of its reply is captured; with no next
+ * header to ride on, that ACK waits for the client's delayed-ACK timer (at
+ * most TCP_DELACK_MAX, 200 ms), so the capture is drained for a little
+ * longer before the round is handed over and the pause begins. Between
+ * rounds the target stays in ping-pong mode (a 1 s --pause still stalls).
+ */
+#define STEP_SETTLE_NS (250 * NT_NS_PER_MS)
+
+static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
+		      const struct nt_trace_config *opt, struct nt_err *err)
+{
+	int64_t until = nt_now_mono_ns() + STEP_SETTLE_NS;
+	int ret;
+
+	while (!stopped(opt) && nt_now_mono_ns() < until) {
+		int64_t left = until - nt_now_mono_ns();
+		struct timespec ts = { .tv_sec = left / NT_NS_PER_SEC,
+				       .tv_nsec = left % NT_NS_PER_SEC };
+		struct pollfd pfd = { .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
+
+		if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR)
+			return nt_err_set(err, -errno, "wait for the capture");
+		ret = drain_capture(pl, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (stopped(opt))
+		return 0;
+	note_mss(pl);
+	ret = nt_run_retire(pl->run, ex->rounds_done, pl->sink);
+	if (ret < 0)
+		return nt_err_set(err, ret, "write the report");
+	opt->step(opt->step_ctx, ex->rounds_done);
+	nt_exchange_release(ex);
+	return 0;
+}
+
 /* The loop: returns 0 when the exchange and its teardown are over (or stopped), < 0 on error. */
 static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt_trace_config *opt,
 		    struct nt_err *err)
@@ -277,6 +317,8 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 				teardown_deadline = nt_now_mono_ns() + TEARDOWN_WAIT_NS;
 			}
 			ret = retire_rounds(pl, ex->rounds_done, err);
+			if (ret == 0 && ex->cstate == NT_CLIENT_HELD)
+				ret = step_pause(pl, ex, opt, err);
 			if (ret < 0)
 				return ret;
 		}

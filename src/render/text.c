@@ -205,6 +205,44 @@ static void print_round_evidence(FILE *out, const struct nt_round_view *rv, cons
 	fputs(st->reset, out);
 }
 
+/* One evidence line into a malloc()ed string without its indentation; NULL when not known. */
+static char *evidence_line(const struct nt_round_view *rv, bool client)
+{
+	const struct nt_round_evidence *re = rv->evidence;
+	int64_t t0 = rv->round->start_ns;
+	char *buf = NULL, *p;
+	size_t size = 0;
+	FILE *f;
+
+	if (!re || !nt_known(client ? re->body_write_ns : re->target_sample_ns))
+		return NULL;
+	if (!nt_known(t0))
+		t0 = re->body_write_ns;
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return NULL;
+	if (client)
+		print_client_evidence(f, rv, re, t0);
+	else
+		print_target_evidence(f, re, t0);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	for (p = buf; *p == ' '; p++)
+		;
+	memmove(buf, p, strlen(p) + 1);
+	if (*buf && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	return buf;
+}
+
+void nt_text_evidence(const struct nt_round_view *rv, char **client, char **target)
+{
+	*client = evidence_line(rv, true);
+	*target = evidence_line(rv, false);
+}
+
 /* The run's kernel counters, one line. */
 static void print_counters(FILE *out, const struct nt_run *run)
 {

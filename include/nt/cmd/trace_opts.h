@@ -28,6 +28,9 @@
  * @trace: the live run's configuration (its variant is set per run)
  * @variants: the variants to run, each in its own lab, in order
  * @n_variants: how many
+ * @variant_set: --variant was given
+ * @compare: --compare: two variants drawn side by side on one time axis
+ * @step: --step: pause after each round until a key is pressed
  * @out: the output options
  * @pkt_path: --export-packetdrill's script, NULL when not asked for
  */
@@ -36,6 +39,9 @@ struct nt_trace_opts {
 	struct nt_trace_config trace;
 	const struct nt_variant *variants[NT_TRACE_VARIANTS_MAX];
 	unsigned n_variants;
+	bool variant_set;
+	bool compare;
+	bool step;
 	struct nt_cmd_output out;
 	const char *pkt_path;
 };

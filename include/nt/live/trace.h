@@ -40,6 +40,10 @@
  * @sink: where the run's rounds go as they complete (a renderer's), or NULL
  * @close_later: close the capture in the background (nt_capture_close_later()),
  *               for a run followed by another; the caller drains the closer
+ * @step: NULL, or called after each round is complete and handed to @sink
+ *        and before the next begins (the client is held meanwhile, with no
+ *        clock running: --step); returns when the run may go on
+ * @step_ctx: passed to @step
  */
 struct nt_trace_config {
 	const struct nt_variant *variant;
@@ -57,6 +61,8 @@ struct nt_trace_config {
 	struct nt_pcap_writer *pcap;
 	const struct nt_run_sink *sink;
 	bool close_later;
+	void (*step)(void *ctx, unsigned round);
+	void *step_ctx;
 };
 
 /**

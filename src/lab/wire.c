@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wire.c - the delay line's forwarder (see nt/lab/wire.h).
+ *
+ * Why a thread: a frame must leave at its deadline whatever the main loop is
+ * doing (a blocking write, a capture being drained, a report being rendered),
+ * and a deadline tens of microseconds late is a visible error. So the
+ * forwarder owns one thread whose only job is waiting for the next deadline.
+ * It shares nothing with the rest of the program but its descriptors, its
+ * queues and a statistics struct under a mutex; it blocks every signal.
+ *
+ * Why AF_PACKET without a ring: each middle end has one SOCK_RAW packet
+ * socket, opened with protocol 0 and bound with ETH_P_ALL (the first hook
+ * registration, so packet_do_bind() pays no synchronize_net()), read with
+ * recvmsg(). A PACKET_RX_RING would cost an RCU grace period to set up
+ * (packet_set_ring() calls synchronize_net()) and TPACKET_V3 retires blocks
+ * on a timer, which is latency a delay line cannot have; at the lab's rates a
+ * system call per frame is cheap. PACKET_IGNORE_OUTGOING keeps each socket
+ * from seeing frames sent out of its end (dev_queue_xmit_nit() already skips
+ * the sending socket; this also hides anything the middle's own stack sends).
+ *
+ * Checksums: a frame from a local TCP socket crosses veth as CHECKSUM_PARTIAL
+ * (veth offers NETIF_F_HW_CSUM), so its TCP checksum field holds only the
+ * pseudo-header sum. Forwarded as bytes, it would arrive with a bad checksum
+ * and be dropped. PACKET_VNET_HDR prefixes every frame read with a struct
+ * virtio_net_hdr (packet_rcv_vnet(): NEEDS_CSUM, csum_start, csum_offset) and
+ * makes send() take one (virtio_net_hdr_to_skb() sets the skb up as
+ * CHECKSUM_PARTIAL again), so the metadata travels with the bytes and the
+ * frame leaves exactly as it came.
+ *
+ * Which clock: the kernel stamps each frame on receive (SO_TIMESTAMPNS,
+ * CLOCK_REALTIME, net_timestamp_check() in __netif_receive_skb_core()). The
+ * deadline is that stamp plus the delay, carried over to CLOCK_MONOTONIC
+ * (nt_wire_deadline_ns()): computed from when the frame arrived, not when we
+ * read it, and immune to a wall-clock step while it waits. The thread sleeps
+ * on a CLOCK_MONOTONIC timerfd armed with an absolute time (TFD_TIMER_ABSTIME),
+ * so no error accumulates from one frame to the next; poll() on it together
+ * with both sockets and the stop eventfd.
+ *
+ * Precision: a sleeping thread wakes tens of microseconds after its timer on
+ * this kind of machine (wake-up and scheduling latency). So the timer is
+ * armed spin_ns before the deadline and the thread busy-waits on the vDSO
+ * clock for the rest; PR_SET_TIMERSLACK of 1 ns keeps the kernel from adding
+ * its default 50 us of slack to the thread's sleeps. docs/wire.md has the
+ * measurements behind the default.
+ *
+ * Order: each direction is a FIFO whose deadlines never decrease, and the
+ * thread always releases the earliest head of the two, so frames leave in the
+ * order they arrived. A frame that finds its queue full, is longer than a slot,
+ * or is refused by send() is counted, per direction, as dropped.
+ */
+#include <errno.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <linux/if_packet.h>
+#include <linux/virtio_net.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nt/clock.h"
+#include "nt/lab/wire.h"
+
+/* Receive buffer per socket: about a thousand small frames' truesize of headroom. */
+#define WIRE_RCVBUF_BYTES (4 * 1024 * 1024)
+/* Frames read from one socket per pass before due frames get another look. */
+#define WIRE_DRAIN_BATCH 64
+/* Room for a VLAN tag on top of the Ethernet header. */
+#define WIRE_VLAN_BYTES 4
+
+static int set_int_opt(int fd, int level, int name, int val)
+{
+	return setsockopt(fd, level, name, &val, sizeof(val)) < 0 ? -errno : 0;
+}
+
+static int link_mtu(int fd, const char *ifname, int *mtu, struct nt_err *err)
+{
+	struct ifreq ifr;
+	size_t len = strlen(ifname);
+
+	memset(&ifr, 0, sizeof(ifr));
+	if (len >= sizeof(ifr.ifr_name))
+		return nt_err_set(err, -ENAMETOOLONG, "wire: link name \"%s\"", ifname);
+	memcpy(ifr.ifr_name, ifname, len + 1);
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+		return nt_err_set(err, -errno, "wire: read the MTU of %s", ifname);
+	*mtu = ifr.ifr_mtu;
+	return 0;
+}
+
+/* One middle end's socket, in the calling thread's namespace; see the top of the file. */
+static int open_end(const char *ifname, int ifindex, int *fd_out, struct nt_err *err)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL),
+				   .sll_ifindex = ifindex };
+	int rcvbuf = WIRE_RCVBUF_BYTES;
+	int fd, ret;
+
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return nt_err_set(err, -errno, "wire: create a packet socket for %s", ifname);
+	ret = set_int_opt(fd, SOL_PACKET, PACKET_VNET_HDR, 1);
+	if (ret) {
+		nt_err_set(err, ret, "wire: %s: set PACKET_VNET_HDR", ifname);
+		goto close_fd;
+	}
+	ret = set_int_opt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, 1);
+	if (ret) {
+		nt_err_set(err, ret, "wire: %s: set PACKET_IGNORE_OUTGOING", ifname);
+		goto close_fd;
+	}
+	ret = set_int_opt(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
+	if (ret) {
+		nt_err_set(err, ret, "wire: %s: set SO_TIMESTAMPNS", ifname);
+		goto close_fd;
+	}
+	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN, which we hold in a namespace we made. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0) {
+		ret = nt_err_set(err, -errno, "wire: %s: set the receive buffer", ifname);
+		goto close_fd;
+	}
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		ret = nt_err_set(err, -errno, "wire: bind a packet socket to %s", ifname);
+		goto close_fd;
+	}
+	*fd_out = fd;
+	return 0;
+
+close_fd:
+	close(fd);
+	return ret;
+}
+
+static int open_queues(struct nt_wire *w, const struct nt_wire_config *cfg, struct nt_err *err)
+{
+	uint32_t frames = cfg->queue_frames ? cfg->queue_frames : NT_WIRE_QUEUE_FRAMES;
+	int mtu[NT_WIRE_DIRS], ret;
+	uint32_t slot_bytes;
+
+	ret = link_mtu(w->sock[NT_WIRE_TO_TARGET], cfg->client_ifname, &mtu[0], err);
+	if (ret == 0)
+		ret = link_mtu(w->sock[NT_WIRE_TO_CLIENT], cfg->target_ifname, &mtu[1], err);
+	if (ret)
+		return ret;
+	/* A frame may be as long as the larger MTU plus its link header and the vnet header. */
+	slot_bytes = (uint32_t)(sizeof(struct virtio_net_hdr) + ETHER_HDR_LEN + WIRE_VLAN_BYTES +
+				(mtu[0] > mtu[1] ? mtu[0] : mtu[1]));
+	for (int d = 0; d < NT_WIRE_DIRS; d++) {
+		ret = nt_wire_queue_init(&w->queue[d], frames, slot_bytes);
+		if (ret)
+			return nt_err_set(err, ret, "wire: allocate a queue of %u frames", frames);
+	}
+	w->scratch = malloc(slot_bytes);
+	if (!w->scratch)
+		return nt_err_set(err, -ENOMEM, "wire: allocate a frame buffer");
+	return 0;
+}
+
+int nt_wire_open(struct nt_wire *w, const struct nt_wire_config *cfg, struct nt_err *err)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->sock[0] = w->sock[1] = w->timer_fd = w->stop_fd = -1;
+	for (int d = 0; d < NT_WIRE_DIRS; d++) {
+		w->delay_ns[d] = cfg->delay_ns[d];
+		w->stats.delay_ns[d] = cfg->delay_ns[d];
+	}
+	w->spin_ns = cfg->spin_ns == 0 ? NT_WIRE_SPIN_NS : cfg->spin_ns < 0 ? 0 : cfg->spin_ns;
+	w->stats.spin_ns = w->spin_ns;
+	/* From here on nt_wire_close() undoes whatever was made. */
+	w->is_open = true;
+	pthread_mutex_init(&w->lock, NULL);
+
+	ret = open_end(cfg->client_ifname, cfg->client_ifindex, &w->sock[NT_WIRE_TO_TARGET], err);
+	if (ret)
+		goto fail;
+	ret = open_end(cfg->target_ifname, cfg->target_ifindex, &w->sock[NT_WIRE_TO_CLIENT], err);
+	if (ret)
+		goto fail;
+	ret = open_queues(w, cfg, err);
+	if (ret)
+		goto fail;
+	w->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (w->timer_fd < 0) {
+		ret = nt_err_set(err, -errno, "wire: create a timerfd");
+		goto fail;
+	}
+	w->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (w->stop_fd < 0) {
+		ret = nt_err_set(err, -errno, "wire: create an eventfd");
+		goto fail;
+	}
+	return 0;
+
+fail:
+	nt_wire_close(w);
+	return ret;
+}
+
+/**
+ * struct pass - the thread's private state
+ * @w: the wire
+ * @st: counters, published to @w->stats under the lock after each pass
+ * @armed_ns: the absolute time the timerfd is armed for, 0 when not armed
+ */
+struct pass {
+	struct nt_wire *w;
+	struct nt_wire_stats st;
+	int64_t armed_ns;
+};
+
+/* The kernel's receive timestamp, or 0 when the frame came without one. */
+static int64_t rx_stamp_ns(struct msghdr *msg)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			return (int64_t)ts.tv_sec * NT_NS_PER_SEC + ts.tv_nsec;
+		}
+	}
+	return 0;
+}
+
+/* Read up to WIRE_DRAIN_BATCH frames of direction @d into its queue. */
+static int drain(struct pass *p, int d)
+{
+	struct nt_wire *w = p->w;
+	struct nt_wire_queue *q = &w->queue[d];
+	struct nt_wire_dir_stats *ds = &p->st.dir[d];
+	union {
+		char buf[CMSG_SPACE(sizeof(struct timespec))];
+		struct cmsghdr align;
+	} ctl;
+	/* One pair of clock reads per batch: only their offset matters (nt_wire_deadline_ns()). */
+	int64_t now_real = nt_now_real_ns(), now_mono = nt_now_mono_ns();
+
+	for (int i = 0; i < WIRE_DRAIN_BATCH; i++) {
+		uint8_t *slot = nt_wire_queue_tail(q);
+		struct iovec iov = { .iov_base = slot ? slot : w->scratch,
+				     .iov_len = q->slot_bytes };
+		struct msghdr msg = { .msg_iov = &iov,
+				      .msg_iovlen = 1,
+				      .msg_control = ctl.buf,
+				      .msg_controllen = sizeof(ctl.buf) };
+		int64_t rx_real;
+		ssize_t n;
+
+		/* MSG_TRUNC: the frame's whole length, so truncation is seen and counted. */
+		n = recvmsg(w->sock[d], &msg, MSG_DONTWAIT | MSG_TRUNC);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return 0;
+			/* A pending error of a link that went down (packet_notifier()): reported once. */
+			if (errno == ENETDOWN)
+				continue;
+			return -errno;
+		}
+		if (!slot) {
+			ds->dropped_queue_full++;
+			continue;
+		}
+		if ((size_t)n > q->slot_bytes || (size_t)n <= sizeof(struct virtio_net_hdr)) {
+			ds->dropped_truncated++;
+			continue;
+		}
+		rx_real = rx_stamp_ns(&msg);
+		if (!rx_real) {
+			ds->unstamped++;
+			rx_real = now_real;
+		}
+		nt_wire_queue_commit(
+			q, (uint32_t)n,
+			nt_wire_deadline_ns(rx_real, now_real, now_mono, w->delay_ns[d]));
+	}
+	return 0;
+}
+
+/* The direction whose head leaves first, or -1 when both queues are empty. */
+static int next_dir(const struct nt_wire *w, int64_t *deadline_ns)
+{
+	const uint8_t *data;
+	int best = -1;
+
+	for (int d = 0; d < NT_WIRE_DIRS; d++) {
+		const struct nt_wire_slot *s = nt_wire_queue_head(&w->queue[d], &data);
+
+		if (s && (best < 0 || s->deadline_ns < *deadline_ns)) {
+			best = d;
+			*deadline_ns = s->deadline_ns;
+		}
+	}
+	return best;
+}
+
+static void send_head(struct pass *p, int d, int64_t now_ns)
+{
+	struct nt_wire *w = p->w;
+	struct nt_wire_dir_stats *ds = &p->st.dir[d];
+	const uint8_t *data;
+	const struct nt_wire_slot *s = nt_wire_queue_head(&w->queue[d], &data);
+
+	/* sock[d] received it; the other socket is bound to the far end. */
+	if (send(w->sock[NT_WIRE_DIRS - 1 - d], data, s->len, MSG_DONTWAIT) < 0) {
+		ds->dropped_send++;
+		ds->last_send_errno = errno;
+	} else {
+		ds->forwarded++;
+		nt_wire_hist_add(&ds->lateness, now_ns - s->deadline_ns);
+	}
+	nt_wire_queue_pop(&w->queue[d]);
+}
+
+/*
+ * Send every frame whose deadline is due, busy-waiting for those less than
+ * spin_ns away. Returns the next deadline that is further out, or 0.
+ */
+static int64_t release_due(struct pass *p)
+{
+	struct nt_wire *w = p->w;
+
+	for (;;) {
+		int64_t deadline_ns = 0, now_ns;
+		int d = next_dir(w, &deadline_ns);
+
+		if (d < 0)
+			return 0;
+		now_ns = nt_now_mono_ns();
+		if (deadline_ns - now_ns > w->spin_ns)
+			return deadline_ns;
+		while (now_ns < deadline_ns)
+			now_ns = nt_now_mono_ns();
+		send_head(p, d, now_ns);
+	}
+}
+
+/* Arm the timerfd spin_ns before @deadline_ns (absolute), unless it already is. */
+static int arm_timer(struct pass *p, int64_t deadline_ns)
+{
+	int64_t wake_ns = deadline_ns - p->w->spin_ns;
+	struct itimerspec its = { .it_value = { .tv_sec = wake_ns / NT_NS_PER_SEC,
+						.tv_nsec = wake_ns % NT_NS_PER_SEC } };
+
+	if (!deadline_ns || wake_ns == p->armed_ns)
+		return 0;
+	if (timerfd_settime(p->w->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
+		return -errno;
+	p->armed_ns = wake_ns;
+	return 0;
+}
+
+static void publish(struct pass *p)
+{
+	pthread_mutex_lock(&p->w->lock);
+	p->w->stats = p->st;
+	pthread_mutex_unlock(&p->w->lock);
+}
+
+static int forward(struct pass *p)
+{
+	struct nt_wire *w = p->w;
+	struct pollfd pfd[] = {
+		{ .fd = w->sock[NT_WIRE_TO_TARGET], .events = POLLIN },
+		{ .fd = w->sock[NT_WIRE_TO_CLIENT], .events = POLLIN },
+		{ .fd = w->timer_fd, .events = POLLIN },
+		{ .fd = w->stop_fd, .events = POLLIN },
+	};
+	uint64_t ticks;
+	int ret;
+
+	for (;;) {
+		ret = arm_timer(p, release_due(p));
+		if (ret)
+			return nt_err_set(&w->thread_err, ret, "wire: arm the timer");
+		publish(p);
+		if (poll(pfd, 4, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return nt_err_set(&w->thread_err, -errno, "wire: poll");
+		}
+		if (pfd[3].revents)
+			return 0;
+		/* Fired: the next arm_timer() must set it again even for the same time. */
+		if (pfd[2].revents && read(w->timer_fd, &ticks, sizeof(ticks)) > 0)
+			p->armed_ns = 0;
+		for (int d = 0; d < NT_WIRE_DIRS; d++) {
+			if (!pfd[d].revents)
+				continue;
+			ret = drain(p, d);
+			if (ret)
+				return nt_err_set(&w->thread_err, ret, "wire: read a frame");
+		}
+	}
+}
+
+static void *wire_main(void *arg)
+{
+	struct pass p = { .w = arg };
+	int ret;
+
+	p.st = p.w->stats;
+	/* The default slack (50 us) would be added to every wake-up (hrtimer_set_expires_range_ns()). */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	ret = forward(&p);
+	pthread_mutex_lock(&p.w->lock);
+	p.w->stats = p.st;
+	p.w->thread_ret = ret;
+	pthread_mutex_unlock(&p.w->lock);
+	return NULL;
+}
+
+int nt_wire_start(struct nt_wire *w, struct nt_err *err)
+{
+	sigset_t all, old;
+	int ret;
+
+	if (!w->is_open || w->running)
+		return nt_err_set(err, -EINVAL, "wire: start: not open, or already running");
+	/* The thread inherits this mask: signals stay with the main thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&w->thread, NULL, wire_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		return nt_err_set(err, -ret, "wire: start the forwarding thread");
+	w->running = true;
+	return 0;
+}
+
+/* PACKET_STATISTICS, accumulated: the kernel zeroes its counters on every read. */
+static void read_kernel_drops(struct nt_wire *w)
+{
+	for (int d = 0; d < NT_WIRE_DIRS; d++) {
+		struct tpacket_stats ks;
+		socklen_t len = sizeof(ks);
+
+		if (w->sock[d] >= 0 &&
+		    getsockopt(w->sock[d], SOL_PACKET, PACKET_STATISTICS, &ks, &len) == 0)
+			w->kernel_drops[d] += ks.tp_drops;
+	}
+}
+
+int nt_wire_stats(struct nt_wire *w, struct nt_wire_stats *st, struct nt_err *err)
+{
+	int ret;
+
+	read_kernel_drops(w);
+	if (w->running)
+		pthread_mutex_lock(&w->lock);
+	*st = w->stats;
+	ret = w->thread_ret;
+	if (ret)
+		nt_err_set(err, ret, "%s", w->thread_err.msg);
+	if (w->running)
+		pthread_mutex_unlock(&w->lock);
+	for (int d = 0; d < NT_WIRE_DIRS; d++)
+		st->dir[d].dropped_kernel = w->kernel_drops[d];
+	return ret;
+}
+
+void nt_wire_close(struct nt_wire *w)
+{
+	uint64_t one = 1;
+
+	if (!w->is_open)
+		return;
+	if (w->running) {
+		/* An eventfd write cannot fail here: the counter is far from its maximum. */
+		if (write(w->stop_fd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(w->thread, NULL);
+		w->running = false;
+	}
+	read_kernel_drops(w);
+	for (int d = 0; d < NT_WIRE_DIRS; d++) {
+		if (w->sock[d] >= 0)
+			close(w->sock[d]);
+		w->sock[d] = -1;
+		nt_wire_queue_fini(&w->queue[d]);
+	}
+	if (w->timer_fd >= 0)
+		close(w->timer_fd);
+	if (w->stop_fd >= 0)
+		close(w->stop_fd);
+	w->timer_fd = w->stop_fd = -1;
+	free(w->scratch);
+	w->scratch = NULL;
+	pthread_mutex_destroy(&w->lock);
+	w->is_open = false;
+}

@@ -9,15 +9,21 @@
  * It shares nothing with the rest of the program but its descriptors, its
  * queues and a statistics struct under a mutex; it blocks every signal.
  *
- * Why AF_PACKET without a ring: each middle end has one SOCK_RAW packet
- * socket, opened with protocol 0 and bound with ETH_P_ALL (the first hook
- * registration, so packet_do_bind() pays no synchronize_net()), read with
- * recvmsg(). A PACKET_RX_RING would cost an RCU grace period to set up
- * (packet_set_ring() calls synchronize_net()) and TPACKET_V3 retires blocks
- * on a timer, which is latency a delay line cannot have; at the lab's rates a
- * system call per frame is cheap. PACKET_IGNORE_OUTGOING keeps each socket
- * from seeing frames sent out of its end (dev_queue_xmit_nit() already skips
- * the sending socket; this also hides anything the middle's own stack sends).
+ * Why one AF_PACKET socket, without a ring: a SOCK_RAW packet socket opened
+ * with protocol 0 and bound with ETH_P_ALL to no particular link hears both
+ * middle ends (sll_ifindex says which) and sends out of either (sendto() with
+ * the link's ifindex). Binding is the first hook registration, so
+ * packet_do_bind() pays no synchronize_net(); closing pays one RCU grace
+ * period (packet_release()), so one socket instead of one per end halves the
+ * lab's teardown. Since Linux 6.15 a hook bound to no link sits on its own
+ * namespace's list (ptype_head(): af_packet_net->ptype_all); older kernels
+ * keep one global list, where it is called, and returns at once, for every
+ * frame of the host. A PACKET_RX_RING would cost another grace period to set
+ * up (packet_set_ring() calls synchronize_net()) and TPACKET_V3 retires
+ * blocks on a timer, latency a delay line cannot have; at the lab's rates a
+ * system call per frame is cheap. PACKET_IGNORE_OUTGOING hides the copies of
+ * frames leaving the ends (dev_queue_xmit_nit() already skips the sending
+ * socket; this also hides anything the middle's own stack might send).
  *
  * Checksums: a frame from a local TCP socket crosses veth as CHECKSUM_PARTIAL
  * (veth offers NETIF_F_HW_CSUM), so its TCP checksum field holds only the
@@ -47,7 +53,8 @@
  * Order: each direction is a FIFO whose deadlines never decrease, and the
  * thread always releases the earliest head of the two, so frames leave in the
  * order they arrived. A frame that finds its queue full, is longer than a slot,
- * or is refused by send() is counted, per direction, as dropped.
+ * or is refused by sendto() is counted, per direction, as dropped; a frame the
+ * kernel could not queue on the socket shows in PACKET_STATISTICS.
  */
 #include <errno.h>
 #include <net/ethernet.h>
@@ -70,9 +77,9 @@
 #include "nt/clock.h"
 #include "nt/lab/wire.h"
 
-/* Receive buffer per socket: about a thousand small frames' truesize of headroom. */
+/* Receive buffer: about a thousand small frames' truesize of headroom. */
 #define WIRE_RCVBUF_BYTES (4 * 1024 * 1024)
-/* Frames read from one socket per pass before due frames get another look. */
+/* Frames read per pass before due frames get another look. */
 #define WIRE_DRAIN_BATCH 64
 /* Room for a VLAN tag on top of the Ethernet header. */
 #define WIRE_VLAN_BYTES 4
@@ -97,41 +104,39 @@ static int link_mtu(int fd, const char *ifname, int *mtu, struct nt_err *err)
 	return 0;
 }
 
-/* One middle end's socket, in the calling thread's namespace; see the top of the file. */
-static int open_end(const char *ifname, int ifindex, int *fd_out, struct nt_err *err)
+/* The socket, in the calling thread's namespace; see the top of the file. */
+static int open_socket(int *fd_out, struct nt_err *err)
 {
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
-				   .sll_protocol = htons(ETH_P_ALL),
-				   .sll_ifindex = ifindex };
+	static const struct {
+		int level, name;
+		const char *text;
+	} opts[] = {
+		{ SOL_PACKET, PACKET_VNET_HDR, "PACKET_VNET_HDR" },
+		{ SOL_PACKET, PACKET_IGNORE_OUTGOING, "PACKET_IGNORE_OUTGOING" },
+		{ SOL_SOCKET, SO_TIMESTAMPNS, "SO_TIMESTAMPNS" },
+	};
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL) };
 	int rcvbuf = WIRE_RCVBUF_BYTES;
 	int fd, ret;
 
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return nt_err_set(err, -errno, "wire: create a packet socket for %s", ifname);
-	ret = set_int_opt(fd, SOL_PACKET, PACKET_VNET_HDR, 1);
-	if (ret) {
-		nt_err_set(err, ret, "wire: %s: set PACKET_VNET_HDR", ifname);
-		goto close_fd;
-	}
-	ret = set_int_opt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, 1);
-	if (ret) {
-		nt_err_set(err, ret, "wire: %s: set PACKET_IGNORE_OUTGOING", ifname);
-		goto close_fd;
-	}
-	ret = set_int_opt(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
-	if (ret) {
-		nt_err_set(err, ret, "wire: %s: set SO_TIMESTAMPNS", ifname);
-		goto close_fd;
+		return nt_err_set(err, -errno, "wire: create a packet socket");
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		ret = set_int_opt(fd, opts[i].level, opts[i].name, 1);
+		if (ret) {
+			nt_err_set(err, ret, "wire: set %s on the packet socket", opts[i].text);
+			goto close_fd;
+		}
 	}
 	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN, which we hold in a namespace we made. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0 &&
 	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0) {
-		ret = nt_err_set(err, -errno, "wire: %s: set the receive buffer", ifname);
+		ret = nt_err_set(err, -errno, "wire: set the packet socket's receive buffer");
 		goto close_fd;
 	}
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-		ret = nt_err_set(err, -errno, "wire: bind a packet socket to %s", ifname);
+		ret = nt_err_set(err, -errno, "wire: bind the packet socket");
 		goto close_fd;
 	}
 	*fd_out = fd;
@@ -145,17 +150,17 @@ close_fd:
 static int open_queues(struct nt_wire *w, const struct nt_wire_config *cfg, struct nt_err *err)
 {
 	uint32_t frames = cfg->queue_frames ? cfg->queue_frames : NT_WIRE_QUEUE_FRAMES;
-	int mtu[NT_WIRE_DIRS], ret;
+	int mtu_c, mtu_t, ret;
 	uint32_t slot_bytes;
 
-	ret = link_mtu(w->sock[NT_WIRE_TO_TARGET], cfg->client_ifname, &mtu[0], err);
+	ret = link_mtu(w->sock, cfg->client_ifname, &mtu_c, err);
 	if (ret == 0)
-		ret = link_mtu(w->sock[NT_WIRE_TO_CLIENT], cfg->target_ifname, &mtu[1], err);
+		ret = link_mtu(w->sock, cfg->target_ifname, &mtu_t, err);
 	if (ret)
 		return ret;
 	/* A frame may be as long as the larger MTU plus its link header and the vnet header. */
 	slot_bytes = (uint32_t)(sizeof(struct virtio_net_hdr) + ETHER_HDR_LEN + WIRE_VLAN_BYTES +
-				(mtu[0] > mtu[1] ? mtu[0] : mtu[1]));
+				(mtu_c > mtu_t ? mtu_c : mtu_t));
 	for (int d = 0; d < NT_WIRE_DIRS; d++) {
 		ret = nt_wire_queue_init(&w->queue[d], frames, slot_bytes);
 		if (ret)
@@ -172,7 +177,9 @@ int nt_wire_open(struct nt_wire *w, const struct nt_wire_config *cfg, struct nt_
 	int ret;
 
 	memset(w, 0, sizeof(*w));
-	w->sock[0] = w->sock[1] = w->timer_fd = w->stop_fd = -1;
+	w->sock = w->timer_fd = w->stop_fd = -1;
+	w->ifindex[NT_WIRE_TO_TARGET] = cfg->client_ifindex;
+	w->ifindex[NT_WIRE_TO_CLIENT] = cfg->target_ifindex;
 	for (int d = 0; d < NT_WIRE_DIRS; d++) {
 		w->delay_ns[d] = cfg->delay_ns[d];
 		w->stats.delay_ns[d] = cfg->delay_ns[d];
@@ -183,10 +190,7 @@ int nt_wire_open(struct nt_wire *w, const struct nt_wire_config *cfg, struct nt_
 	w->is_open = true;
 	pthread_mutex_init(&w->lock, NULL);
 
-	ret = open_end(cfg->client_ifname, cfg->client_ifindex, &w->sock[NT_WIRE_TO_TARGET], err);
-	if (ret)
-		goto fail;
-	ret = open_end(cfg->target_ifname, cfg->target_ifindex, &w->sock[NT_WIRE_TO_CLIENT], err);
+	ret = open_socket(&w->sock, err);
 	if (ret)
 		goto fail;
 	ret = open_queues(w, cfg, err);
@@ -214,11 +218,13 @@ fail:
  * @w: the wire
  * @st: counters, published to @w->stats under the lock after each pass
  * @armed_ns: the absolute time the timerfd is armed for, 0 when not armed
+ * @to: where each direction's frames are sent (the far end's ifindex)
  */
 struct pass {
 	struct nt_wire *w;
 	struct nt_wire_stats st;
 	int64_t armed_ns;
+	struct sockaddr_ll to[NT_WIRE_DIRS];
 };
 
 /* The kernel's receive timestamp, or 0 when the frame came without one. */
@@ -235,12 +241,54 @@ static int64_t rx_stamp_ns(struct msghdr *msg)
 	return 0;
 }
 
-/* Read up to WIRE_DRAIN_BATCH frames of direction @d into its queue. */
-static int drain(struct pass *p, int d)
+/* The direction of a frame that arrived on @ifindex, or -1 for a link not ours. */
+static int dir_of(const struct nt_wire *w, int ifindex)
+{
+	for (int d = 0; d < NT_WIRE_DIRS; d++)
+		if (w->ifindex[d] == ifindex)
+			return d;
+	return -1;
+}
+
+/*
+ * Queue one frame read into the scratch buffer: @n bytes from @ifindex,
+ * received at @rx_real (0: no stamp); @now_real and @now_mono read together.
+ */
+static void enqueue(struct pass *p, int ifindex, size_t n, int64_t rx_real, int64_t now_real,
+		    int64_t now_mono)
 {
 	struct nt_wire *w = p->w;
-	struct nt_wire_queue *q = &w->queue[d];
-	struct nt_wire_dir_stats *ds = &p->st.dir[d];
+	int d = dir_of(w, ifindex);
+	struct nt_wire_dir_stats *ds;
+	uint8_t *slot;
+
+	if (d < 0) {
+		p->st.ignored++;
+		return;
+	}
+	ds = &p->st.dir[d];
+	if (n > w->queue[d].slot_bytes || n <= sizeof(struct virtio_net_hdr)) {
+		ds->dropped_truncated++;
+		return;
+	}
+	slot = nt_wire_queue_tail(&w->queue[d]);
+	if (!slot) {
+		ds->dropped_queue_full++;
+		return;
+	}
+	if (!rx_real) {
+		ds->unstamped++;
+		rx_real = now_real;
+	}
+	memcpy(slot, w->scratch, n);
+	nt_wire_queue_commit(&w->queue[d], (uint32_t)n,
+			     nt_wire_deadline_ns(rx_real, now_real, now_mono, w->delay_ns[d]));
+}
+
+/* Read up to WIRE_DRAIN_BATCH frames into their directions' queues. */
+static int drain(struct pass *p)
+{
+	struct nt_wire *w = p->w;
 	union {
 		char buf[CMSG_SPACE(sizeof(struct timespec))];
 		struct cmsghdr align;
@@ -249,42 +297,24 @@ static int drain(struct pass *p, int d)
 	int64_t now_real = nt_now_real_ns(), now_mono = nt_now_mono_ns();
 
 	for (int i = 0; i < WIRE_DRAIN_BATCH; i++) {
-		uint8_t *slot = nt_wire_queue_tail(q);
-		struct iovec iov = { .iov_base = slot ? slot : w->scratch,
-				     .iov_len = q->slot_bytes };
-		struct msghdr msg = { .msg_iov = &iov,
+		struct sockaddr_ll from;
+		struct iovec iov = { .iov_base = w->scratch, .iov_len = w->queue[0].slot_bytes };
+		struct msghdr msg = { .msg_name = &from,
+				      .msg_namelen = sizeof(from),
+				      .msg_iov = &iov,
 				      .msg_iovlen = 1,
 				      .msg_control = ctl.buf,
 				      .msg_controllen = sizeof(ctl.buf) };
-		int64_t rx_real;
 		ssize_t n;
 
 		/* MSG_TRUNC: the frame's whole length, so truncation is seen and counted. */
-		n = recvmsg(w->sock[d], &msg, MSG_DONTWAIT | MSG_TRUNC);
+		n = recvmsg(w->sock, &msg, MSG_DONTWAIT | MSG_TRUNC);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return 0;
-			/* A pending error of a link that went down (packet_notifier()): reported once. */
-			if (errno == ENETDOWN)
-				continue;
 			return -errno;
 		}
-		if (!slot) {
-			ds->dropped_queue_full++;
-			continue;
-		}
-		if ((size_t)n > q->slot_bytes || (size_t)n <= sizeof(struct virtio_net_hdr)) {
-			ds->dropped_truncated++;
-			continue;
-		}
-		rx_real = rx_stamp_ns(&msg);
-		if (!rx_real) {
-			ds->unstamped++;
-			rx_real = now_real;
-		}
-		nt_wire_queue_commit(
-			q, (uint32_t)n,
-			nt_wire_deadline_ns(rx_real, now_real, now_mono, w->delay_ns[d]));
+		enqueue(p, from.sll_ifindex, (size_t)n, rx_stamp_ns(&msg), now_real, now_mono);
 	}
 	return 0;
 }
@@ -313,8 +343,8 @@ static void send_head(struct pass *p, int d, int64_t now_ns)
 	const uint8_t *data;
 	const struct nt_wire_slot *s = nt_wire_queue_head(&w->queue[d], &data);
 
-	/* sock[d] received it; the other socket is bound to the far end. */
-	if (send(w->sock[NT_WIRE_DIRS - 1 - d], data, s->len, MSG_DONTWAIT) < 0) {
+	if (sendto(w->sock, data, s->len, MSG_DONTWAIT, (const struct sockaddr *)&p->to[d],
+		   sizeof(p->to[d])) < 0) {
 		ds->dropped_send++;
 		ds->last_send_errno = errno;
 	} else {
@@ -373,8 +403,7 @@ static int forward(struct pass *p)
 {
 	struct nt_wire *w = p->w;
 	struct pollfd pfd[] = {
-		{ .fd = w->sock[NT_WIRE_TO_TARGET], .events = POLLIN },
-		{ .fd = w->sock[NT_WIRE_TO_CLIENT], .events = POLLIN },
+		{ .fd = w->sock, .events = POLLIN },
 		{ .fd = w->timer_fd, .events = POLLIN },
 		{ .fd = w->stop_fd, .events = POLLIN },
 	};
@@ -386,20 +415,18 @@ static int forward(struct pass *p)
 		if (ret)
 			return nt_err_set(&w->thread_err, ret, "wire: arm the timer");
 		publish(p);
-		if (poll(pfd, 4, -1) < 0) {
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return nt_err_set(&w->thread_err, -errno, "wire: poll");
 		}
-		if (pfd[3].revents)
+		if (pfd[2].revents)
 			return 0;
 		/* Fired: the next arm_timer() must set it again even for the same time. */
-		if (pfd[2].revents && read(w->timer_fd, &ticks, sizeof(ticks)) > 0)
+		if (pfd[1].revents && read(w->timer_fd, &ticks, sizeof(ticks)) > 0)
 			p->armed_ns = 0;
-		for (int d = 0; d < NT_WIRE_DIRS; d++) {
-			if (!pfd[d].revents)
-				continue;
-			ret = drain(p, d);
+		if (pfd[0].revents) {
+			ret = drain(p);
 			if (ret)
 				return nt_err_set(&w->thread_err, ret, "wire: read a frame");
 		}
@@ -412,6 +439,11 @@ static void *wire_main(void *arg)
 	int ret;
 
 	p.st = p.w->stats;
+	for (int d = 0; d < NT_WIRE_DIRS; d++) {
+		/* Protocol 0: packet_snd() takes it from the frame's own header. */
+		p.to[d].sll_family = AF_PACKET;
+		p.to[d].sll_ifindex = p.w->ifindex[NT_WIRE_DIRS - 1 - d];
+	}
 	/* The default slack (50 us) would be added to every wake-up (hrtimer_set_expires_range_ns()). */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	ret = forward(&p);
@@ -443,18 +475,26 @@ int nt_wire_start(struct nt_wire *w, struct nt_err *err)
 /* PACKET_STATISTICS, accumulated: the kernel zeroes its counters on every read. */
 static void read_kernel_drops(struct nt_wire *w)
 {
-	for (int d = 0; d < NT_WIRE_DIRS; d++) {
-		struct tpacket_stats ks;
-		socklen_t len = sizeof(ks);
+	struct tpacket_stats ks;
+	socklen_t len = sizeof(ks);
 
-		if (w->sock[d] >= 0 &&
-		    getsockopt(w->sock[d], SOL_PACKET, PACKET_STATISTICS, &ks, &len) == 0)
-			w->kernel_drops[d] += ks.tp_drops;
-	}
+	if (w->sock >= 0 && getsockopt(w->sock, SOL_PACKET, PACKET_STATISTICS, &ks, &len) == 0)
+		w->kernel_drops += ks.tp_drops;
+}
+
+/* The thread's CPU time so far, read from outside it (pthread_getcpuclockid()). */
+static int64_t thread_cpu_ns(const struct nt_wire *w)
+{
+	clockid_t cid;
+
+	if (!w->running || pthread_getcpuclockid(w->thread, &cid) != 0)
+		return w->cpu_ns;
+	return nt_clock_ns(cid);
 }
 
 int nt_wire_stats(struct nt_wire *w, struct nt_wire_stats *st, struct nt_err *err)
 {
+	int64_t cpu_ns = thread_cpu_ns(w);
 	int ret;
 
 	read_kernel_drops(w);
@@ -466,8 +506,8 @@ int nt_wire_stats(struct nt_wire *w, struct nt_wire_stats *st, struct nt_err *er
 		nt_err_set(err, ret, "%s", w->thread_err.msg);
 	if (w->running)
 		pthread_mutex_unlock(&w->lock);
-	for (int d = 0; d < NT_WIRE_DIRS; d++)
-		st->dir[d].dropped_kernel = w->kernel_drops[d];
+	st->dropped_kernel = w->kernel_drops;
+	st->cpu_ns = cpu_ns;
 	return ret;
 }
 
@@ -478,18 +518,20 @@ void nt_wire_close(struct nt_wire *w)
 	if (!w->is_open)
 		return;
 	if (w->running) {
+		w->cpu_ns = thread_cpu_ns(w);
 		/* An eventfd write cannot fail here: the counter is far from its maximum. */
-		if (write(w->stop_fd, &one, sizeof(one)) == sizeof(one))
-			pthread_join(w->thread, NULL);
+		while (write(w->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+			;
+		pthread_join(w->thread, NULL);
 		w->running = false;
 	}
 	read_kernel_drops(w);
-	for (int d = 0; d < NT_WIRE_DIRS; d++) {
-		if (w->sock[d] >= 0)
-			close(w->sock[d]);
-		w->sock[d] = -1;
+	/* packet_release() waits for an RCU grace period here. */
+	if (w->sock >= 0)
+		close(w->sock);
+	w->sock = -1;
+	for (int d = 0; d < NT_WIRE_DIRS; d++)
 		nt_wire_queue_fini(&w->queue[d]);
-	}
 	if (w->timer_fd >= 0)
 		close(w->timer_fd);
 	if (w->stop_fd >= 0)

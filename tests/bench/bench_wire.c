@@ -91,6 +91,7 @@ struct result {
 	long rounds;
 	double connect_ms;
 	double first_syn_ms;
+	double lab_up_ms, lab_down_ms;
 	struct quantiles app_rtt;
 	struct quantiles err[NT_WIRE_DIRS];
 	size_t sent[NT_WIRE_DIRS], arrived[NT_WIRE_DIRS];
@@ -476,8 +477,7 @@ static void collect_drops(struct nt_lab *lab, struct capture *cap_c, struct capt
 
 	if (nt_wire_stats(&lab->wire, &r->wire, &err) < 0)
 		die("the wire stopped", &err);
-	for (int d = 0; d < NT_WIRE_DIRS; d++)
-		r->wire_dropped += nt_wire_dir_dropped(&r->wire.dir[d]);
+	r->wire_dropped = nt_wire_dropped(&r->wire);
 	enter(lab->client_ns);
 	r->link_dropped = link_drops();
 	enter(lab->middle_ns);
@@ -501,13 +501,15 @@ static void run_one(const struct options *o, int64_t rtt_ms, long rounds, int ho
 	struct capture cap_c, cap_t;
 	struct nt_lab lab;
 	int listen_fd, client, server;
-	int64_t connect_real_ns;
+	int64_t connect_real_ns, t0;
 
 	memset(r, 0, sizeof(*r));
 	r->rtt_ms = rtt_ms;
 	r->rounds = rounds;
+	t0 = nt_now_mono_ns();
 	if (nt_lab_up(&lab, &cfg, &err) < 0)
 		die("build the lab", &err);
+	r->lab_up_ms = (double)(nt_now_mono_ns() - t0) / NT_NS_PER_MS;
 	enter(lab.target_ns);
 	listen_fd = listen_on(&lab);
 	capture_open(&cap_t, NT_LAB_TARGET_IF, lab.target_ifindex);
@@ -531,7 +533,9 @@ static void run_one(const struct options *o, int64_t rtt_ms, long rounds, int ho
 	match(&cap_t, &cap_c, lab.wire.delay_ns[NT_WIRE_TO_CLIENT], r, NT_WIRE_TO_CLIENT);
 	collect_drops(&lab, &cap_c, &cap_t, r);
 	enter(home_ns);
+	t0 = nt_now_mono_ns();
 	nt_lab_down(&lab);
+	r->lab_down_ms = (double)(nt_now_mono_ns() - t0) / NT_NS_PER_MS;
 }
 
 static void print_q(const char *label, const struct quantiles *q)
@@ -573,6 +577,8 @@ static void print_text(const struct options *o, const struct quantiles *ref, con
 		       r->app_rtt.max_us / 1000);
 		printf("  connect %.3f ms, SYN at the target %.3f ms after connect()\n",
 		       r->connect_ms, r->first_syn_ms);
+		printf("  lab up %.2f ms, down %.2f ms; forwarding thread CPU %.1f ms\n",
+		       r->lab_up_ms, r->lab_down_ms, (double)r->wire.cpu_ns / NT_NS_PER_MS);
 		printf("  drops: wire %llu, captures %llu, links %llu; TCP retransmissions %llu\n",
 		       (unsigned long long)r->wire_dropped, (unsigned long long)r->capture_dropped,
 		       (unsigned long long)r->link_dropped, (unsigned long long)r->retransmits);
@@ -596,8 +602,10 @@ static void print_json(const struct options *o, const struct quantiles *ref, con
 	for (int i = 0; i < n; i++, r++) {
 		printf("%s{\"rtt_ms\": %lld, \"rounds\": %ld, \"spin_us\": %lld, ", i ? ", " : "",
 		       (long long)r->rtt_ms, r->rounds, (long long)(r->wire.spin_ns / NS_PER_US));
-		printf("\"connect_ms\": %.3f, \"first_syn_ms\": %.3f, ", r->connect_ms,
-		       r->first_syn_ms);
+		printf("\"connect_ms\": %.3f, \"first_syn_ms\": %.3f, \"lab_up_ms\": %.3f, "
+		       "\"lab_down_ms\": %.3f, \"wire_cpu_ms\": %.3f, ",
+		       r->connect_ms, r->first_syn_ms, r->lab_up_ms, r->lab_down_ms,
+		       (double)r->wire.cpu_ns / NT_NS_PER_MS);
 		json_q("app_rtt", &r->app_rtt, ", ");
 		json_q("to_target_error", &r->err[0], ", ");
 		json_q("to_client_error", &r->err[1], ", ");

@@ -5,12 +5,12 @@
  * time comes.
  *
  * The lab owns the wire. nt_wire_open() runs on the lab's thread while it is
- * inside the middle namespace: it creates one AF_PACKET socket per middle end
- * (a socket keeps the namespace it was made in). nt_wire_start() starts the
- * forwarding thread once every link is up; nt_wire_close() stops and joins it
- * and closes the sockets. The thread touches only the wire's descriptors, its
- * queues and the shared statistics; it blocks every signal, so SIGINT and
- * SIGTERM stay with the main thread.
+ * inside the middle namespace: it creates the AF_PACKET socket that reads and
+ * writes both middle ends (a socket keeps the namespace it was made in).
+ * nt_wire_start() starts the forwarding thread once every link is up;
+ * nt_wire_close() stops and joins it and closes the socket. The thread
+ * touches only the wire's descriptors, its queues and the shared statistics;
+ * it blocks every signal, so SIGINT and SIGTERM stay with the main thread.
  *
  * Every frame leaves at its kernel receive timestamp plus the one-way delay,
  * in the order it arrived, or is counted as dropped: nothing is lost silently.
@@ -69,8 +69,6 @@ struct nt_wire_config {
  * @dropped_queue_full: frames received while the queue was full (tail drop)
  * @dropped_truncated: frames longer than a slot (MTU + Ethernet and VLAN headers)
  * @dropped_send: frames the far end refused (send() failed)
- * @dropped_kernel: frames the kernel dropped before we read them (the
- *                  socket's receive buffer was full: PACKET_STATISTICS tp_drops)
  * @unstamped: frames that came without a kernel receive timestamp; their
  *             delay counted from when they were read
  * @last_send_errno: errno of the last failed send(), 0 if none
@@ -82,7 +80,6 @@ struct nt_wire_dir_stats {
 	uint64_t dropped_queue_full;
 	uint64_t dropped_truncated;
 	uint64_t dropped_send;
-	uint64_t dropped_kernel;
 	uint64_t unstamped;
 	int last_send_errno;
 	struct nt_wire_hist lateness;
@@ -91,50 +88,75 @@ struct nt_wire_dir_stats {
 /**
  * struct nt_wire_stats - the wire's counters
  * @dir: per direction, indexed by enum nt_wire_dir
+ * @dropped_kernel: frames the kernel dropped before we read them, either
+ *                  direction (the socket's receive buffer was full:
+ *                  PACKET_STATISTICS tp_drops)
+ * @ignored: frames read from a link that is not a middle end (none is
+ *           expected: the middle namespace has no other link up)
  * @delay_ns: the configured one-way delays
  * @spin_ns: the busy-wait used (0: none)
+ * @cpu_ns: CPU time the forwarding thread has used (CLOCK_THREAD_CPUTIME_ID)
  */
 struct nt_wire_stats {
 	struct nt_wire_dir_stats dir[NT_WIRE_DIRS];
+	uint64_t dropped_kernel;
+	uint64_t ignored;
 	int64_t delay_ns[NT_WIRE_DIRS];
 	int64_t spin_ns;
+	int64_t cpu_ns;
 };
 
 /**
- * nt_wire_dir_dropped() - every frame a direction lost, whatever the cause
+ * nt_wire_dir_dropped() - every frame a direction lost in the forwarder
  * @d: the direction's counters
  *
- * Return: the sum of the dropped_* counters.
+ * Return: the sum of its dropped_* counters.
  */
 static inline uint64_t nt_wire_dir_dropped(const struct nt_wire_dir_stats *d)
 {
-	return d->dropped_queue_full + d->dropped_truncated + d->dropped_send + d->dropped_kernel;
+	return d->dropped_queue_full + d->dropped_truncated + d->dropped_send;
+}
+
+/**
+ * nt_wire_dropped() - every frame the wire lost, whatever the cause
+ * @st: the counters
+ *
+ * Return: both directions' drops plus the kernel's.
+ */
+static inline uint64_t nt_wire_dropped(const struct nt_wire_stats *st)
+{
+	return nt_wire_dir_dropped(&st->dir[NT_WIRE_TO_TARGET]) +
+	       nt_wire_dir_dropped(&st->dir[NT_WIRE_TO_CLIENT]) + st->dropped_kernel;
 }
 
 /**
  * struct nt_wire - a delay line; embed it zeroed, then nt_wire_open()
  * @is_open: nt_wire_open() succeeded and nt_wire_close() has not run
  * @running: the thread is started and not yet joined
- * @sock: AF_PACKET sockets; sock[d] receives direction d and sends the other
- *        one (sock[NT_WIRE_TO_TARGET] is bound to the client-facing end)
+ * @sock: the AF_PACKET socket, bound to every link of the middle namespace
+ * @ifindex: ifindex[d] is the middle end direction d's frames arrive on
+ *           (ifindex[NT_WIRE_TO_TARGET] faces the client); they leave by
+ *           the other one
  * @timer_fd: CLOCK_MONOTONIC timerfd armed at the next wake-up, absolute
  * @stop_fd: eventfd the owner writes to stop the thread
  * @delay_ns: one-way delay per direction
  * @spin_ns: busy-wait before each deadline, 0 for none
  * @queue: frames waiting, per direction
- * @scratch: where a frame goes that a full queue refuses (it is counted, then dropped)
+ * @scratch: where each frame is read, before its direction (its link) is known
  * @thread: the forwarder
  * @lock: guards @stats and @thread_err
  * @stats: counters as of the thread's last pass, under @lock
  * @kernel_drops: tp_drops accumulated by nt_wire_stats() (the kernel resets
  *                them on every read); the owner's thread only
+ * @cpu_ns: the thread's CPU time when it was joined
  * @thread_ret: 0, or the negative errno that stopped the thread
  * @thread_err: what stopped it
  */
 struct nt_wire {
 	bool is_open;
 	bool running;
-	int sock[NT_WIRE_DIRS];
+	int sock;
+	int ifindex[NT_WIRE_DIRS];
 	int timer_fd;
 	int stop_fd;
 	int64_t delay_ns[NT_WIRE_DIRS];
@@ -144,20 +166,22 @@ struct nt_wire {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	struct nt_wire_stats stats;
-	uint64_t kernel_drops[NT_WIRE_DIRS];
+	uint64_t kernel_drops;
+	int64_t cpu_ns;
 	int thread_ret;
 	struct nt_err thread_err;
 };
 
 /**
- * nt_wire_open() - create the wire's sockets in the calling thread's namespace
+ * nt_wire_open() - create the wire's socket in the calling thread's namespace
  * @w: a zeroed wire
  * @cfg: the middle ends and the delays
  * @err: names the failing step
  *
- * Call it from inside the middle namespace once both middle ends are up
- * (binding to a link that is down leaves ENETDOWN pending on the socket).
- * Frames are queued in the sockets from here on, with their timestamps,
+ * Call it from inside the middle namespace. The socket hears every link
+ * there, so no link but the two ends may be up in it (frames from another
+ * link are counted as ignored).
+ * Frames are queued in the socket from here on, with their timestamps,
  * until nt_wire_start().
  *
  * Return: 0 or a negative errno; on failure @w is left closed.
@@ -188,7 +212,7 @@ int nt_wire_start(struct nt_wire *w, struct nt_err *err);
 int nt_wire_stats(struct nt_wire *w, struct nt_wire_stats *st, struct nt_err *err);
 
 /**
- * nt_wire_close() - stop and join the thread, close the sockets, free the
+ * nt_wire_close() - stop and join the thread, close the socket, free the
  * queues; safe on a zeroed, failed or closed wire
  * @w: the wire
  *

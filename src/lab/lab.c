@@ -461,7 +461,7 @@ static int add_neighbour(struct nt_rtnl *rtnl, void *buf, const struct nt_lab *l
 static int setup_ends(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
 		      struct nt_err *err)
 {
-	uint8_t target_mac[ETH_MAC_BYTES], client_mac[ETH_MAC_BYTES];
+	uint8_t target_mac[ETH_MAC_BYTES] = { 0 }, client_mac[ETH_MAC_BYTES] = { 0 };
 	struct nt_rtnl target = { 0 }, client = { 0 };
 	int ret;
 

@@ -150,7 +150,7 @@ close_fd:
 static int open_queues(struct nt_wire *w, const struct nt_wire_config *cfg, struct nt_err *err)
 {
 	uint32_t frames = cfg->queue_frames ? cfg->queue_frames : NT_WIRE_QUEUE_FRAMES;
-	int mtu_c, mtu_t, ret;
+	int mtu_c = 0, mtu_t = 0, ret;
 	uint32_t slot_bytes;
 
 	ret = link_mtu(w->sock, cfg->client_ifname, &mtu_c, err);

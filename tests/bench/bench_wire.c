@@ -5,7 +5,7 @@
  *
  * usage: unshare -Urn bench_wire [--rtt-ms MS]... [--rounds N] [--ipv6]
  *            [--spin-us US] [--resolve] [--payload BYTES] [--sleep-samples N]
- *            [--json]
+ *            [--hops] [--json]
  *
  * For each RTT it builds the lab with that delay, opens one AF_PACKET capture
  * on nt-c (client namespace) and one on nt-t (target namespace), and runs a
@@ -14,7 +14,9 @@
  * leaving one end and arriving at the other, with kernel timestamps on the
  * same clock, so the delay the wire added to every frame is measured, not
  * inferred. The two sequences must be equal frame for frame (same bytes, same
- * order, none missing): that checks FIFO order and zero loss too.
+ * order, none missing): that checks FIFO order and zero loss too. With
+ * --hops, two more captures on the middle ends split client -> target into
+ * its three stretches: the veth into the middle, the wire, the veth out.
  *
  * The reference: a bare loop sleeping to absolute deadlines
  * (clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC, timer slack 1 ns, as the
@@ -64,6 +66,7 @@ struct options {
 	bool resolve;
 	int payload;
 	int sleep_samples;
+	bool hops;
 	bool json;
 };
 
@@ -84,20 +87,6 @@ struct capture {
 struct quantiles {
 	size_t n;
 	double min_us, p50_us, p90_us, p99_us, max_us;
-};
-
-struct result {
-	int64_t rtt_ms;
-	long rounds;
-	double connect_ms;
-	double first_syn_ms;
-	double lab_up_ms, lab_down_ms;
-	struct quantiles app_rtt;
-	struct quantiles err[NT_WIRE_DIRS];
-	size_t sent[NT_WIRE_DIRS], arrived[NT_WIRE_DIRS];
-	bool order_kept[NT_WIRE_DIRS];
-	uint64_t wire_dropped, capture_dropped, link_dropped, retransmits;
-	struct nt_wire_stats wire;
 };
 
 static void die(const char *what, const struct nt_err *err)
@@ -269,45 +258,105 @@ static void capture_close(struct capture *c)
 	free(c->frames);
 }
 
-/*
- * One direction: the frames leaving @from (outgoing there) against those
- * arriving at @to (incoming there). Equal hash sequences mean nothing was
- * lost, added or reordered; then each pair gives the delay the path added.
+/**
+ * struct leg - one stretch of the path, as two captures see it
+ * @from: the capture where frames enter the stretch
+ * @from_out: whether they show there as outgoing (sent by that link) or incoming
+ * @to: the capture where they leave it
+ * @to_out: the same, there
+ * @delay_ns: what the stretch should add
  */
-static void match(const struct capture *from, const struct capture *to, int64_t delay_ns,
-		  struct result *r, int dir)
+struct leg {
+	const struct capture *from;
+	bool from_out;
+	const struct capture *to;
+	bool to_out;
+	int64_t delay_ns;
+};
+
+/**
+ * struct leg_result - what a stretch added to each frame
+ * @err: added delay minus @delay_ns, quantiles
+ * @sent: frames seen entering
+ * @arrived: frames seen leaving
+ * @order_kept: the same frames (same bytes) in the same order on both sides
+ */
+struct leg_result {
+	struct quantiles err;
+	size_t sent, arrived;
+	bool order_kept;
+};
+
+/* The three stretches of client -> target, with --hops: nt-c to nt-mc, the wire, nt-mt to nt-t. */
+#define HOPS 3
+
+struct result {
+	int64_t rtt_ms;
+	long rounds;
+	double connect_ms;
+	double first_syn_ms;
+	double lab_up_ms, lab_down_ms;
+	struct quantiles app_rtt;
+	struct leg_result dir[NT_WIRE_DIRS];
+	struct leg_result hop[HOPS];
+	uint64_t wire_dropped, capture_dropped, link_dropped, retransmits;
+	struct nt_wire_stats wire;
+};
+
+/* The captures of one run: both ends, and with --hops both middle ends. */
+struct captures {
+	struct capture c, t, mc, mt;
+	bool middle;
+};
+
+static void drain_all(struct captures *caps)
 {
-	size_t ns = 0, na = 0, i = 0, j = 0, k = 0;
+	capture_drain(&caps->c);
+	capture_drain(&caps->t);
+	if (caps->middle) {
+		capture_drain(&caps->mc);
+		capture_drain(&caps->mt);
+	}
+}
+
+/*
+ * Equal hash sequences on both sides mean nothing was lost, added or
+ * reordered; then each pair of stamps gives the delay the stretch added.
+ */
+static struct leg_result match(const struct leg *leg)
+{
+	const struct capture *from = leg->from, *to = leg->to;
+	struct leg_result lr = { 0 };
+	size_t i = 0, j = 0, k = 0;
 	int64_t *err = calloc(from->n + 1, sizeof(*err));
 
 	if (!err)
 		die("allocate the matches", NULL);
 	for (size_t x = 0; x < from->n; x++)
-		ns += from->frames[x].outgoing;
+		lr.sent += from->frames[x].outgoing == leg->from_out;
 	for (size_t x = 0; x < to->n; x++)
-		na += !to->frames[x].outgoing;
-	r->sent[dir] = ns;
-	r->arrived[dir] = na;
-	r->order_kept[dir] = ns == na;
+		lr.arrived += to->frames[x].outgoing == leg->to_out;
+	lr.order_kept = lr.sent == lr.arrived;
 	while (i < from->n && j < to->n) {
-		if (!from->frames[i].outgoing) {
+		if (from->frames[i].outgoing != leg->from_out) {
 			i++;
 			continue;
 		}
-		if (to->frames[j].outgoing) {
+		if (to->frames[j].outgoing != leg->to_out) {
 			j++;
 			continue;
 		}
 		if (from->frames[i].hash != to->frames[j].hash) {
-			r->order_kept[dir] = false;
+			lr.order_kept = false;
 			break;
 		}
-		err[k++] = to->frames[j].t_ns - from->frames[i].t_ns - delay_ns;
+		err[k++] = to->frames[j].t_ns - from->frames[i].t_ns - leg->delay_ns;
 		i++;
 		j++;
 	}
-	r->err[dir] = quantiles_of(err, k);
+	lr.err = quantiles_of(err, k);
 	free(err);
+	return lr;
 }
 
 static void set_nodelay(int fd)
@@ -428,7 +477,7 @@ static void connect_pair(const struct nt_lab *lab, int listen_fd, int *client, i
 }
 
 static void ping_pong(int client, int server, const struct options *o, long rounds,
-		      struct capture *cap_c, struct capture *cap_t, struct result *r)
+		      struct captures *caps, struct result *r)
 {
 	int64_t *rtt = calloc((size_t)rounds + 1, sizeof(*rtt));
 	char *buf = calloc(1, (size_t)o->payload);
@@ -445,8 +494,7 @@ static void ping_pong(int client, int server, const struct options *o, long roun
 			die_errno("server write");
 		read_full(client, buf, (size_t)o->payload);
 		rtt[i] = nt_now_mono_ns() - t0;
-		capture_drain(cap_c);
-		capture_drain(cap_t);
+		drain_all(caps);
 	}
 	r->app_rtt = quantiles_of(rtt, (size_t)rounds);
 	free(rtt);
@@ -470,8 +518,7 @@ static double first_syn_ms(const struct capture *cap_t, int64_t connect_real_ns)
 	return -1;
 }
 
-static void collect_drops(struct nt_lab *lab, struct capture *cap_c, struct capture *cap_t,
-			  struct result *r)
+static void collect_drops(struct nt_lab *lab, struct captures *caps, struct result *r)
 {
 	struct nt_err err = { { 0 } };
 
@@ -484,9 +531,53 @@ static void collect_drops(struct nt_lab *lab, struct capture *cap_c, struct capt
 	r->link_dropped += link_drops();
 	enter(lab->target_ns);
 	r->link_dropped += link_drops();
-	capture_close(cap_c);
-	capture_close(cap_t);
-	r->capture_dropped = cap_c->kernel_drops + cap_t->kernel_drops;
+	capture_close(&caps->c);
+	capture_close(&caps->t);
+	r->capture_dropped = caps->c.kernel_drops + caps->t.kernel_drops;
+	if (caps->middle) {
+		capture_close(&caps->mc);
+		capture_close(&caps->mt);
+		r->capture_dropped += caps->mc.kernel_drops + caps->mt.kernel_drops;
+	}
+}
+
+/* Every capture open before the first frame; the thread is left in the client namespace. */
+static void open_captures(const struct options *o, const struct nt_lab *lab, struct captures *caps)
+{
+	enter(lab->target_ns);
+	capture_open(&caps->t, NT_LAB_TARGET_IF, lab->target_ifindex);
+	caps->middle = o->hops;
+	if (caps->middle) {
+		enter(lab->middle_ns);
+		capture_open(&caps->mc, NT_LAB_MIDDLE_CLIENT_IF,
+			     lab->wire.ifindex[NT_WIRE_TO_TARGET]);
+		capture_open(&caps->mt, NT_LAB_MIDDLE_TARGET_IF,
+			     lab->wire.ifindex[NT_WIRE_TO_CLIENT]);
+	}
+	enter(lab->client_ns);
+	capture_open(&caps->c, NT_LAB_CLIENT_IF, lab->client_ifindex);
+	/* SO_TIMESTAMPNS switches the kernel's stamps on through a work item: let it run. */
+	sleep_ns(20 * NT_NS_PER_MS);
+}
+
+static void measure(const struct nt_lab *lab, const struct captures *caps, struct result *r)
+{
+	const int64_t *delay = lab->wire.delay_ns;
+	const struct leg dirs[NT_WIRE_DIRS] = {
+		{ &caps->c, true, &caps->t, false, delay[NT_WIRE_TO_TARGET] },
+		{ &caps->t, true, &caps->c, false, delay[NT_WIRE_TO_CLIENT] },
+	};
+	/* The middle ends see the frame arrive (incoming) and leave (outgoing). */
+	const struct leg hops[HOPS] = {
+		{ &caps->c, true, &caps->mc, false, 0 },
+		{ &caps->mc, false, &caps->mt, true, delay[NT_WIRE_TO_TARGET] },
+		{ &caps->mt, true, &caps->t, false, 0 },
+	};
+
+	for (int d = 0; d < NT_WIRE_DIRS; d++)
+		r->dir[d] = match(&dirs[d]);
+	for (int h = 0; caps->middle && h < HOPS; h++)
+		r->hop[h] = match(&hops[h]);
 }
 
 static void run_one(const struct options *o, int64_t rtt_ms, long rounds, int home_ns,
@@ -498,7 +589,7 @@ static void run_one(const struct options *o, int64_t rtt_ms, long rounds, int ho
 				     .resolve_neighbours = o->resolve,
 				     .wire_spin_ns = o->spin_ns };
 	struct nt_err err = { { 0 } };
-	struct capture cap_c, cap_t;
+	struct captures caps;
 	struct nt_lab lab;
 	int listen_fd, client, server;
 	int64_t connect_real_ns, t0;
@@ -512,26 +603,20 @@ static void run_one(const struct options *o, int64_t rtt_ms, long rounds, int ho
 	r->lab_up_ms = (double)(nt_now_mono_ns() - t0) / NT_NS_PER_MS;
 	enter(lab.target_ns);
 	listen_fd = listen_on(&lab);
-	capture_open(&cap_t, NT_LAB_TARGET_IF, lab.target_ifindex);
-	enter(lab.client_ns);
-	capture_open(&cap_c, NT_LAB_CLIENT_IF, lab.client_ifindex);
-	/* SO_TIMESTAMPNS switches the kernel's stamps on through a work item: let it run. */
-	sleep_ns(20 * NT_NS_PER_MS);
+	open_captures(o, &lab, &caps);
 
 	connect_pair(&lab, listen_fd, &client, &server, &connect_real_ns, r);
-	ping_pong(client, server, o, rounds, &cap_c, &cap_t, r);
+	ping_pong(client, server, o, rounds, &caps, r);
 	r->retransmits = retransmits(client) + retransmits(server);
 	close(client);
 	close(server);
 	close(listen_fd);
 	sleep_ns(SETTLE_DELAYS * lab.wire.delay_ns[0] + 10 * NT_NS_PER_MS);
-	capture_drain(&cap_c);
-	capture_drain(&cap_t);
+	drain_all(&caps);
 
-	r->first_syn_ms = first_syn_ms(&cap_t, connect_real_ns);
-	match(&cap_c, &cap_t, lab.wire.delay_ns[NT_WIRE_TO_TARGET], r, NT_WIRE_TO_TARGET);
-	match(&cap_t, &cap_c, lab.wire.delay_ns[NT_WIRE_TO_CLIENT], r, NT_WIRE_TO_CLIENT);
-	collect_drops(&lab, &cap_c, &cap_t, r);
+	r->first_syn_ms = first_syn_ms(&caps.t, connect_real_ns);
+	measure(&lab, &caps, r);
+	collect_drops(&lab, &caps, r);
 	enter(home_ns);
 	t0 = nt_now_mono_ns();
 	nt_lab_down(&lab);
@@ -548,6 +633,9 @@ static void print_text(const struct options *o, const struct quantiles *ref, con
 		       int n)
 {
 	static const char *const dir_name[] = { "client -> target", "target -> client" };
+	static const char *const hop_name[HOPS] = { "  of which nt-c out -> nt-mc in",
+						    "  nt-mc in -> nt-mt out, - target",
+						    "  nt-mt out -> nt-t in" };
 
 	printf("delay line precision (%s, payload %d B, wire spin %s)\n", o->ipv6 ? "IPv6" : "IPv4",
 	       o->payload,
@@ -562,16 +650,18 @@ static void print_text(const struct options *o, const struct quantiles *ref, con
 			char label[64];
 
 			snprintf(label, sizeof(label), "%s, added - target", dir_name[d]);
-			print_q(label, &r->err[d]);
+			print_q(label, &r->dir[d].err);
 			printf("  %-34s sent %zu, arrived %zu, %s; wire lateness p50 <= %.0f us, "
 			       "p99 <= %.0f us\n",
-			       "", r->sent[d], r->arrived[d],
-			       r->order_kept[d] ? "same frames in the same order" : "MISMATCH",
+			       "", r->dir[d].sent, r->dir[d].arrived,
+			       r->dir[d].order_kept ? "same frames in the same order" : "MISMATCH",
 			       (double)nt_wire_hist_quantile_ns(&r->wire.dir[d].lateness, 0.5) /
 				       NS_PER_US,
 			       (double)nt_wire_hist_quantile_ns(&r->wire.dir[d].lateness, 0.99) /
 				       NS_PER_US);
 		}
+		for (int h = 0; o->hops && h < HOPS; h++)
+			print_q(hop_name[h], &r->hop[h].err);
 		printf("  application RTT (ms): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n",
 		       r->app_rtt.p50_us / 1000, r->app_rtt.p90_us / 1000, r->app_rtt.p99_us / 1000,
 		       r->app_rtt.max_us / 1000);
@@ -607,12 +697,13 @@ static void print_json(const struct options *o, const struct quantiles *ref, con
 		       r->connect_ms, r->first_syn_ms, r->lab_up_ms, r->lab_down_ms,
 		       (double)r->wire.cpu_ns / NT_NS_PER_MS);
 		json_q("app_rtt", &r->app_rtt, ", ");
-		json_q("to_target_error", &r->err[0], ", ");
-		json_q("to_client_error", &r->err[1], ", ");
+		json_q("to_target_error", &r->dir[0].err, ", ");
+		json_q("to_client_error", &r->dir[1].err, ", ");
 		printf("\"sent\": [%zu, %zu], \"arrived\": [%zu, %zu], "
 		       "\"order_kept\": [%s, %s], ",
-		       r->sent[0], r->sent[1], r->arrived[0], r->arrived[1],
-		       r->order_kept[0] ? "true" : "false", r->order_kept[1] ? "true" : "false");
+		       r->dir[0].sent, r->dir[1].sent, r->dir[0].arrived, r->dir[1].arrived,
+		       r->dir[0].order_kept ? "true" : "false",
+		       r->dir[1].order_kept ? "true" : "false");
 		printf("\"forwarded\": [%llu, %llu], \"wire_dropped\": %llu, "
 		       "\"capture_dropped\": %llu, \"link_dropped\": %llu, \"retransmits\": %llu}",
 		       (unsigned long long)r->wire.dir[0].forwarded,
@@ -647,6 +738,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "resolve", no_argument, NULL, 'a' },
 		{ "payload", required_argument, NULL, 'p' },
 		{ "sleep-samples", required_argument, NULL, 'z' },
+		{ "hops", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -680,6 +772,9 @@ static void parse(int argc, char **argv, struct options *o)
 			break;
 		case 'z':
 			o->sleep_samples = (int)parse_long("--sleep-samples", optarg, 0);
+			break;
+		case 'h':
+			o->hops = true;
 			break;
 		case 'j':
 			o->json = true;

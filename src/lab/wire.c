@@ -47,8 +47,14 @@
  * this kind of machine (wake-up and scheduling latency). So the timer is
  * armed spin_ns before the deadline and the thread busy-waits on the vDSO
  * clock for the rest; PR_SET_TIMERSLACK of 1 ns keeps the kernel from adding
- * its default 50 us of slack to the thread's sleeps. docs/wire.md has the
- * measurements behind the default.
+ * its default 50 us of slack to the thread's sleeps. On a busy machine the
+ * thread's worst enemy is the run queue: woken on time, it may wait a whole
+ * scheduler slice behind another task. Since Linux 6.12 a SCHED_OTHER thread
+ * may ask for a shorter slice (sched_attr.sched_runtime, clamped to
+ * 0.1..100 ms), and EEVDF lets a woken task whose deadline is earlier preempt
+ * the running one; no privilege is needed, nice stays as it is. Best effort:
+ * an older kernel keeps its default slice. docs/wire.md has the measurements
+ * behind both choices.
  *
  * Order: each direction is a FIFO whose deadlines never decrease, and the
  * thread always releases the earliest head of the two, so frames leave in the
@@ -63,13 +69,16 @@
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -83,6 +92,23 @@
 #define WIRE_DRAIN_BATCH 64
 /* Room for a VLAN tag on top of the Ethernet header. */
 #define WIRE_VLAN_BYTES 4
+/* The shortest slice EEVDF grants (sched_runtime is clamped to 0.1 ms). */
+#define WIRE_SLICE_NS 100000
+
+/*
+ * struct sched_attr as sched_setattr(2) takes it (SCHED_ATTR_SIZE_VER0):
+ * glibc 2.36 declares neither, and <linux/sched/types.h> clashes with <sched.h>.
+ */
+struct wire_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
 
 static int set_int_opt(int fd, int level, int name, int val)
 {
@@ -433,6 +459,29 @@ static int forward(struct pass *p)
 	}
 }
 
+/*
+ * Ask for a short slice (see the top of the file), then read back what the
+ * kernel applied: sched_getattr() reports a fair task's slice in
+ * sched_runtime since 6.12, and 0 before. Returns that, or 0.
+ */
+static int64_t request_short_slice(void)
+{
+	struct wire_sched_attr sa = {
+		.size = sizeof(sa),
+		.sched_policy = SCHED_OTHER,
+		/* PRIO_PROCESS with 0 is the calling thread on Linux: its nice is kept. */
+		.sched_nice = getpriority(PRIO_PROCESS, 0),
+		.sched_runtime = WIRE_SLICE_NS,
+	};
+
+	if (syscall(SYS_sched_setattr, 0, &sa, 0) < 0)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	if (syscall(SYS_sched_getattr, 0, &sa, sizeof(sa), 0) < 0)
+		return 0;
+	return (int64_t)sa.sched_runtime;
+}
+
 static void *wire_main(void *arg)
 {
 	struct pass p = { .w = arg };
@@ -446,6 +495,7 @@ static void *wire_main(void *arg)
 	}
 	/* The default slack (50 us) would be added to every wake-up (hrtimer_set_expires_range_ns()). */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	p.st.slice_ns = request_short_slice();
 	ret = forward(&p);
 	pthread_mutex_lock(&p.w->lock);
 	p.w->stats = p.st;

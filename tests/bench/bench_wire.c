@@ -18,10 +18,11 @@
  * --hops, two more captures on the middle ends split client -> target into
  * its three stretches: the veth into the middle, the wire, the veth out.
  *
- * The reference: a bare loop sleeping to absolute deadlines
- * (clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC, timer slack 1 ns, as the
- * forwarder's thread), how late it wakes. That is this machine's scheduling
- * noise, which no user-space delay line can beat without busy-waiting.
+ * The reference, measured right after each run: a bare loop sleeping to
+ * absolute deadlines (clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC, timer
+ * slack 1 ns, as the forwarder's thread), how late it wakes. That is this
+ * machine's scheduling noise at that moment, which no user-space delay line
+ * can beat without busy-waiting.
  *
  * Exit status: 0 when every run completed (the figures are for a human or
  * for tests/integration/test_wire.sh to judge), 1 on a failure to run.
@@ -297,6 +298,7 @@ struct result {
 	double first_syn_ms;
 	double lab_up_ms, lab_down_ms;
 	struct quantiles app_rtt;
+	struct quantiles sleep_ref;
 	struct leg_result dir[NT_WIRE_DIRS];
 	struct leg_result hop[HOPS];
 	uint64_t wire_dropped, capture_dropped, link_dropped, retransmits;
@@ -629,8 +631,7 @@ static void print_q(const char *label, const struct quantiles *q)
 	       label, q->n, q->min_us, q->p50_us, q->p90_us, q->p99_us, q->max_us);
 }
 
-static void print_text(const struct options *o, const struct quantiles *ref, const struct result *r,
-		       int n)
+static void print_text(const struct options *o, const struct result *r, int n)
 {
 	static const char *const dir_name[] = { "client -> target", "target -> client" };
 	static const char *const hop_name[HOPS] = { "  of which nt-c out -> nt-mc in",
@@ -642,10 +643,10 @@ static void print_text(const struct options *o, const struct quantiles *ref, con
 	       o->spin_ns < 0 ? "off"
 	       : o->spin_ns   ? "set"
 			      : "default");
-	print_q("reference: clock_nanosleep lateness", ref);
 	for (int i = 0; i < n; i++, r++) {
-		printf("RTT %lld ms, %ld round trips; spin %lld us\n", (long long)r->rtt_ms,
-		       r->rounds, (long long)(r->wire.spin_ns / NS_PER_US));
+		printf("RTT %lld ms, %ld round trips; spin %lld us, scheduler slice %lld us\n",
+		       (long long)r->rtt_ms, r->rounds, (long long)(r->wire.spin_ns / NS_PER_US),
+		       (long long)(r->wire.slice_ns / NS_PER_US));
 		for (int d = 0; d < NT_WIRE_DIRS; d++) {
 			char label[64];
 
@@ -662,6 +663,8 @@ static void print_text(const struct options *o, const struct quantiles *ref, con
 		}
 		for (int h = 0; o->hops && h < HOPS; h++)
 			print_q(hop_name[h], &r->hop[h].err);
+		if (r->sleep_ref.n)
+			print_q("reference: clock_nanosleep, late", &r->sleep_ref);
 		printf("  application RTT (ms): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n",
 		       r->app_rtt.p50_us / 1000, r->app_rtt.p90_us / 1000, r->app_rtt.p99_us / 1000,
 		       r->app_rtt.max_us / 1000);
@@ -682,21 +685,23 @@ static void json_q(const char *key, const struct quantiles *q, const char *end)
 	       key, q->n, q->min_us, q->p50_us, q->p90_us, q->p99_us, q->max_us, end);
 }
 
-static void print_json(const struct options *o, const struct quantiles *ref, const struct result *r,
-		       int n)
+static void print_json(const struct options *o, const struct result *r, int n)
 {
 	printf("{\"family\": \"%s\", \"payload_bytes\": %d, ", o->ipv6 ? "ipv6" : "ipv4",
 	       o->payload);
-	json_q("sleep_reference", ref, ", ");
 	printf("\"runs\": [");
 	for (int i = 0; i < n; i++, r++) {
-		printf("%s{\"rtt_ms\": %lld, \"rounds\": %ld, \"spin_us\": %lld, ", i ? ", " : "",
-		       (long long)r->rtt_ms, r->rounds, (long long)(r->wire.spin_ns / NS_PER_US));
+		printf("%s{\"rtt_ms\": %lld, \"rounds\": %ld, \"spin_us\": %lld, \"slice_us\": "
+		       "%lld, ",
+		       i ? ", " : "", (long long)r->rtt_ms, r->rounds,
+		       (long long)(r->wire.spin_ns / NS_PER_US),
+		       (long long)(r->wire.slice_ns / NS_PER_US));
 		printf("\"connect_ms\": %.3f, \"first_syn_ms\": %.3f, \"lab_up_ms\": %.3f, "
 		       "\"lab_down_ms\": %.3f, \"wire_cpu_ms\": %.3f, ",
 		       r->connect_ms, r->first_syn_ms, r->lab_up_ms, r->lab_down_ms,
 		       (double)r->wire.cpu_ns / NT_NS_PER_MS);
 		json_q("app_rtt", &r->app_rtt, ", ");
+		json_q("sleep_reference", &r->sleep_ref, ", ");
 		json_q("to_target_error", &r->dir[0].err, ", ");
 		json_q("to_client_error", &r->dir[1].err, ", ");
 		printf("\"sent\": [%zu, %zu], \"arrived\": [%zu, %zu], "
@@ -744,7 +749,7 @@ static void parse(int argc, char **argv, struct options *o)
 	};
 	int c;
 
-	*o = (struct options){ .payload = 64, .sleep_samples = 3000 };
+	*o = (struct options){ .payload = 64, .sleep_samples = 2000 };
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -793,7 +798,6 @@ static void parse(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct result res[MAX_RTTS];
-	struct quantiles ref = { 0 };
 	struct nt_err err = { { 0 } };
 	struct options o;
 	int home_ns;
@@ -801,18 +805,19 @@ int main(int argc, char **argv)
 	parse(argc, argv, &o);
 	if (nt_netns_current(&home_ns, &err) < 0)
 		die("namespace", &err);
-	if (o.sleep_samples)
-		ref = sleep_reference(o.sleep_samples);
 	for (int i = 0; i < o.n_rtts; i++) {
 		/* About 10 s of round trips each by default, and 20,000 at 1 ms. */
 		long rounds = o.rounds ? o.rounds : o.rtt_ms[i] <= 1 ? 20000 : 10000 / o.rtt_ms[i];
 
 		run_one(&o, o.rtt_ms[i], rounds, home_ns, &res[i]);
+		/* The machine's noise changes by the minute: measured next to each run. */
+		if (o.sleep_samples)
+			res[i].sleep_ref = sleep_reference(o.sleep_samples);
 	}
 	if (o.json)
-		print_json(&o, &ref, res, o.n_rtts);
+		print_json(&o, res, o.n_rtts);
 	else
-		print_text(&o, &ref, res, o.n_rtts);
+		print_text(&o, res, o.n_rtts);
 	close(home_ns);
 	return 0;
 }

@@ -95,6 +95,8 @@ struct nt_wire_dir_stats {
  *           expected: the middle namespace has no other link up)
  * @delay_ns: the configured one-way delays
  * @spin_ns: the busy-wait used (0: none)
+ * @slice_ns: the scheduler slice the thread runs with, when it could ask
+ *            for a short one (Linux 6.12 and later), 0 otherwise
  * @cpu_ns: CPU time the forwarding thread has used (CLOCK_THREAD_CPUTIME_ID)
  */
 struct nt_wire_stats {
@@ -103,6 +105,7 @@ struct nt_wire_stats {
 	uint64_t ignored;
 	int64_t delay_ns[NT_WIRE_DIRS];
 	int64_t spin_ns;
+	int64_t slice_ns;
 	int64_t cpu_ns;
 };
 

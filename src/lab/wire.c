@@ -44,10 +44,14 @@
  * with both sockets and the stop eventfd.
  *
  * Precision: a sleeping thread wakes tens of microseconds after its timer on
- * this kind of machine (wake-up and scheduling latency). So the timer is
- * armed spin_ns before the deadline and the thread busy-waits on the vDSO
- * clock for the rest; PR_SET_TIMERSLACK of 1 ns keeps the kernel from adding
- * its default 50 us of slack to the thread's sleeps. On a busy machine the
+ * this kind of machine (wake-up and scheduling latency), and later the longer
+ * it slept (a deeper idle state; on a VM, a halted vCPU the host must wake).
+ * So the timer is armed a margin before the deadline and the thread
+ * busy-waits on the vDSO clock for the rest: spin_ns, or 1/16 of the sleep
+ * when that is longer, up to WIRE_SPIN_MAX_NS (wake_margin_ns()), so the spin
+ * never costs more than a sixteenth of the time the thread would sleep.
+ * PR_SET_TIMERSLACK of 1 ns keeps the kernel from adding its default 50 us of
+ * slack to the thread's sleeps. On a busy machine the
  * thread's worst enemy is the run queue: woken on time, it may wait a whole
  * scheduler slice behind another task. Since Linux 6.12 a SCHED_OTHER thread
  * may ask for a shorter slice (sched_attr.sched_runtime, clamped to
@@ -92,6 +96,9 @@
 #define WIRE_DRAIN_BATCH 64
 /* Room for a VLAN tag on top of the Ethernet header. */
 #define WIRE_VLAN_BYTES 4
+/* The spin after a long sleep: at most this, and at most 1/WIRE_SPIN_SHARE of the sleep. */
+#define WIRE_SPIN_MAX_NS 300000
+#define WIRE_SPIN_SHARE	 16
 /* The shortest slice EEVDF grants (sched_runtime is clamped to 0.1 ms). */
 #define WIRE_SLICE_NS 100000
 
@@ -243,13 +250,15 @@ fail:
  * struct pass - the thread's private state
  * @w: the wire
  * @st: counters, published to @w->stats under the lock after each pass
- * @armed_ns: the absolute time the timerfd is armed for, 0 when not armed
+ * @armed_ns: the absolute time the timerfd is armed for, 0 once it fired
+ * @armed_deadline_ns: the deadline it was armed for
  * @to: where each direction's frames are sent (the far end's ifindex)
  */
 struct pass {
 	struct nt_wire *w;
 	struct nt_wire_stats st;
 	int64_t armed_ns;
+	int64_t armed_deadline_ns;
 	struct sockaddr_ll to[NT_WIRE_DIRS];
 };
 
@@ -380,9 +389,32 @@ static void send_head(struct pass *p, int d, int64_t now_ns)
 	nt_wire_queue_pop(&w->queue[d]);
 }
 
+/* How long before @deadline_ns to wake from a sleep that starts at @now_ns; see the top of the file. */
+static int64_t wake_margin_ns(const struct nt_wire *w, int64_t deadline_ns, int64_t now_ns)
+{
+	int64_t margin_ns = (deadline_ns - now_ns) / WIRE_SPIN_SHARE;
+
+	if (!w->spin_ns)
+		return 0;
+	if (margin_ns > WIRE_SPIN_MAX_NS)
+		margin_ns = WIRE_SPIN_MAX_NS;
+	return margin_ns > w->spin_ns ? margin_ns : w->spin_ns;
+}
+
 /*
- * Send every frame whose deadline is due, busy-waiting for those less than
- * spin_ns away. Returns the next deadline that is further out, or 0.
+ * Whether to busy-wait for @deadline_ns now: it is less than spin_ns away, or
+ * the timer armed for it has fired (its margin was chosen when it was armed).
+ */
+static bool is_time_to_spin(const struct pass *p, int64_t deadline_ns, int64_t now_ns)
+{
+	if (deadline_ns - now_ns <= p->w->spin_ns)
+		return true;
+	return deadline_ns == p->armed_deadline_ns && (!p->armed_ns || now_ns >= p->armed_ns);
+}
+
+/*
+ * Send every frame whose time has come, busy-waiting until each deadline.
+ * Returns the next deadline that is further out, or 0.
  */
 static int64_t release_due(struct pass *p)
 {
@@ -395,7 +427,7 @@ static int64_t release_due(struct pass *p)
 		if (d < 0)
 			return 0;
 		now_ns = nt_now_mono_ns();
-		if (deadline_ns - now_ns > w->spin_ns)
+		if (!is_time_to_spin(p, deadline_ns, now_ns))
 			return deadline_ns;
 		while (now_ns < deadline_ns)
 			now_ns = nt_now_mono_ns();
@@ -403,18 +435,24 @@ static int64_t release_due(struct pass *p)
 	}
 }
 
-/* Arm the timerfd spin_ns before @deadline_ns (absolute), unless it already is. */
+/*
+ * Arm the timerfd (absolute) a margin before @deadline_ns, unless it already
+ * is for that deadline: re-arming as the deadline nears would shrink the margin.
+ */
 static int arm_timer(struct pass *p, int64_t deadline_ns)
 {
-	int64_t wake_ns = deadline_ns - p->w->spin_ns;
-	struct itimerspec its = { .it_value = { .tv_sec = wake_ns / NT_NS_PER_SEC,
-						.tv_nsec = wake_ns % NT_NS_PER_SEC } };
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	int64_t wake_ns;
 
-	if (!deadline_ns || wake_ns == p->armed_ns)
+	if (!deadline_ns || (deadline_ns == p->armed_deadline_ns && p->armed_ns))
 		return 0;
+	wake_ns = deadline_ns - wake_margin_ns(p->w, deadline_ns, nt_now_mono_ns());
+	its.it_value.tv_sec = wake_ns / NT_NS_PER_SEC;
+	its.it_value.tv_nsec = wake_ns % NT_NS_PER_SEC;
 	if (timerfd_settime(p->w->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return -errno;
 	p->armed_ns = wake_ns;
+	p->armed_deadline_ns = deadline_ns;
 	return 0;
 }
 
@@ -448,7 +486,7 @@ static int forward(struct pass *p)
 		}
 		if (pfd[2].revents)
 			return 0;
-		/* Fired: the next arm_timer() must set it again even for the same time. */
+		/* Fired: its deadline is due for the spin, and any next one needs arming. */
 		if (pfd[1].revents && read(w->timer_fd, &ticks, sizeof(ticks)) > 0)
 			p->armed_ns = 0;
 		if (pfd[0].revents) {

@@ -39,7 +39,7 @@ enum nt_wire_dir {
 
 /* Frames one direction may hold before it drops at the tail, when not configured. */
 #define NT_WIRE_QUEUE_FRAMES 4096
-/* Busy-wait before each deadline, when not configured; see src/lab/wire.c. */
+/* The least busy-wait before each deadline, when not configured; see src/lab/wire.c. */
 #define NT_WIRE_SPIN_NS 60000
 
 /**
@@ -50,8 +50,10 @@ enum nt_wire_dir {
  * @target_ifindex: its ifindex
  * @delay_ns: one-way delay added to each direction, indexed by enum nt_wire_dir
  * @queue_frames: frames each direction may hold, 0 for NT_WIRE_QUEUE_FRAMES
- * @spin_ns: how long before a deadline the thread stops sleeping and
- *           busy-waits for it: 0 for NT_WIRE_SPIN_NS, negative for none
+ * @spin_ns: how long, at least, before a deadline the thread stops sleeping
+ *           and busy-waits for it (after a long sleep, longer: a sixteenth of
+ *           the sleep, up to 300 us): 0 for NT_WIRE_SPIN_NS, negative for no
+ *           busy-wait at all
  */
 struct nt_wire_config {
 	const char *client_ifname;

@@ -116,8 +116,10 @@ struct nt_lab {
  * @cfg: what to build
  * @err: names the failing step
  *
- * On success the calling thread is left in the client namespace. On failure
- * everything made so far is released (nt_lab_down()).
+ * On success the calling thread is left in the client namespace and, with a
+ * round-trip time, the forwarder thread runs until nt_lab_down() (which pays
+ * one RCU grace period for its packet socket). On failure everything made so
+ * far is released (nt_lab_down()).
  *
  * Return: 0 or a negative errno (-EPERM: no privileges for namespaces).
  */
@@ -178,9 +180,10 @@ int nt_lab_side_parse(const char *name, enum nt_lab_side *side);
 const char *nt_lab_side_name(enum nt_lab_side side);
 
 /**
- * nt_lab_down() - stop the forwarder and release the lab's descriptors; idempotent, safe on a
- * partly built or zeroed lab (descriptors of 0 are treated as unset only when
- * the lab was never initialised: nt_lab_up() sets them to -1 first)
+ * nt_lab_down() - stop and join the forwarder, release the lab's descriptors;
+ * idempotent, safe on a partly built or zeroed lab (descriptors of 0 are
+ * treated as unset only when the lab was never initialised: nt_lab_up() sets
+ * them to -1 first)
  * @lab: the lab
  */
 void nt_lab_down(struct nt_lab *lab);

@@ -31,7 +31,7 @@
  * get a link-local address, send a router solicitation or an MLD report) and
  * forwarding off: with no address, arp_process() answers nothing, and a frame
  * for the client's or the target's MAC is PACKET_OTHERHOST to it, which
- * ip_rcv_core() drops. Only the forwarder's packet sockets see the frames.
+ * ip_rcv_core() drops. Only the forwarder's packet socket sees the frames.
  *
  * ARP and NDP: left alone they would cross the delay too, and the first SYN
  * would leave one round trip late, after the client's resolution of the
@@ -397,7 +397,7 @@ static int quiet_middle(struct nt_err *err)
 
 /*
  * Runs in the middle namespace once the target's exists: both veth pairs,
- * both middle ends up, the forwarder's sockets. Leaves @monitor watching the
+ * both middle ends up, the forwarder's socket. Leaves @monitor watching the
  * middle's links, whose peers are still down.
  */
 static int setup_middle(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
@@ -615,7 +615,7 @@ const char *nt_lab_side_name(enum nt_lab_side side)
 
 void nt_lab_down(struct nt_lab *lab)
 {
-	/* First: the thread's sockets hold the middle namespace, and it reads them. */
+	/* First: the thread reads the wire's socket, which holds the middle namespace. */
 	nt_wire_close(&lab->wire);
 	if (lab->client_ns >= 0)
 		close(lab->client_ns);

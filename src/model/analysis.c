@@ -435,6 +435,65 @@ void nt_analysis_file_end(struct nt_analysis *an, const char *error)
 	}
 }
 
+static void sum_add(struct nt_analysis_summary *s, const struct nt_analysis_summary *p)
+{
+	s->packets += p->packets;
+	s->tcp_packets += p->tcp_packets;
+	for (int i = 0; i < NT_DECODE_STATUS_COUNT; i++)
+		s->not_decoded[i] += p->not_decoded[i];
+	s->flows += p->flows;
+	s->flows_with_stalls += p->flows_with_stalls;
+	s->stalls += p->stalls;
+	s->think_time += p->think_time;
+	for (int i = 0; i < 3; i++)
+		s->by_delack[i] += p->by_delack[i];
+	s->total_stall_ns += p->total_stall_ns;
+	s->stalled_wall_ns += p->stalled_wall_ns;
+	s->stalled_wall_min_ns += p->stalled_wall_min_ns;
+	s->evicted_idle += p->evicted_idle;
+	s->evicted_full += p->evicted_full;
+	s->files_damaged += p->files_damaged;
+}
+
+/*
+ * Files never share flows (each has its own table, see above), so an
+ * analysis of later files is the serial one's continuation: its files and
+ * reports go after ours, with their file numbers shifted, and every total
+ * adds. nt_analysis_finish() then orders the reports as a serial run would.
+ */
+int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
+{
+	struct nt_analysis_file *files;
+	struct nt_flow_result **flows;
+	uint32_t offset = (uint32_t)an->n_files;
+
+	files = realloc(an->files, (an->n_files + part->n_files) * sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	an->files = files;
+	if (an->n_flows + part->n_flows > an->flows_cap) {
+		flows = realloc(an->flows, (an->n_flows + part->n_flows) * sizeof(*flows));
+		if (!flows)
+			return -ENOMEM;
+		an->flows = flows;
+		an->flows_cap = an->n_flows + part->n_flows;
+	}
+	flows = an->flows;
+	if (an->annot && part->annot && nt_annot_absorb(an->annot, part->annot, offset) < 0)
+		an->oom = true;
+	memcpy(files + an->n_files, part->files, part->n_files * sizeof(*files));
+	an->n_files += part->n_files;
+	part->n_files = 0;
+	for (size_t i = 0; i < part->n_flows; i++) {
+		part->flows[i]->file += offset;
+		flows[an->n_flows++] = part->flows[i];
+	}
+	part->n_flows = 0;
+	sum_add(&an->sum, &part->sum);
+	an->oom |= part->oom;
+	return 0;
+}
+
 static int cmp_result(const void *a, const void *b)
 {
 	const struct nt_flow_result *x = *(const struct nt_flow_result *const *)a;

@@ -286,6 +286,21 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 void nt_analysis_file_end(struct nt_analysis *an, const char *error);
 
 /**
+ * nt_analysis_absorb() - append an analysis of the inputs that come next
+ * @an: the analysis, between files (no file open), not finished
+ * @part: an analysis of later inputs, with the same params, between files,
+ *        not finished; its files and reports move to @an (its annotation
+ *        list, when both have one, too), and it is left to nt_analysis_fini()
+ *
+ * Analyses of files made apart (in worker threads, say) and absorbed in the
+ * order of the files give what one analysis reading them in that order
+ * gives, once finished.
+ *
+ * Return: 0, or -ENOMEM (nothing moved).
+ */
+int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part);
+
+/**
  * nt_analysis_finish() - order the flows and compute their percentiles
  * @an: the analysis
  */

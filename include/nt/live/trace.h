@@ -38,7 +38,9 @@
  *        of the traced connection, or NULL; the caller commits or aborts it
  * @sink: where the run's rounds go as they complete (a renderer's), or NULL
  * @close_later: close the capture in the background (nt_capture_close_later()),
- *               for a run followed by another; the caller drains the closer
+ *               while the caller goes on; the caller drains the closer
+ * @stamps: the command's receive-timestamp keeper, opened before the lab is
+ *          built (nt/capture/stamps.h), or NULL
  */
 struct nt_trace_config {
 	const struct nt_variant *variant;
@@ -56,6 +58,7 @@ struct nt_trace_config {
 	struct nt_pcap_writer *pcap;
 	const struct nt_run_sink *sink;
 	bool close_later;
+	struct nt_rx_stamps *stamps;
 };
 
 /**

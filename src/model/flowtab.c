@@ -46,9 +46,10 @@ uint32_t nt_flowtab_hash(const struct nt_flow_key *k)
 	 * loaded one by one, as nt_flow_key_of() stored them (a wider load
 	 * over two stores waits for them to reach the cache).
 	 */
-	uint64_t h = load_word(k, 0) * 0x9e3779b97f4a7c15ull ^ load_word(k, 1) * 0xc2b2ae3d27d4eb4full ^
-		     load_word(k, 2) * 0x165667b19e3779f9ull ^ load_word(k, 3) * 0xd6e8feb86659fd93ull ^
-		     load_word(k, 4) * 0xff51afd7ed558ccdull;
+	uint64_t h =
+		load_word(k, 0) * 0x9e3779b97f4a7c15ull ^ load_word(k, 1) * 0xc2b2ae3d27d4eb4full ^
+		load_word(k, 2) * 0x165667b19e3779f9ull ^ load_word(k, 3) * 0xd6e8feb86659fd93ull ^
+		load_word(k, 4) * 0xff51afd7ed558ccdull;
 
 	h ^= h >> 32;
 	h *= 0xc4ceb9fe1a85ec53ull;

@@ -22,9 +22,9 @@
 #include "nt/model/analysis.h"
 
 /* A flow with no packet for this long (capture time) leaves the table. */
-#define NT_ANALYZE_IDLE_NS	  60000000000LL /* 60 s */
-#define NT_ANALYZE_MAX_FLOWS	  65536u
-#define NT_ANALYZE_MAX_FLOWS_MAX  (1u << 24)
+#define NT_ANALYZE_IDLE_NS	 60000000000LL /* 60 s */
+#define NT_ANALYZE_MAX_FLOWS	 65536u
+#define NT_ANALYZE_MAX_FLOWS_MAX (1u << 24)
 /* --jobs: threads reading files at once (more than the cores only adds switching). */
 #define NT_ANALYZE_JOBS_MAX	  1024u
 #define NT_ANALYZE_RELEASE_US_MAX 60000000u

@@ -472,7 +472,8 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 		return -ENOMEM;
 	an->files = files;
 	if (an->n_flows + part->n_flows > an->flows_cap) {
-		flows = realloc(an->flows, (an->n_flows + part->n_flows) * sizeof(*flows));
+		flows = realloc(an->flows,
+				(an->n_flows + part->n_flows) * sizeof(struct nt_flow_result *));
 		if (!flows)
 			return -ENOMEM;
 		an->flows = flows;

@@ -18,30 +18,36 @@ same invocation (runs interleaved, so a shared machine's load moves both).
 --baseline adds another binary (a build of an older commit) to each row.
 Captures go to a temporary directory under --tmp, removed at the end.
 """
-import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def cpu_s():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmds, runs):
-    """Interleaved runs of each command: {name: [wall ms]}."""
-    out = {name: [] for name, _ in cmds}
+    """Interleaved runs of each command: {name: ([wall ms], [cpu ms])}."""
+    out = {name: ([], []) for name, _ in cmds}
     for _ in range(runs):
         for name, cmd in cmds:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu_s()
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-            out[name].append((time.perf_counter() - t0) * 1000)
+            out[name][0].append((time.perf_counter() - t0) * 1000)
+            out[name][1].append((cpu_s() - c0) * 1000)
     return out
 
 
 def table(res, ref):
-    base = statistics.median(res[ref])
-    base_min = min(res[ref])
-    for name, s in res.items():
-        s = sorted(s)
-        p50, p90 = statistics.median(s), s[int(0.9 * (len(s) - 1))]
-        print(f"  {name:<40} min {s[0]:8.1f}  p50 {p50:8.1f}  p90 {p90:8.1f} ms"
-              f"   p50 {p50 / base:5.2f}x  min {s[0] / base_min:5.2f}x")
+    """Wall clock, and CPU time (user + system: steadier on a shared machine)."""
+    base, base_cpu = min(res[ref][0]), min(res[ref][1])
+    for name, (w, c) in res.items():
+        w = sorted(w)
+        p50, p90 = statistics.median(w), w[int(0.9 * (len(w) - 1))]
+        print(f"  {name:<40} wall min {w[0]:7.1f} p50 {p50:7.1f} p90 {p90:7.1f} ms {w[0] / base:5.2f}x"
+              f"   cpu min {min(c):7.1f} p50 {statistics.median(c):7.1f} ms {min(c) / base_cpu:5.2f}x")
 
 
 def peak_rss(tool, cmd):

@@ -35,7 +35,9 @@ static const char usage_text[] =
 	"  -n                  accepted for tcpdump habits: addresses are always numeric\n"
 	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"
 	"  --release-us US     release window after the ACK, at the sender (default 1000)\n"
-	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n";
+	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n"
+	"  --jobs N            read up to N files at once, one thread each (default: one\n"
+	"                      per core; the report is the same; -c reads one at a time)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
@@ -71,6 +73,7 @@ enum {
 	OPT_VERSION,
 	OPT_BRIEF,
 	OPT_ANNOTATE,
+	OPT_JOBS,
 };
 
 static const struct option long_opts[] = {
@@ -84,6 +87,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -161,6 +165,10 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 	case OPT_MAX_FLOWS:
 		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, NT_ANALYZE_MAX_FLOWS_MAX, &v, err);
 		o->params.max_flows = (uint32_t)v;
+		return ret;
+	case OPT_JOBS:
+		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, NT_ANALYZE_JOBS_MAX, &v, err);
+		o->jobs = (unsigned)v;
 		return ret;
 	case OPT_FORMAT:
 		o->out.format = cli->arg;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "nt/capture/closer.h"
+#include "nt/capture/stamps.h"
 #include "nt/capture/pcap_writer.h"
 #include "nt/clock.h"
 #include "nt/cmd/cmd.h"
@@ -49,6 +50,7 @@ struct trace_cmd {
 	struct nt_output out;
 	struct nt_renderer doc;
 	struct nt_cmd_tty tty;
+	struct nt_rx_stamps stamps;
 	struct nt_err err;
 };
 
@@ -142,8 +144,13 @@ static int run_variants(struct trace_cmd *tc)
 		}
 		t.variant = opt->variants[i];
 		t.pcap = tc->pcap[i];
-		/* The capture's close waits for a grace period: let it pass while the next variant runs. */
-		t.close_later = i + 1 < opt->n_variants;
+		t.stamps = &tc->stamps;
+		/*
+		 * The capture's close waits for a grace period: let it pass while
+		 * the next variant runs, or, after the last, while the report is
+		 * written (nt_cmd_trace() drains the closer before returning).
+		 */
+		t.close_later = true;
 		nt_cmd_tty_variant(&tc->tty, i, t.variant->name);
 		ret = nt_trace_run(&t, &tc->runs[n], &tc->err);
 		n++;
@@ -379,8 +386,11 @@ int nt_cmd_trace(int argc, char **argv)
 	if (code != NT_EXIT_OK)
 		return code;
 	nt_cmd_signals_install();
+	/* The kernel's deferred switch runs while the lab is built (nt/capture/stamps.h). */
+	nt_rx_stamps_open(&tc.stamps);
 	code = run(&tc);
 	nt_capture_closer_drain();
+	nt_rx_stamps_close(&tc.stamps);
 	nt_renderer_close(&tc.doc);
 	for (unsigned i = 0; tc.runs && i < tc.opt.n_variants; i++)
 		nt_run_fini(&tc.runs[i]);

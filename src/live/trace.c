@@ -363,6 +363,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 		.filter = filter,
 		.snaplen = CAPTURE_SNAPLEN,
 		.buffer_bytes = CAPTURE_BUFFER_BYTES,
+		.stamps = opt->stamps,
 	};
 	ret = nt_capture_open(&pl->cap, opt->capture, &cc, err);
 	if (ret < 0)

@@ -22,9 +22,11 @@
 #include "nt/model/analysis.h"
 
 /* A flow with no packet for this long (capture time) leaves the table. */
-#define NT_ANALYZE_IDLE_NS	  60000000000LL /* 60 s */
-#define NT_ANALYZE_MAX_FLOWS	  65536u
-#define NT_ANALYZE_MAX_FLOWS_MAX  (1u << 24)
+#define NT_ANALYZE_IDLE_NS	 60000000000LL /* 60 s */
+#define NT_ANALYZE_MAX_FLOWS	 65536u
+#define NT_ANALYZE_MAX_FLOWS_MAX (1u << 24)
+/* --jobs: threads reading files at once (more than the cores only adds switching). */
+#define NT_ANALYZE_JOBS_MAX	  1024u
 #define NT_ANALYZE_RELEASE_US_MAX 60000000u
 
 /**
@@ -38,6 +40,7 @@
  * @filter: the filter expression, NULL for none (allocated)
  * @max_packets: -c: stop after this many packets (over all files), 0 for all
  * @annotate: --annotate: the pcapng to write the inputs to, with comments, or NULL
+ * @jobs: --jobs: files read at once, 0 for one per core
  */
 struct nt_analyze_opts {
 	enum nt_cmd_action action;
@@ -49,6 +52,7 @@ struct nt_analyze_opts {
 	char *filter;
 	uint64_t max_packets;
 	const char *annotate;
+	unsigned jobs;
 };
 
 /**

@@ -39,11 +39,13 @@
  *        of the traced connection, or NULL; the caller commits or aborts it
  * @sink: where the run's rounds go as they complete (a renderer's), or NULL
  * @close_later: close the capture in the background (nt_capture_close_later()),
- *               for a run followed by another; the caller drains the closer
+ *               while the caller goes on; the caller drains the closer
  * @step: NULL, or called after each round is complete and handed to @sink
  *        and before the next begins (the client is held meanwhile, with no
  *        clock running: --step); returns when the run may go on
  * @step_ctx: passed to @step
+ * @stamps: the command's receive-timestamp keeper, opened before the lab is
+ *          built (nt/capture/stamps.h), or NULL
  */
 struct nt_trace_config {
 	const struct nt_variant *variant;
@@ -63,6 +65,7 @@ struct nt_trace_config {
 	bool close_later;
 	void (*step)(void *ctx, unsigned round);
 	void *step_ctx;
+	struct nt_rx_stamps *stamps;
 };
 
 /**

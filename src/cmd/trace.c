@@ -330,6 +330,7 @@ static int run(struct trace_cmd *tc)
 	struct nt_render_opts ro = { .color = nt_cmd_want_color(&opt->out),
 				     .summary_only = opt->out.summary_only,
 				     .brief = opt->out.brief,
+				     .explain = opt->out.explain,
 				     .compare = opt->compare };
 	/* Standard output that is a terminal: a reader is watching, nothing keeps what it shows. */
 	bool to_tty = (!opt->out.path || strcmp(opt->out.path, "-") == 0) && isatty(STDOUT_FILENO);

@@ -35,6 +35,7 @@ enum {
 	OPT_VERSION,
 	OPT_TIMINGS,
 	OPT_BRIEF,
+	OPT_EXPLAIN,
 	OPT_EXPORT_PKT,
 	OPT_COMPARE,
 	OPT_STEP,
@@ -64,6 +65,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "step", no_argument, NULL, OPT_STEP },
@@ -119,6 +121,8 @@ static const char usage_output[] =
 	"  --step               on a terminal: pause after each round until a key is pressed\n"
 	"                       (the client waits; no clock runs)\n"
 	"  --brief              the summary alone (text; a million rounds, one screen)\n"
+	"  --explain            under every header, ACK, body and reply: the kernel rule that\n"
+	"                       decided it, as the model predicts it (text; JSON always has it)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
@@ -322,6 +326,9 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		return 0;
 	case OPT_BRIEF:
 		o->brief = true;
+		return 0;
+	case OPT_EXPLAIN:
+		o->explain = true;
 		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;

@@ -28,6 +28,7 @@
 #include "nt/render/render.h"
 #include "nt/render/spool.h"
 #include "nt/render/svg.h"
+#include "nt/render/why.h"
 
 static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
@@ -62,6 +63,22 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 	fputs("</table>\n", out);
 }
 
+/* The model's legend line (docs/model.md): how it fared, and this variant's why. */
+static void model_legend(FILE *out, const struct nt_run *run)
+{
+	char line[256];
+
+	if (!run->predicting)
+		return;
+	fputs("<p class=\"nt-model\"><strong>Model:</strong> ", out);
+	nt_escape_xml(out, nt_why_model_line(run, line, sizeof(line)));
+	fputs(".</p>\n<p class=\"nt-model\"><strong>This variant:</strong> ", out);
+	nt_escape_xml(out, run->fix.text);
+	fputs(" (<code>", out);
+	nt_escape_xml(out, nt_predict_rule_name(run->fix.rule));
+	fputs("</code>).</p>\n", out);
+}
+
 static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
 	bool any = false;
@@ -71,7 +88,7 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		char line[512];
 
 		nt_render_explain(&runs[i], &why, &fix);
-		if (!why)
+		if (!why && !runs[i].predicting)
 			continue;
 		if (!any)
 			fputs("<h2>Why, and the fix</h2>\n", out);
@@ -81,11 +98,14 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 			nt_escape_xml(out, runs[i].cfg.variant);
 			fputs("</code></h3>\n", out);
 		}
-		fputs("<p><strong>Why:</strong> ", out);
-		nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
-		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
-		nt_escape_xml(out, fix);
-		fputs(".</p>\n", out);
+		if (why) {
+			fputs("<p><strong>Why:</strong> ", out);
+			nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+			fputs(".</p>\n<p><strong>Fix:</strong> ", out);
+			nt_escape_xml(out, fix);
+			fputs(".</p>\n", out);
+		}
+		model_legend(out, &runs[i]);
 	}
 	if (!any)
 		fputs("<h2>Why</h2>\n<p>No round stalled: nothing held the body until a delayed "

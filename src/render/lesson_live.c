@@ -22,6 +22,7 @@
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
 #include "nt/render/lesson.h"
+#include "nt/render/why.h"
 #include "nt/render/render.h"
 #include "nt/render/svg.h"
 
@@ -64,6 +65,23 @@ static void step_what(const struct nt_event *e, int64_t t0, char *buf, size_t le
 }
 
 /* What the verdict rule and the kernel's evidence say about event @i; "" when nothing. */
+/* After the step's own sentence: the kernel rules the model says decided it (nt/render/why.h). */
+static void model_why(const struct nt_round_view *rv, size_t i, char *buf, size_t len)
+{
+	const struct nt_predict_why *why[NT_WHY_MAX];
+	unsigned n = nt_why_event(rv, i, why);
+	size_t used = strlen(buf);
+
+	for (unsigned k = 0; k < n && used + 1 < len; k++) {
+		int w = snprintf(buf + used, len - used, "%sKernel rule %s: %s.", used ? " " : "",
+				 nt_predict_rule_name(why[k]->rule), why[k]->text);
+
+		if (w < 0)
+			break;
+		used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+	}
+}
+
 static void step_why(const struct nt_round_view *rv, size_t i, const char *client_ev,
 		     const char *target_ev, char *buf, size_t len)
 {
@@ -108,6 +126,7 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 			 strncmp(client_ev, "evidence: ", 10) ? client_ev : client_ev + 10);
 	else if (e->kind == NT_EVENT_SYSCALL && target_ev && e->sys.call == NT_CALL_READ_REQUEST)
 		snprintf(buf, len, "The kernel's evidence: %s.", target_ev);
+	model_why(rv, i, buf, len);
 }
 
 static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
@@ -142,7 +161,7 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
 	char *client_ev, *target_ev;
-	char what[160], why[400];
+	char what[160], why[1200];
 	int ret;
 
 	nt_lesson_figure_begin(out, r->index, nt_verdict_name(r->verdict), reveal_step(r), rv->n);

@@ -28,6 +28,7 @@
 #include "nt/render/labels.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
+#include "nt/render/why.h"
 
 static void header_line(FILE *out, const struct nt_run *run)
 {
@@ -177,10 +178,16 @@ static void explain(FILE *out, const struct nt_run *run)
 	nt_render_explain(run, &why, &fix);
 	if (!why) {
 		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
-		return;
+	} else {
+		fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
+		fprintf(out, "\n**Fix:** %s.\n", fix);
 	}
-	fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
-	fprintf(out, "\n**Fix:** %s.\n", fix);
+	/* The legend line of the model (docs/model.md): how it fared, and this variant's why. */
+	if (run->predicting) {
+		fprintf(out, "\n**Model:** %s.\n", nt_why_model_line(run, line, sizeof(line)));
+		fprintf(out, "\n**This variant:** %s (`%s`).\n", run->fix.text,
+			nt_predict_rule_name(run->fix.rule));
+	}
 }
 
 /*

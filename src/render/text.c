@@ -18,6 +18,7 @@
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/render.h"
+#include "nt/render/why.h"
 #include "nt/unknown.h"
 
 struct style {
@@ -97,7 +98,50 @@ static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const s
 		print_syscall(out, e, t0, st);
 }
 
-static void print_round(FILE *out, const struct nt_round_view *rv, const struct style *st)
+/* Under an event: the model's decisions that explain it (--explain). */
+static void print_event_why(FILE *out, const struct nt_round_view *rv, size_t i)
+{
+	const struct nt_predict_why *why[NT_WHY_MAX];
+	unsigned n = nt_why_event(rv, i, why);
+
+	for (unsigned k = 0; k < n; k++)
+		fprintf(out, "  %13s  why: %s [%s]\n", "", why[k]->text,
+			nt_predict_rule_name(why[k]->rule));
+}
+
+/*
+ * Under the round's line: what the model predicted where the kernel did
+ * otherwise (always), or, with --explain, why the verdict follows; and where
+ * the kernel's sampled state differs from the model's.
+ */
+static void print_prediction(FILE *out, const struct nt_round_view *rv, bool explain,
+			     const struct style *st)
+{
+	const struct nt_predict_round *p = rv->predicted;
+	const struct nt_round *r = rv->round;
+	char verdicts[64];
+
+	if (!p)
+		return;
+	if (r->verdict != NT_VERDICT_INCOMPLETE && !nt_predict_accepts(p, r->verdict))
+		fprintf(out, "  %sthe model predicted %s, the kernel did %s%s: %s [%s]\n",
+			st->yellow, nt_why_verdicts(p, verdicts, sizeof(verdicts)),
+			nt_verdict_name(r->verdict), st->reset, p->verdict_why.text,
+			nt_predict_rule_name(p->verdict_why.rule));
+	else if (explain)
+		fprintf(out, "  model: %s [%s]\n", p->verdict_why.text,
+			nt_predict_rule_name(p->verdict_why.rule));
+	if (explain && p->uncertain.rule != NT_RULE_NONE)
+		fprintf(out, "  the model accepts %s: %s [%s]\n",
+			nt_why_verdicts(p, verdicts, sizeof(verdicts)), p->uncertain.text,
+			nt_predict_rule_name(p->uncertain.rule));
+	if (rv->evidence_note && rv->evidence_note[0])
+		fprintf(out, "  %sthe kernel's state differs from the model's: %s%s\n", st->yellow,
+			rv->evidence_note, st->reset);
+}
+
+static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,
+			const struct style *st)
 {
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
@@ -109,6 +153,7 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 	if (r->gap_ns >= 0 && r->verdict != NT_VERDICT_COALESCED && r->verdict != NT_VERDICT_UNHELD)
 		fprintf(out, "  header->ACK %.3f ms", nt_ns_to_ms(r->gap_ns));
 	fputc('\n', out);
+	print_prediction(out, rv, explain, st);
 
 	for (size_t i = 0; i < rv->n; i++) {
 		const struct nt_event *e = &rv->ev[i];
@@ -119,6 +164,8 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 				"the delayed-ACK timer ...%s\n",
 				st->red, "", nt_ns_to_ms(r->gap_ns), st->reset);
 		print_event(out, e, t0, st);
+		if (explain)
+			print_event_why(out, rv, i);
 		if ((long)i != r->marks.a)
 			continue;
 		if (r->body_written_after_ack)
@@ -350,6 +397,16 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		fprintf(out, "  why: %s\n", why);
 		fprintf(out, "  fix: %s\n", fix);
 	}
+	if (run->predicting || run->fix.text[0]) {
+		char model[160];
+
+		if (run->predicting)
+			fprintf(out, "  model: %s\n", nt_why_model_line(run, model, sizeof(model)));
+		fprintf(out, "  this variant: %s", run->fix.text);
+		if (run->fix.rule != NT_RULE_NONE)
+			fprintf(out, " [%s]", nt_predict_rule_name(run->fix.rule));
+		fputc('\n', out);
+	}
 	fprintf(out, "  expectation (%s): %s%s%s%s%s\n", nt_expect_name(run->cfg.expect),
 		run->expectation_met ? st->green : st->red,
 		run->expectation_met ? "met" : "NOT met", st->reset,
@@ -412,7 +469,7 @@ void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_vi
 		return;
 	}
 	fputc('\n', out);
-	print_round(out, rv, st);
+	print_round(out, rv, opts && opts->explain, st);
 	print_round_evidence(out, rv, st);
 }
 
@@ -435,7 +492,7 @@ int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv
 	(void)run;
 	if (!fp)
 		return -ENOMEM;
-	print_round(fp, rv, &plain);
+	print_round(fp, rv, false, &plain);
 	print_round_evidence(fp, rv, &plain);
 	if (fclose(fp) != 0) {
 		free(*out);

@@ -28,6 +28,24 @@
 
 #define GOLDEN_DIR NT_TEST_DATA_DIR "/golden/render/"
 
+/* The model's prediction for the fixture's knobs, on a fixed kernel: every format shows it. */
+static void fixture_predict(struct nt_run *run)
+{
+	struct nt_predict_knobs k;
+	struct nt_err err = { "" };
+
+	nt_predict_knobs_default(&k);
+	k.header_bytes = FIXTURE_HEADER_BYTES;
+	k.body_bytes = FIXTURE_BODY_BYTES;
+	k.reply_bytes = FIXTURE_REPLY_BYTES;
+	k.rounds = FIXTURE_ROUNDS;
+	k.threshold_ns = FIXTURE_THRESHOLD_NS;
+	k.kernel = (struct nt_kernel_version){ 6, 18, 44 };
+	k.hz = 250;
+	snprintf(run->cfg.hz_source, sizeof(run->cfg.hz_source), "/proc/config.gz");
+	assert_int_equal(nt_run_predict(run, &k, &err), 0);
+}
+
 static void fixture_run(struct nt_run *run, const char *variant)
 {
 	struct nt_run_config *c = &run->cfg;
@@ -41,7 +59,7 @@ static void fixture_run(struct nt_run *run, const char *variant)
 	c->threshold_ns = FIXTURE_THRESHOLD_NS;
 	c->timeout_ns = FIXTURE_TIMEOUT_NS;
 	c->capture = "pcap";
-	c->expect = NT_EXPECT_STALLED;
+	c->expect = NT_EXPECT_AUTO;
 	c->family = AF_INET;
 	snprintf(c->client_addr, sizeof(c->client_addr), "%s", FIXTURE_CLIENT_ADDR);
 	snprintf(c->target_addr, sizeof(c->target_addr), "%s", FIXTURE_TARGET_ADDR);
@@ -56,6 +74,7 @@ static void fixture_run(struct nt_run *run, const char *variant)
 	run->client_mss = FIXTURE_MSS;
 	run->target_mss = FIXTURE_MSS;
 	run->teardown_seen = true;
+	fixture_predict(run);
 }
 
 /* A sink that keeps copies of the rounds it is handed, and of their events. */
@@ -378,6 +397,24 @@ static void test_golden_text(void **state)
 	golden_one("expected.txt", &nt_text_trace);
 }
 
+/* what this checks: --explain: the model's rule and sentence under H, A, B and the reply */
+static void test_golden_text_explain(void **state)
+{
+	struct nt_render_opts ro = { .explain = true };
+	struct nt_run run;
+	char *got;
+
+	(void)state;
+	fixture_run(&run, "default");
+	got = render_streamed(&nt_text_trace, &run, &ro);
+	check_golden("expected-explain.txt", got);
+	assert_non_null(strstr(got, "why: held: Nagle, small segment"));
+	assert_non_null(strstr(got, "[nagle_hold]"));
+	assert_non_null(strstr(got, "[delayed_pingpong]"));
+	free(got);
+	nt_run_fini(&run);
+}
+
 static void test_golden_markdown(void **state)
 {
 	(void)state;
@@ -643,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_verdicts),
 		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_text_explain),
 		cmocka_unit_test(test_golden_markdown),
 		cmocka_unit_test(test_golden_svg),
 		cmocka_unit_test(test_golden_html),

@@ -21,12 +21,14 @@
  * @summary_only: one line per round instead of the full timeline (text)
  * @brief: the summary alone, no line per round (text)
  * @compare: two runs drawn side by side on one time axis (svg)
+ * @explain: the model's rule and sentence under every packet it explains (text)
  */
 struct nt_render_opts {
 	bool color;
 	bool summary_only;
 	bool brief;
 	bool compare;
+	bool explain;
 };
 
 struct nt_renderer;

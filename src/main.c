@@ -26,6 +26,7 @@ struct command {
 static const struct command commands[] = {
 	{ "trace", nt_cmd_trace },
 	{ "analyze", nt_cmd_analyze },
+	{ "predict", nt_cmd_predict },
 	{ "completion", nt_cmd_completion },
 };
 

@@ -39,6 +39,8 @@ enum {
 	OPT_EXPORT_PKT,
 	OPT_COMPARE,
 	OPT_STEP,
+	OPT_KERNEL,
+	OPT_HZ,
 };
 
 static const struct option long_options[] = {
@@ -69,6 +71,28 @@ static const struct option long_options[] = {
 	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "step", no_argument, NULL, OPT_STEP },
+	{ 0 },
+};
+
+/* `nagle-trace predict`: the knobs of the exchange, the kernel to model, the report. */
+static const struct option predict_options[] = {
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "header", required_argument, NULL, OPT_HEADER },
+	{ "body", required_argument, NULL, OPT_BODY },
+	{ "reply", required_argument, NULL, OPT_REPLY },
+	{ "pause", required_argument, NULL, OPT_PAUSE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "handler-ms", required_argument, NULL, OPT_HANDLER },
+	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },
+	{ "ipv6", no_argument, NULL, OPT_IPV6 },
+	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "hz", required_argument, NULL, OPT_HZ },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0 },
 };
 
@@ -142,6 +166,47 @@ static const char usage_output[] =
 const struct option *nt_trace_opts_table(void)
 {
 	return long_options;
+}
+
+const struct option *nt_predict_opts_table(void)
+{
+	return predict_options;
+}
+
+void nt_predict_opts_usage(FILE *out)
+{
+	const struct nt_variant *v;
+	unsigned n;
+
+	fputs("usage: nagle-trace predict [options]\n"
+	      "\n"
+	      "The model of the kernel's decisions alone (docs/model.md): what Linux will do with\n"
+	      "each round of the write-write-read exchange for these knobs, and why, rule by "
+	      "rule.\n"
+	      "Nothing runs: no namespaces, no privileges. `nagle-trace` checks the same\n"
+	      "prediction against the real kernel (--expect auto).\n"
+	      "\n"
+	      "the exchange (as for nagle-trace):\n"
+	      "  --rounds N  --header B  --body B  --reply B  --pause MS  --handler-ms MS\n"
+	      "  --write-gap-ms MS  --pingpong-thresh N  --ipv6  --threshold MS\n"
+	      "  --variant LIST       one or more of (comma-separated), or all:\n",
+	      out);
+	v = nt_variant_all(&n);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "                         %-15s %s\n", v[i].name, v[i].summary);
+	fputs("\n"
+	      "the kernel (default: the running one):\n"
+	      "  --kernel X.Y         a release, \"6.1\" or \"5.15.0-91-generic\": its rules\n"
+	      "  --hz N               its CONFIG_HZ (24..10000)\n"
+	      "\n"
+	      "output:\n"
+	      "  --format F           text|json (default text)\n"
+	      "  -o, --output FILE    write the report to FILE (complete or not at all)\n"
+	      "  -h, --help           this text\n"
+	      "  --version            versions\n"
+	      "\n"
+	      "exit status: 0 predicted, 2 usage error, 4 the report could not be written\n",
+	      out);
 }
 
 void nt_trace_opts_usage(FILE *out)
@@ -372,6 +437,20 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 			return nt_err_set(err, 0, "--capture: unknown back end \"%s\" (%s)", arg,
 					  nt_capture_backend_names());
 		return 0;
+	case OPT_KERNEL:
+		if (nt_kernel_version_parse(arg, &opt->kernel) < 0)
+			return nt_err_set(
+				err, 0,
+				"--kernel: \"%s\" is not a kernel release (6.18, 5.15.0-91)", arg);
+		opt->kernel_set = true;
+		return 0;
+	case OPT_HZ: {
+		uint64_t hz = 0;
+
+		ret = nt_cli_parse_uint(cli->name, arg, 24, 10000, &hz, err);
+		opt->hz = (unsigned)hz;
+		return ret;
+	}
 	case 'h':
 		opt->action = NT_CMD_HELP;
 		return 0;
@@ -383,7 +462,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 }
 
 /* Every cross-option rule in one place. */
-static int validate(struct nt_trace_opts *opt, struct nt_err *err)
+static int validate(struct nt_trace_opts *opt, bool predict, struct nt_err *err)
 {
 	struct nt_trace_config *t = &opt->trace;
 	const struct nt_shape *s = &t->shape;
@@ -395,7 +474,8 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 				  "--rounds %u with %llu request and %u reply bytes is over 2 GiB "
 				  "per direction",
 				  s->rounds, (unsigned long long)request, s->reply_bytes);
-	if (t->write_gap_ns + t->handler_ns + t->pause_ns >= t->timeout_ns)
+	/* A prediction has no round timeout to fit in. */
+	if (!predict && t->write_gap_ns + t->handler_ns + t->pause_ns >= t->timeout_ns)
 		return nt_err_set(err, 0,
 				  "--timeout %lld ms is shorter than the pauses it has to cover",
 				  (long long)(t->timeout_ns / NT_NS_PER_MS));
@@ -409,13 +489,14 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 	return 0;
 }
 
-int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+static int parse(int argc, char **argv, const struct option *table, const char *shorts,
+		 struct nt_trace_opts *opt, struct nt_err *err)
 {
 	struct nt_cli cli;
 	int c;
 
 	defaults(opt);
-	if (nt_cli_start(&cli, argc, argv, "ho:w:", long_options, false, err) < 0)
+	if (nt_cli_start(&cli, argc, argv, shorts, table, false, err) < 0)
 		return -EINVAL;
 	while ((c = nt_cli_next(&cli, err)) != NT_CLI_END) {
 		if (c == NT_CLI_REFUSED || parse_one(c, &cli, opt, err) < 0)
@@ -425,5 +506,21 @@ int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct
 		return nt_err_set(err, 0, "unexpected argument \"%s\"", argv[nt_cli_rest(&cli)]);
 	if (opt->action != NT_CMD_RUN)
 		return 0;
-	return validate(opt, err) < 0 ? -EINVAL : 0;
+	return validate(opt, table == predict_options, err) < 0 ? -EINVAL : 0;
+}
+
+int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	return parse(argc, argv, long_options, "ho:w:", opt, err);
+}
+
+int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	int ret = parse(argc, argv, predict_options, "ho:", opt, err);
+
+	if (ret == 0 && opt->action == NT_CMD_RUN && strcmp(opt->out.format, "text") != 0 &&
+	    strcmp(opt->out.format, "json") != 0)
+		return nt_err_set(err, 0, "--format: predict writes text or json, not \"%s\"",
+				  opt->out.format);
+	return ret;
 }

@@ -553,6 +553,11 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		if (!r->expectation_met)
 			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
 	}
+	fprintf(out, "\nwhy each works or fails, as the model of the kernel's rules says:\n");
+	for (unsigned i = 0; i < n; i++)
+		if (runs[i].fix.text[0])
+			fprintf(out, "%-15s %s [%s]\n", runs[i].cfg.variant, runs[i].fix.text,
+				nt_predict_rule_name(runs[i].fix.rule));
 	fprintf(out, "\n  delacks: the target's TcpExtDelayedACKs over the run (delayed-ACK timer "
 		     "expiries)\n");
 	fprintf(out,

@@ -33,6 +33,9 @@
  * @step: --step: pause after each round until a key is pressed
  * @out: the output options
  * @pkt_path: --export-packetdrill's script, NULL when not asked for
+ * @kernel: predict --kernel: the release to model (when @kernel_set)
+ * @kernel_set: --kernel was given
+ * @hz: predict --hz, 0 for the running kernel's
  */
 struct nt_trace_opts {
 	enum nt_cmd_action action;
@@ -44,7 +47,28 @@ struct nt_trace_opts {
 	bool step;
 	struct nt_cmd_output out;
 	const char *pkt_path;
+	struct nt_kernel_version kernel;
+	bool kernel_set;
+	unsigned hz;
 };
+
+/**
+ * nt_predict_opts_parse() - parse and validate `nagle-trace predict`'s
+ * arguments: the exchange's knobs as for trace, --kernel, --hz, text or json
+ * @argc: argument count
+ * @argv: arguments, argv[0] "predict"
+ * @opt: filled with defaults, then the arguments
+ * @err: on failure, one line
+ *
+ * Return: 0, or -EINVAL on a usage error.
+ */
+int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err);
+
+/** nt_predict_opts_table() - predict's options, for the bash completion */
+const struct option *nt_predict_opts_table(void);
+
+/** nt_predict_opts_usage() - predict's --help */
+void nt_predict_opts_usage(FILE *out);
 
 /**
  * nt_trace_opts_parse() - parse and validate the trace command's arguments

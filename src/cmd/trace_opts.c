@@ -43,28 +43,33 @@ enum {
 	OPT_HZ,
 };
 
+/* The exchange's knobs: trace runs them, predict models them. */
+#define EXCHANGE_OPTIONS                                                                        \
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },                                      \
+		{ "header", required_argument, NULL, OPT_HEADER },                              \
+		{ "body", required_argument, NULL, OPT_BODY },                                  \
+		{ "reply", required_argument, NULL, OPT_REPLY },                                \
+		{ "pause", required_argument, NULL, OPT_PAUSE },                                \
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },                        \
+		{ "variant", required_argument, NULL, OPT_VARIANT },                            \
+		{ "handler-ms", required_argument, NULL, OPT_HANDLER },                         \
+		{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },                     \
+		{ "ipv6", no_argument, NULL, OPT_IPV6 },                                        \
+		{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },                   \
+		{ "format", required_argument, NULL, OPT_FORMAT },                              \
+		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' }, \
+	{                                                                                       \
+		"version", no_argument, NULL, OPT_VERSION                                       \
+	}
+
 static const struct option long_options[] = {
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "header", required_argument, NULL, OPT_HEADER },
-	{ "body", required_argument, NULL, OPT_BODY },
-	{ "reply", required_argument, NULL, OPT_REPLY },
-	{ "pause", required_argument, NULL, OPT_PAUSE },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	EXCHANGE_OPTIONS,
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "expect", required_argument, NULL, OPT_EXPECT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
 	{ "write", required_argument, NULL, 'w' },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "handler-ms", required_argument, NULL, OPT_HANDLER },
-	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },
-	{ "ipv6", no_argument, NULL, OPT_IPV6 },
-	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
@@ -76,23 +81,9 @@ static const struct option long_options[] = {
 
 /* `nagle-trace predict`: the knobs of the exchange, the kernel to model, the report. */
 static const struct option predict_options[] = {
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "header", required_argument, NULL, OPT_HEADER },
-	{ "body", required_argument, NULL, OPT_BODY },
-	{ "reply", required_argument, NULL, OPT_REPLY },
-	{ "pause", required_argument, NULL, OPT_PAUSE },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "handler-ms", required_argument, NULL, OPT_HANDLER },
-	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },
-	{ "ipv6", no_argument, NULL, OPT_IPV6 },
-	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },
+	EXCHANGE_OPTIONS,
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "hz", required_argument, NULL, OPT_HZ },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0 },
 };
 

@@ -50,15 +50,6 @@ static struct json_object *event_json(bool *oom, const struct nt_event *e)
 	return o;
 }
 
-static struct json_object *why_json(bool *oom, const struct nt_predict_why *w)
-{
-	struct json_object *o = json_object_new_object();
-
-	nt_json_put(oom, o, "rule", json_object_new_string(nt_predict_rule_name(w->rule)));
-	nt_json_put(oom, o, "text", json_object_new_string(w->text));
-	return o;
-}
-
 /* The model's decisions behind event @k: "why" (the first), "why_also" (what sent an ACK, released a body). */
 static void put_event_why(bool *oom, struct json_object *o, const struct nt_round_view *v, size_t k)
 {
@@ -66,9 +57,9 @@ static void put_event_why(bool *oom, struct json_object *o, const struct nt_roun
 	unsigned n = nt_why_event(v, k, why);
 
 	if (n > 0)
-		nt_json_put(oom, o, "why", why_json(oom, why[0]));
+		nt_json_put(oom, o, "why", nt_json_why(oom, why[0]));
 	if (n > 1)
-		nt_json_put(oom, o, "why_also", why_json(oom, why[1]));
+		nt_json_put(oom, o, "why_also", nt_json_why(oom, why[1]));
 }
 
 static struct json_object *events_json(bool *oom, const struct nt_round_view *v)
@@ -104,9 +95,9 @@ static void put_prediction(bool *oom, struct json_object *o, const struct nt_rou
 	nt_json_put(oom, o, "predicted_verdicts", set);
 	nt_json_put(oom, o, "as_predicted",
 		    json_object_new_boolean(nt_predict_accepts(p, rv->round->verdict)));
-	nt_json_put(oom, o, "why", why_json(oom, &p->verdict_why));
+	nt_json_put(oom, o, "why", nt_json_why(oom, &p->verdict_why));
 	if (p->uncertain.rule != NT_RULE_NONE)
-		nt_json_put(oom, o, "uncertain", why_json(oom, &p->uncertain));
+		nt_json_put(oom, o, "uncertain", nt_json_why(oom, &p->uncertain));
 	else
 		nt_json_put_null(oom, o, "uncertain");
 	nt_json_put_str(oom, o, "evidence_differs",
@@ -124,7 +115,7 @@ static struct json_object *model_json(bool *oom, const struct nt_run *run)
 	nt_json_put(oom, o, "kernel", json_object_new_string(kernel));
 	nt_json_put(oom, o, "hz", json_object_new_int((int)k->hz));
 	nt_json_put(oom, o, "hz_source", json_object_new_string(run->cfg.hz_source));
-	nt_json_put(oom, o, "fix", why_json(oom, &run->fix));
+	nt_json_put(oom, o, "fix", nt_json_why(oom, &run->fix));
 	nt_json_put(oom, o, "rounds_not_as_predicted",
 		    json_object_new_int((int)run->predict_misses));
 	nt_json_put(oom, o, "evidence_disagreements",

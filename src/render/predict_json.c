@@ -11,22 +11,10 @@
 #include "nt/render/json.h"
 #include "nt/render/predict.h"
 
-static struct json_object *why_json(bool *oom, const struct nt_predict_why *w)
-{
-	struct json_object *o;
-
-	if (w->rule == NT_RULE_NONE)
-		return NULL;
-	o = json_object_new_object();
-	nt_json_put(oom, o, "rule", json_object_new_string(nt_predict_rule_name(w->rule)));
-	nt_json_put(oom, o, "text", json_object_new_string(w->text));
-	return o;
-}
-
 static void put_why(bool *oom, struct json_object *o, const char *key,
 		    const struct nt_predict_why *w)
 {
-	struct json_object *v = why_json(oom, w);
+	struct json_object *v = nt_json_why(oom, w);
 
 	if (v)
 		nt_json_put(oom, o, key, v);

@@ -44,23 +44,24 @@ enum {
 };
 
 /* The exchange's knobs: trace runs them, predict models them. */
-#define EXCHANGE_OPTIONS                                                                        \
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },                                      \
-		{ "header", required_argument, NULL, OPT_HEADER },                              \
-		{ "body", required_argument, NULL, OPT_BODY },                                  \
-		{ "reply", required_argument, NULL, OPT_REPLY },                                \
-		{ "pause", required_argument, NULL, OPT_PAUSE },                                \
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },                        \
-		{ "variant", required_argument, NULL, OPT_VARIANT },                            \
-		{ "handler-ms", required_argument, NULL, OPT_HANDLER },                         \
-		{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },                     \
-		{ "ipv6", no_argument, NULL, OPT_IPV6 },                                        \
-		{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },                   \
-		{ "format", required_argument, NULL, OPT_FORMAT },                              \
-		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' }, \
-	{                                                                                       \
-		"version", no_argument, NULL, OPT_VERSION                                       \
-	}
+// clang-format off
+#define EXCHANGE_OPTIONS \
+	{ "rounds", required_argument, NULL, OPT_ROUNDS }, \
+	{ "header", required_argument, NULL, OPT_HEADER }, \
+	{ "body", required_argument, NULL, OPT_BODY }, \
+	{ "reply", required_argument, NULL, OPT_REPLY }, \
+	{ "pause", required_argument, NULL, OPT_PAUSE }, \
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD }, \
+	{ "variant", required_argument, NULL, OPT_VARIANT }, \
+	{ "handler-ms", required_argument, NULL, OPT_HANDLER }, \
+	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP }, \
+	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
+	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG }, \
+	{ "format", required_argument, NULL, OPT_FORMAT }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, OPT_VERSION }
+// clang-format on
 
 static const struct option long_options[] = {
 	EXCHANGE_OPTIONS,

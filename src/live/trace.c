@@ -34,6 +34,7 @@
  */
 #define CAPTURE_SNAPLEN	     4096
 #define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
+#define CAPTURE_BUFFER_MAX   (256u * 1024 * 1024)
 
 /* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
 #define TEARDOWN_WAIT_NS (1000 * NT_NS_PER_MS)
@@ -349,6 +350,24 @@ static int start_target(struct pipeline *pl, struct nt_exchange *ex,
 	return ret;
 }
 
+/*
+ * The capture's buffer for one round's frames. The exchange runs on this
+ * thread, so while a large request is written nothing drains the capture:
+ * a round's frames must fit. packet_rcv() charges each frame's skb truesize
+ * (a veth TSO skb of up to 64 KiB, not the snaplen it is trimmed to) against
+ * the buffer, so it is sized from the bytes, with twice their size for that
+ * overhead: 4 MiB up to a 256 MiB cap (a 16 MiB body takes 68 MiB, which
+ * SO_RCVBUFFORCE grants in our own namespace; memory is charged only for
+ * frames waiting).
+ */
+static unsigned capture_buffer_bytes(const struct nt_shape *s)
+{
+	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
+	uint64_t want = 4 * round + CAPTURE_BUFFER_BYTES;
+
+	return want > CAPTURE_BUFFER_MAX ? CAPTURE_BUFFER_MAX : (unsigned)want;
+}
+
 /* In the client namespace: the capture of the traced connection, and -w's header. */
 static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 			 const struct nt_lab *lab, struct nt_err *err)
@@ -362,7 +381,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 		.ifname = NT_LAB_CLIENT_IF,
 		.filter = filter,
 		.snaplen = CAPTURE_SNAPLEN,
-		.buffer_bytes = CAPTURE_BUFFER_BYTES,
+		.buffer_bytes = capture_buffer_bytes(&opt->shape),
 		.stamps = opt->stamps,
 	};
 	ret = nt_capture_open(&pl->cap, opt->capture, &cc, err);

@@ -64,4 +64,12 @@ grep -q '^  expectation (auto): met' "$NT_TMP/run.txt" || fail "no expectation l
 nt --expect coalesced --summary >/dev/null 2>"$NT_TMP/err"
 [ "$rc" = 1 ] || fail "--expect coalesced exited $rc, want 1"
 grep -q 'round 2 was stalled, expected coalesced' "$NT_TMP/err" || fail "no reason: $(cat "$NT_TMP/err")"
+# The documented maximum body (16 MiB) with both back ends: no frame dropped
+# (the capture buffer is sized from the round's bytes), the model's verdicts met.
+for backend in packet pcap; do
+	nt --body 16777216 --rounds 2 --capture "$backend" --format json -o "$NT_TMP/big.json"
+	[ "$rc" = 0 ] || fail "--body 16777216 --capture $backend exited $rc"
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"]; assert s["dropped"] == 0 and not s["uncertain"], s' \
+		"$NT_TMP/big.json" || fail "--body 16777216 --capture $backend dropped frames"
+done
 echo "ok"

@@ -142,8 +142,10 @@ static const char usage_output[] =
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
-	"  --capture B          capture back end: packet (raw AF_PACKET, the default) or\n"
-	"                       pcap (libpcap); both give the same frames and timestamps\n"
+	"  --capture B          capture back end: packet (raw AF_PACKET) or pcap (libpcap's\n"
+	"                       ring); both give the same frames and timestamps. Default:\n"
+	"                       packet, pcap for rounds over 2 MiB (a packet socket's buffer\n"
+	"                       is capped by net.core.rmem_max inside a user namespace)\n"
 	"  -h, --help           this text\n"
 	"  --version            versions of nagle-trace, libpcap and libmnl\n"
 	"\n"
@@ -233,12 +235,8 @@ static void defaults(struct nt_trace_opts *opt)
 	};
 	opt->trace.threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT;
 	opt->trace.timeout_ns = 2000 * NT_NS_PER_MS;
-	/*
-	 * The raw AF_PACKET back end is the default: it gives the same frames and
-	 * timestamps as libpcap (tests/integration/test_evidence.sh compares
-	 * them) and starts without libpcap's ring set-up (docs/performance.md).
-	 */
-	opt->trace.capture = nt_capture_backend("packet");
+	/* NULL: the live run picks the back end for the round's size (nt_trace_capture()). */
+	opt->trace.capture = NULL;
 	opt->out.format = "text";
 	opt->out.color = NT_COLOR_AUTO;
 }
@@ -425,7 +423,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 		return 0;
 	case OPT_CAPTURE:
 		t->capture = nt_capture_backend(arg);
-		if (!t->capture)
+		if (!t->capture && strcmp(arg, "auto") != 0)
 			return nt_err_set(err, 0, "--capture: unknown back end \"%s\" (%s)", arg,
 					  nt_capture_backend_names());
 		return 0;

@@ -34,7 +34,7 @@
  */
 #define CAPTURE_SNAPLEN	     4096
 #define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
-#define CAPTURE_BUFFER_MAX   (256u * 1024 * 1024)
+#define CAPTURE_BUFFER_MAX   (512u * 1024 * 1024)
 
 /* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
 #define TEARDOWN_WAIT_NS (1000 * NT_NS_PER_MS)
@@ -135,7 +135,7 @@ static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
 	c->pause_ns = opt->pause_ns;
 	c->threshold_ns = opt->threshold_ns;
 	c->timeout_ns = opt->timeout_ns;
-	c->capture = opt->capture->name;
+	c->capture = nt_trace_capture(opt)->name;
 	c->expect = opt->expect;
 	c->family = lab->family;
 	snprintf(c->client_addr, sizeof(c->client_addr), "%s", lab->client_addr_str);
@@ -355,10 +355,11 @@ static int start_target(struct pipeline *pl, struct nt_exchange *ex,
  * thread, so while a large request is written nothing drains the capture:
  * a round's frames must fit. packet_rcv() charges each frame's skb truesize
  * (a veth TSO skb of up to 64 KiB, not the snaplen it is trimmed to) against
- * the buffer, so it is sized from the bytes, with twice their size for that
- * overhead: 4 MiB up to a 256 MiB cap (a 16 MiB body takes 68 MiB, which
- * SO_RCVBUFFORCE grants in our own namespace; memory is charged only for
- * frames waiting).
+ * the buffer, so it is sized from the bytes, with three times their size for
+ * that overhead: 4 MiB up to a 512 MiB cap (a 16 MiB body takes 68 MiB). A
+ * packet socket gets no more than net.core.rmem_max of it in a user
+ * namespace (nt_trace_capture()); libpcap's ring gets all of it, and its
+ * memory is allocated at open.
  */
 static unsigned capture_buffer_bytes(const struct nt_shape *s)
 {
@@ -366,6 +367,16 @@ static unsigned capture_buffer_bytes(const struct nt_shape *s)
 	uint64_t want = 4 * round + CAPTURE_BUFFER_BYTES;
 
 	return want > CAPTURE_BUFFER_MAX ? CAPTURE_BUFFER_MAX : (unsigned)want;
+}
+
+const struct nt_capture_ops *nt_trace_capture(const struct nt_trace_config *opt)
+{
+	const struct nt_shape *s = &opt->shape;
+	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
+
+	if (opt->capture)
+		return opt->capture;
+	return nt_capture_backend(round > NT_TRACE_PACKET_ROUND_MAX ? "pcap" : "packet");
 }
 
 /* In the client namespace: the capture of the traced connection, and -w's header. */
@@ -384,7 +395,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 		.buffer_bytes = capture_buffer_bytes(&opt->shape),
 		.stamps = opt->stamps,
 	};
-	ret = nt_capture_open(&pl->cap, opt->capture, &cc, err);
+	ret = nt_capture_open(&pl->cap, nt_trace_capture(opt), &cc, err);
 	if (ret < 0)
 		return ret;
 	pl->linktype = pl->cap.linktype;

@@ -94,8 +94,11 @@ static void test_defaults(void **state)
 	assert_int_equal(opt.trace.timeout_ns, 2000 * MS);
 	assert_int_equal(opt.trace.pingpong_thresh, 0);
 	assert_false(opt.trace.ipv6);
-	assert_ptr_equal(opt.trace.capture, nt_capture_backend("packet"));
-	assert_non_null(opt.trace.capture);
+	/* NULL: the live run picks it by the round's size (nt_trace_capture()) */
+	assert_null(opt.trace.capture);
+	assert_ptr_equal(nt_trace_capture(&opt.trace), nt_capture_backend("packet"));
+	opt.trace.shape.body_bytes = 16777216;
+	assert_ptr_equal(nt_trace_capture(&opt.trace), nt_capture_backend("pcap"));
 	assert_string_equal(opt.out.format, "text");
 	assert_null(opt.out.path);
 	assert_int_equal(opt.out.color, NT_COLOR_AUTO);

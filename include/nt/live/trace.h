@@ -30,7 +30,8 @@
  * @timeout_ns: per-round timeout
  * @handler_ns: server think time
  * @write_gap_ns: client pause between its two writes
- * @capture: the capture back end
+ * @capture: the capture back end, NULL to pick by the round's size
+ *           (nt_trace_capture())
  * @expect: the expectation to check
  * @ipv6: run over IPv6
  * @pingpong_thresh: target's net.ipv4.tcp_pingpong_thresh, 0 to leave
@@ -84,6 +85,28 @@ struct nt_trace_config {
  * sink's error.
  */
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err);
+
+/* Rounds (request + reply bytes) above this are captured with libpcap's ring by default. */
+#define NT_TRACE_PACKET_ROUND_MAX (2u * 1024 * 1024)
+
+/**
+ * nt_trace_capture() - the capture back end a run uses: @opt->capture, or
+ * when NULL the raw packet socket for rounds up to NT_TRACE_PACKET_ROUND_MAX
+ * and libpcap's TPACKET ring above
+ * @opt: the run
+ *
+ * Why: a packet socket queues frames against SO_RCVBUF, charged at each
+ * skb's truesize, and in a user namespace SO_RCVBUFFORCE is refused
+ * (sockopt_capable(CAP_NET_ADMIN) asks the initial namespace), so the
+ * buffer stops at net.core.rmem_max (4 MiB here). The exchange runs on the
+ * capture's thread and veth delivers a whole write's segments inside that
+ * write, so a round must fit: measured here, 4 MiB bodies fit and 8 MiB
+ * bodies lose thousands of frames. A TPACKET ring is not charged to
+ * SO_RCVBUF and takes the size asked for.
+ *
+ * Return: the back end.
+ */
+const struct nt_capture_ops *nt_trace_capture(const struct nt_trace_config *opt);
 
 /**
  * nt_trace_knobs() - the model's knobs for a live run: its shape, times,

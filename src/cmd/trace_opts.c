@@ -11,6 +11,7 @@
 #include "nt/cli.h"
 #include "nt/clock.h"
 #include "nt/cmd/trace_opts.h"
+#include "nt/lab/lab.h"
 #include "nt/model/verdict.h"
 #include "nt/render/format.h"
 
@@ -41,6 +42,8 @@ enum {
 	OPT_STEP,
 	OPT_KERNEL,
 	OPT_HZ,
+	OPT_RTT,
+	OPT_CAPTURE_AT,
 };
 
 /* The exchange's knobs: trace runs them, predict models them. */
@@ -77,6 +80,8 @@ static const struct option long_options[] = {
 	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "step", no_argument, NULL, OPT_STEP },
+	{ "rtt", required_argument, NULL, OPT_RTT },
+	{ "capture-at", required_argument, NULL, OPT_CAPTURE_AT },
 	{ 0 },
 };
 
@@ -111,6 +116,9 @@ static const char usage_head[] =
 static const char usage_tail[] =
 	"  --compare A,B        run variants A and B and draw them side by side on one\n"
 	"                       time axis (svg, html); elsewhere as --variant A,B\n"
+	"  --rtt MS             round-trip time of the path, half each way, added by a\n"
+	"                       user-space delay line in a middle namespace (0..10000,\n"
+	"                       to the microsecond: 0.5; default 0: the bare veth pair)\n"
 	"  --ipv6               use 2001:db8::1 and 2001:db8::2 instead of 192.0.2.1 and .2\n"
 	"  --pingpong-thresh N  the target's net.ipv4.tcp_pingpong_thresh (1..255)\n"
 	"  --timeout MS         a round taking longer is an error (default 2000)\n"
@@ -142,6 +150,10 @@ static const char usage_output[] =
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
+	"  --capture-at SIDE    client|target: the end of the path the capture runs at\n"
+	"                       (default client; with --rtt the target sees the stall\n"
+	"                       as the receiver does)\n"
+
 	"  --capture B          capture back end: packet (raw AF_PACKET) or pcap (libpcap's\n"
 	"                       ring); both give the same frames and timestamps. Default:\n"
 	"                       packet, pcap for rounds over 2 MiB (a packet socket's buffer\n"
@@ -335,6 +347,10 @@ static int parse_exchange(int c, const char *name, const char *arg, struct nt_tr
 	case OPT_IPV6:
 		t->ipv6 = true;
 		return 0;
+	case OPT_RTT:
+		ret = nt_cli_parse_decimal(name, arg, 3, 0, NT_TRACE_RTT_US_MAX, &v, err);
+		t->rtt_ns = (int64_t)v * NT_NS_PER_US;
+		return ret;
 	case OPT_VARIANT:
 		if (opt->compare)
 			return nt_err_set(err, 0, "--variant and --compare both name variants");
@@ -421,6 +437,11 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 					  "(auto|stalled|held|unheld|coalesced|any)",
 					  arg);
 		return 0;
+	case OPT_CAPTURE_AT:
+		if (nt_lab_side_parse(arg, &t->capture_at) < 0)
+			return nt_err_set(err, 0,
+					  "--capture-at: unknown side \"%s\" (client|target)", arg);
+		return 0;
 	case OPT_CAPTURE:
 		t->capture = nt_capture_backend(arg);
 		if (!t->capture && strcmp(arg, "auto") != 0)
@@ -468,6 +489,12 @@ static int validate(struct nt_trace_opts *opt, bool predict, struct nt_err *err)
 	if (!predict && t->write_gap_ns + t->handler_ns + t->pause_ns >= t->timeout_ns)
 		return nt_err_set(err, 0,
 				  "--timeout %lld ms is shorter than the pauses it has to cover",
+				  (long long)(t->timeout_ns / NT_NS_PER_MS));
+	/* A round held by Nagle takes two round trips at the least: header->ACK, body->reply. */
+	if (t->rtt_ns > 0 && 2 * t->rtt_ns + t->write_gap_ns + t->handler_ns >= t->timeout_ns)
+		return nt_err_set(err, 0,
+				  "--timeout %lld ms is shorter than two round trips of --rtt and "
+				  "the pauses",
 				  (long long)(t->timeout_ns / NT_NS_PER_MS));
 	if (opt->n_variants == 0)
 		opt->variants[opt->n_variants++] = nt_variant_find("default");

@@ -36,7 +36,10 @@
 #define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
 #define CAPTURE_BUFFER_MAX   (512u * 1024 * 1024)
 
-/* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
+/*
+ * After the exchange has closed, how long to wait for the FIN exchange to show
+ * in the capture, plus two of the path's round trips.
+ */
 #define TEARDOWN_WAIT_NS (1000 * NT_NS_PER_MS)
 
 /**
@@ -142,7 +145,10 @@ static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
 	snprintf(c->target_addr, sizeof(c->target_addr), "%s", lab->target_addr_str);
 	c->client_port = NT_CLIENT_PORT;
 	c->target_port = NT_TARGET_PORT;
-	c->ifname = NT_LAB_CLIENT_IF;
+	c->ifname = nt_lab_ifname(lab, opt->capture_at);
+	c->capture_at = nt_lab_side_name(opt->capture_at);
+	c->rtt_ns = opt->rtt_ns;
+	c->delay_line = lab->delay_line;
 	snprintf(c->kernel, sizeof(c->kernel), "%s", kf->release);
 	snprintf(c->hz_source, sizeof(c->hz_source), "%s", kf->hz_source);
 }
@@ -159,8 +165,10 @@ static void start_prediction(struct nt_run *run, const struct nt_trace_config *o
 	struct nt_err err = { "" };
 
 	nt_trace_knobs(opt, kf, &k);
+	/* Bounded: err.msg is longer than the text it goes into (-Wformat-truncation). */
 	if (nt_run_predict(run, &k, &err) < 0)
-		snprintf(run->fix.text, sizeof(run->fix.text), "no prediction: %s", err.msg);
+		snprintf(run->fix.text, sizeof(run->fix.text), "no prediction: %.*s",
+			 (int)(sizeof(run->fix.text) - sizeof("no prediction: ")), err.msg);
 }
 
 static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_config *opt,
@@ -242,13 +250,14 @@ static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_er
  * most TCP_DELACK_MAX, 200 ms), so the capture is drained for a little
  * longer before the round is handed over and the pause begins. Between
  * rounds the target stays in ping-pong mode (a 1 s --pause still stalls).
+ * With a delay line that ACK also crosses half the path's round trip.
  */
 #define STEP_SETTLE_NS (250 * NT_NS_PER_MS)
 
 static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
 		      const struct nt_trace_config *opt, struct nt_err *err)
 {
-	int64_t until = nt_now_mono_ns() + STEP_SETTLE_NS;
+	int64_t until = nt_now_mono_ns() + STEP_SETTLE_NS + opt->rtt_ns;
 	int ret;
 
 	while (!stopped(opt) && nt_now_mono_ns() < until) {
@@ -315,7 +324,8 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 				return ret;
 			if (ret == 1) {
 				exchange_done = true;
-				teardown_deadline = nt_now_mono_ns() + TEARDOWN_WAIT_NS;
+				teardown_deadline =
+					nt_now_mono_ns() + TEARDOWN_WAIT_NS + 2 * opt->rtt_ns;
 			}
 			ret = retire_rounds(pl, ex->rounds_done, err);
 			if (ret == 0 && ex->cstate == NT_CLIENT_HELD)
@@ -355,7 +365,7 @@ static int start_target(struct pipeline *pl, struct nt_exchange *ex,
  * thread, so while a large request is written nothing drains the capture:
  * a round's frames must fit. packet_rcv() charges each frame's skb truesize
  * (a veth TSO skb of up to 64 KiB, not the snaplen it is trimmed to) against
- * the buffer, so it is sized from the bytes, with three times their size for
+ * the buffer, so it is sized from the bytes, with four times their size for
  * that overhead: 4 MiB up to a 512 MiB cap (a 16 MiB body takes 68 MiB). A
  * packet socket gets no more than net.core.rmem_max of it in a user
  * namespace (nt_trace_capture()); libpcap's ring gets all of it, and its
@@ -379,7 +389,11 @@ const struct nt_capture_ops *nt_trace_capture(const struct nt_trace_config *opt)
 	return nt_capture_backend(round > NT_TRACE_PACKET_ROUND_MAX ? "pcap" : "packet");
 }
 
-/* In the client namespace: the capture of the traced connection, and -w's header. */
+/*
+ * At the chosen end of the path (--capture-at): the capture of the traced
+ * connection, and -w's header. The packet socket keeps the namespace it was
+ * made in (sock_net()), so the thread goes back to the client's at once.
+ */
 static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 			 const struct nt_lab *lab, struct nt_err *err)
 {
@@ -389,13 +403,18 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %d",
 		 lab->client_addr_str, lab->target_addr_str, NT_TARGET_PORT);
 	struct nt_capture_config cc = {
-		.ifname = NT_LAB_CLIENT_IF,
+		.ifname = nt_lab_ifname(lab, opt->capture_at),
 		.filter = filter,
 		.snaplen = CAPTURE_SNAPLEN,
 		.buffer_bytes = capture_buffer_bytes(&opt->shape),
 		.stamps = opt->stamps,
 	};
+	ret = nt_lab_enter(lab, opt->capture_at, err);
+	if (ret < 0)
+		return ret;
 	ret = nt_capture_open(&pl->cap, nt_trace_capture(opt), &cc, err);
+	if (ret == 0)
+		ret = nt_lab_enter(lab, NT_LAB_CLIENT, err);
 	if (ret < 0)
 		return ret;
 	pl->linktype = pl->cap.linktype;
@@ -464,6 +483,20 @@ exchange_close:
 	return ret;
 }
 
+/* The delay line's losses, read while it is still up (nt_lab_down() closes it). */
+static int count_wire_drops(struct nt_run *run, struct nt_lab *lab, struct nt_err *err)
+{
+	struct nt_wire_stats st;
+	int ret;
+
+	if (strcmp(lab->delay_line, "wire") != 0)
+		return 0;
+	/* Filled even when the forwarder stopped on an error, which the run then reports. */
+	ret = nt_wire_stats(&lab->wire, &st, err);
+	run->counts.wire_dropped = nt_wire_dropped(&st);
+	return ret;
+}
+
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err)
 {
 	const struct nt_variant *v = opt->variant;
@@ -472,6 +505,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 		.route_quickack = v->route_quickack,
 		.pingpong_thresh = opt->pingpong_thresh,
 		.autocork = v->autocork,
+		.rtt_ns = opt->rtt_ns,
 	};
 	struct nt_evidence evidence;
 	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence };
@@ -491,6 +525,8 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	describe_run(run, opt, &lab, &kf);
 	start_prediction(run, opt, &kf);
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
+	if (ret == 0)
+		ret = count_wire_drops(run, &lab, err);
 	nt_lab_down(&lab);
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
 	tm->close_ns = lap(&t);

@@ -20,6 +20,7 @@ void nt_trace_knobs(const struct nt_trace_config *opt, const struct nt_kernel_fa
 	k->handler_ns = opt->handler_ns;
 	k->threshold_ns = opt->threshold_ns;
 	k->ipv6 = opt->ipv6;
+	k->rtt_ns = opt->rtt_ns;
 	k->pingpong_thresh = opt->pingpong_thresh > 0 ? (unsigned)opt->pingpong_thresh : 0;
 	nt_variant_knobs(opt->variant, k);
 }

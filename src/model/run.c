@@ -106,6 +106,19 @@ static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k
 	return p;
 }
 
+/*
+ * A stall is the target holding its ACK: H -> A as captured, less the round
+ * trip between the capture point and the target, which a prompt ACK takes
+ * too (at the client, the whole path's RTT; at the target, none).
+ */
+static int64_t verdict_threshold_ns(const struct nt_run *run)
+{
+	const struct nt_run_config *c = &run->cfg;
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+
+	return c->threshold_ns + (at_target ? 0 : c->rtt_ns);
+}
+
 static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
 {
 	struct nt_round r;
@@ -116,8 +129,8 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 
 	if (n < 0)
 		return (int)n;
-	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, run->cfg.threshold_ns, k, 1,
-			   &r);
+	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, verdict_threshold_ns(run), k,
+			   1, &r);
 	if (k == 1)
 		run->first_start_ns = r.start_ns;
 	if (re)
@@ -194,6 +207,13 @@ static void check_expectation(struct nt_run *run)
 		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
 			 "the capture dropped %" PRIu64 " frame%s: verdicts are uncertain", lost,
 			 lost == 1 ? "" : "s");
+	} else if (run->counts.wire_dropped > 0) {
+		/* A frame the delay line lost was never delivered: TCP retransmits, times move. */
+		run->uncertain = true;
+		run->expectation_met = false;
+		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
+			 "the delay line dropped %" PRIu64 " frame%s: verdicts are uncertain",
+			 run->counts.wire_dropped, run->counts.wire_dropped == 1 ? "" : "s");
 	}
 	if (run->interrupted) {
 		run->expectation_met = false;

@@ -235,6 +235,11 @@ static struct json_object *config_json(bool *oom, const struct nt_run *run)
 	nt_json_put(oom, o, "client", endpoint(oom, c->client_addr, c->client_port));
 	nt_json_put(oom, o, "target", endpoint(oom, c->target_addr, c->target_port));
 	nt_json_put(oom, o, "interface", json_object_new_string(c->ifname));
+	nt_json_put(oom, o, "capture_at",
+		    json_object_new_string(c->capture_at ? c->capture_at : "client"));
+	nt_json_put(oom, o, "rtt_ns", json_object_new_int64(c->rtt_ns));
+	nt_json_put(oom, o, "delay_line",
+		    json_object_new_string(c->delay_line ? c->delay_line : "none"));
 	nt_json_put(oom, o, "kernel", json_object_new_string(c->kernel));
 	return o;
 }
@@ -281,6 +286,8 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 	nt_json_put(oom, o, "dropped",
 		    json_object_new_int64(
 			    (int64_t)(run->counts.kernel_dropped + run->counts.if_dropped)));
+	nt_json_put(oom, o, "wire_dropped",
+		    json_object_new_int64((int64_t)run->counts.wire_dropped));
 	nt_json_put(oom, o, "uncertain", json_object_new_boolean(run->uncertain));
 	nt_json_put(oom, o, "teardown_seen", json_object_new_boolean(run->teardown_seen));
 	nt_json_put(oom, o, "interrupted", json_object_new_boolean(run->interrupted));

@@ -323,10 +323,23 @@ static void print_section(FILE *out, const struct nt_round_view *v, const char *
 	}
 }
 
+/* The path's RTT as the user gave it: "20", "0.5", "0.125" ms. */
+static const char *rtt_ms_str(int64_t rtt_ns, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%.3f", nt_ns_to_ms(rtt_ns));
+
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
 static void print_header(FILE *out, const struct nt_run *run, const struct style *st)
 {
 	const struct nt_run_config *c = &run->cfg;
 	bool v6 = c->family == AF_INET6;
+	char rtt[32];
 
 	fprintf(out, "%snagle-trace%s: write-write-read, variant %s, Linux %s\n", st->bold,
 		st->reset, c->variant, c->kernel);
@@ -338,6 +351,12 @@ static void print_header(FILE *out, const struct nt_run *run, const struct style
 		" B, %u rounds; MSS client %u B, target %u B\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds,
 		run->client_mss, run->target_mss);
+	if (c->rtt_ns > 0)
+		fprintf(out,
+			"  path: RTT %s ms, half each way (user-space delay line); captured at "
+			"the %s\n",
+			rtt_ms_str(c->rtt_ns, rtt, sizeof(rtt)),
+			c->capture_at ? c->capture_at : "client");
 	fprintf(out, "  times relative to each round's first write; seq/ack relative\n");
 }
 
@@ -354,6 +373,37 @@ static void print_verdict_counts(FILE *out, const struct nt_summary *s)
 		fprintf(out, "%s%u %s", sep, s->verdicts[order[i]], nt_verdict_name(order[i]));
 		sep = ", ";
 	}
+}
+
+/*
+ * With a delay line, what a stall costs: at the client, header->ACK is the
+ * target's delayed ACK plus one RTT (the header's flight and the ACK's); at
+ * the target, the delay alone, and the client waits one RTT more.
+ */
+static void print_stall_cost(FILE *out, const struct nt_run *run)
+{
+	const struct nt_summary *s = &run->summary;
+	const struct nt_run_config *c = &run->cfg;
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+	int64_t lo = s->stall_min_ns, hi = s->stall_max_ns;
+	char rtt[32];
+
+	if (c->rtt_ns <= 0 || !s->verdicts[NT_VERDICT_STALLED] || lo < 0)
+		return;
+	rtt_ms_str(c->rtt_ns, rtt, sizeof(rtt));
+	if (at_target)
+		fprintf(out,
+			"  stall cost: the target's ACK delay %.1f to %.1f ms (seen here) + RTT %s "
+			"ms = %.1f to %.1f ms at the client\n",
+			nt_ns_to_ms(lo), nt_ns_to_ms(hi), rtt, nt_ns_to_ms(lo + c->rtt_ns),
+			nt_ns_to_ms(hi + c->rtt_ns));
+	else
+		fprintf(out,
+			"  stall cost: header->ACK %.1f to %.1f ms = the target's ACK delay %.1f "
+			"to "
+			"%.1f ms (delayed-ACK timer) + RTT %s ms\n",
+			nt_ns_to_ms(lo), nt_ns_to_ms(hi), nt_ns_to_ms(lo - c->rtt_ns),
+			nt_ns_to_ms(hi - c->rtt_ns), rtt);
 }
 
 static void print_summary(FILE *out, const struct nt_run *run, const struct style *st)
@@ -381,9 +431,13 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 				nt_ns_to_ms(s->stall_min_ns), nt_ns_to_ms(s->stall_max_ns));
 		fputc('\n', out);
 	}
+	print_stall_cost(out, run);
 	fprintf(out, "  capture: %" PRIu64 " frames, %" PRIu64 " dropped by the kernel%s\n",
 		run->counts.frames, run->counts.kernel_dropped + run->counts.if_dropped,
 		run->uncertain ? " -- VERDICTS UNCERTAIN" : "");
+	if (run->cfg.delay_line && strcmp(run->cfg.delay_line, "wire") == 0)
+		fprintf(out, "  delay line: %" PRIu64 " frames dropped\n",
+			run->counts.wire_dropped);
 	if (!run->teardown_seen && !run->interrupted)
 		fprintf(out, "  %swarning: the connection's teardown was not fully captured%s\n",
 			st->yellow, st->reset);

@@ -498,6 +498,46 @@ static void test_timeout_vs_pauses(void **state)
 }
 
 /*
+ * what this checks: --rtt takes milliseconds to the microsecond (0 is the bare
+ * veth pair, the default), refuses negative, over-10000 and non-numbers with
+ * one line, and needs a --timeout longer than two round trips; --capture-at
+ * takes client or target only
+ */
+static void test_rtt_capture_at(void **state)
+{
+	struct nt_trace_opts opt;
+
+	(void)state;
+	ACCEPTED(&opt, "--rounds", "2");
+	assert_int_equal(opt.trace.rtt_ns, 0);
+	assert_int_equal(opt.trace.capture_at, NT_LAB_CLIENT);
+	ACCEPTED(&opt, "--rtt", "20");
+	assert_int_equal(opt.trace.rtt_ns, 20 * MS);
+	ACCEPTED(&opt, "--rtt", "0.5");
+	assert_int_equal(opt.trace.rtt_ns, 500000);
+	ACCEPTED(&opt, "--rtt", "0.001");
+	assert_int_equal(opt.trace.rtt_ns, 1000);
+	ACCEPTED(&opt, "--rtt", "0");
+	assert_int_equal(opt.trace.rtt_ns, 0);
+	ACCEPTED(&opt, "--rtt", "10000", "--timeout", "20001");
+	assert_int_equal(opt.trace.rtt_ns, 10000 * MS);
+	REFUSED("--rtt: \"-1\" is not a number", "--rtt", "-1");
+	REFUSED("--rtt: \"abc\" is not a number", "--rtt", "abc");
+	REFUSED("--rtt: \"0.0001\" is not a number", "--rtt", "0.0001");
+	REFUSED("--rtt: \"10000.001\" is out of range (0..10000)", "--rtt", "10000.001");
+	REFUSED("--rtt: \"1e9\" is not a number", "--rtt", "1e9");
+	REFUSED("--timeout 2000 ms is shorter than two round trips of --rtt and the pauses",
+		"--rtt", "1000");
+	REFUSED("--timeout 100 ms is shorter than two round trips of --rtt and the pauses", "--rtt",
+		"40", "--timeout", "100", "--handler-ms", "20");
+	ACCEPTED(&opt, "--capture-at", "target", "--rtt", "20");
+	assert_int_equal(opt.trace.capture_at, NT_LAB_TARGET);
+	ACCEPTED(&opt, "--capture-at", "client");
+	assert_int_equal(opt.trace.capture_at, NT_LAB_CLIENT);
+	REFUSED("--capture-at: unknown side \"middle\" (client|target)", "--capture-at", "middle");
+}
+
+/*
  * what this checks: a value given to a flag option ("--summary=yes") is
  * refused with a message naming that option, in printable text.
  *
@@ -575,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_stream_bytes_limit),
 		cmocka_unit_test(test_timeout_vs_pauses),
+		cmocka_unit_test(test_rtt_capture_at),
 		cmocka_unit_test(test_flag_option_with_value),
 		/* last: when it fails it leaves getopt's state behind */
 		cmocka_unit_test(test_getopt_state_reset),

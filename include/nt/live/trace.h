@@ -14,6 +14,7 @@
 #include "nt/capture/capture.h"
 #include "nt/capture/pcap_writer.h"
 #include "nt/err.h"
+#include "nt/lab/lab.h"
 #include "nt/live/kernel.h"
 #include "nt/live/variant.h"
 #include "nt/model/run.h"
@@ -35,6 +36,9 @@
  * @expect: the expectation to check
  * @ipv6: run over IPv6
  * @pingpong_thresh: target's net.ipv4.tcp_pingpong_thresh, 0 to leave
+ * @rtt_ns: round-trip time of the path, half each way through the lab's delay
+ *          line (nt/lab/wire.h); 0 for the plain veth pair
+ * @capture_at: the end of the path the capture runs at (--capture-at)
  * @stop: set asynchronously (by a signal handler) to stop the run early; may be NULL
  * @pcap: -w: a writer made with nt_pcap_writer_new() that receives every frame
  *        of the traced connection, or NULL; the caller commits or aborts it
@@ -60,6 +64,8 @@ struct nt_trace_config {
 	enum nt_expect expect;
 	bool ipv6;
 	int pingpong_thresh;
+	int64_t rtt_ns;
+	enum nt_lab_side capture_at;
 	volatile sig_atomic_t *stop;
 	struct nt_pcap_writer *pcap;
 	const struct nt_run_sink *sink;

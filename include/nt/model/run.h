@@ -33,7 +33,11 @@
  * @target_addr: printable target address
  * @client_port: client port
  * @target_port: target port
- * @ifname: the captured interface (the client's veth end)
+ * @ifname: the captured interface (the client's or the target's veth end)
+ * @capture_at: "client" or "target": the end of the path the capture ran at
+ * @rtt_ns: round-trip time the path added (0: none)
+ * @delay_line: what added it: "none", or "wire" (the lab's user-space
+ *              forwarder)
  * @kernel: `uname -r` of the kernel that ran it
  * @hz_source: where the model's HZ came from ("/proc/config.gz", ...), or
  *             "assumed" when the kernel's configuration could not be read
@@ -52,6 +56,9 @@ struct nt_run_config {
 	uint16_t client_port;
 	uint16_t target_port;
 	const char *ifname;
+	const char *capture_at;
+	int64_t rtt_ns;
+	const char *delay_line;
 	char kernel[72];
 	char hz_source[96];
 };
@@ -64,6 +71,8 @@ struct nt_run_config {
  * @kernel_received: the back end's own received count
  * @kernel_dropped: frames the kernel dropped before we read them
  * @if_dropped: frames the interface dropped
+ * @wire_dropped: frames the delay line lost, in either direction
+ *                (nt_wire_dropped()); 0 without one
  */
 struct nt_capture_counts {
 	uint64_t frames;
@@ -72,6 +81,7 @@ struct nt_capture_counts {
 	uint64_t kernel_received;
 	uint64_t kernel_dropped;
 	uint64_t if_dropped;
+	uint64_t wire_dropped;
 };
 
 /**

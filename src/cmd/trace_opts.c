@@ -60,6 +60,7 @@ enum {
 	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP }, \
 	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
 	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG }, \
+	{ "rtt", required_argument, NULL, OPT_RTT }, \
 	{ "format", required_argument, NULL, OPT_FORMAT }, \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "help", no_argument, NULL, 'h' }, \
@@ -80,7 +81,6 @@ static const struct option long_options[] = {
 	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "step", no_argument, NULL, OPT_STEP },
-	{ "rtt", required_argument, NULL, OPT_RTT },
 	{ "capture-at", required_argument, NULL, OPT_CAPTURE_AT },
 	{ 0 },
 };
@@ -194,7 +194,7 @@ void nt_predict_opts_usage(FILE *out)
 	      "\n"
 	      "the exchange (as for nagle-trace):\n"
 	      "  --rounds N  --header B  --body B  --reply B  --pause MS  --handler-ms MS\n"
-	      "  --write-gap-ms MS  --pingpong-thresh N  --ipv6  --threshold MS\n"
+	      "  --write-gap-ms MS  --pingpong-thresh N  --ipv6  --threshold MS  --rtt MS\n"
 	      "  --variant LIST       one or more of (comma-separated), or all:\n",
 	      out);
 	v = nt_variant_all(&n);

@@ -44,7 +44,7 @@ PY
 
 # The same knobs as a live run: every measured round is one the prediction accepts.
 for args in "--rounds 5" "--variant quickack-rearm --rounds 4" "--body 1448 --rounds 3" \
-	"--pingpong-thresh 2 --rounds 6"; do
+	"--pingpong-thresh 2 --rounds 6" "--rtt 10 --rounds 3"; do
 	# shellcheck disable=SC2086
 	"$NAGLE_TRACE" predict --format json $args >"$NT_TMP/pred.json"
 	# shellcheck disable=SC2086

@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "trace", nt_cmd_trace },
 	{ "analyze", nt_cmd_analyze },
 	{ "run", nt_cmd_run },
+	{ "predict", nt_cmd_predict },
 	{ "completion", nt_cmd_completion },
 };
 

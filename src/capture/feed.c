@@ -4,15 +4,19 @@
  */
 #include "nt/capture/feed.h"
 
+static void feed_frame(void *ctx, const struct nt_frame *fr)
+{
+	nt_analysis_frame(ctx, fr->t_ns, fr->data, fr->caplen);
+}
+
 enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, const char *filter,
 			      uint64_t max_frames, uint64_t *frames_read, struct nt_err *err)
 {
 	int linktype = nt_pcap_file_linktype(f);
 	struct nt_err local = { "" };
-	struct nt_frame fr;
 	uint64_t n = 0;
 	char name[64];
-	int ret = 0;
+	int ret;
 
 	nt_analysis_set_linktype(an, linktype,
 				 nt_capture_linktype_name(linktype, name, sizeof(name)));
@@ -21,12 +25,7 @@ enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, co
 		nt_err_set(err, 0, "%s", local.msg);
 		return NT_FEED_BAD_FILTER;
 	}
-	while ((!max_frames || n < max_frames) && (ret = nt_pcap_file_next(f, &fr, &local)) == 1) {
-		nt_analysis_frame(an, fr.t_ns, fr.data, fr.caplen);
-		n++;
-	}
-	if (ret == 1)
-		ret = 0; /* stopped at max_frames: read as far as asked */
+	ret = nt_pcap_file_each(f, max_frames, feed_frame, an, &n, &local);
 	if (frames_read)
 		*frames_read = n;
 	nt_analysis_file_end(an, ret < 0 ? local.msg : NULL);

@@ -29,10 +29,9 @@
  * a work item (netstamp_clear()). Until it runs, frames reach packet_rcv()
  * without a real-time stamp and recvmsg() stamps them when we read them:
  * a sub-millisecond run could show replies "arriving" after read() returned
- * them. So a UDP socket with SO_TIMESTAMPNS stays open for the whole process
- * (the key never drops between variants), and the first open waits until a
- * datagram sent to ourselves on the namespace's loopback comes back stamped
- * on arrival, not on read (ensure_rx_timestamps()).
+ * them. So the command switches them on first thing and keeps them on
+ * (struct nt_rx_stamps, nt/capture/stamps.h), and open checks, on the
+ * namespace's loopback, that they are live (nt_rx_stamps_wait()).
  *
  * Directions: PACKET_OUTGOING copies (sent by the captured interface) and
  * incoming ones are both wanted on a veth end. On a loopback device every
@@ -56,6 +55,7 @@
 #include <unistd.h>
 
 #include "nt/capture/capture.h"
+#include "nt/capture/stamps.h"
 #include "nt/clock.h"
 #include "nt/model/decode.h"
 
@@ -153,78 +153,6 @@ static int set_rcvbuf(int fd, unsigned bytes, struct nt_err *err)
 	return 0;
 }
 
-/* How long to wait for netstamp_clear() to switch timestamps on, and the probe's tolerance. */
-#define STAMP_WAIT_TRIES     200
-#define STAMP_PROBE_DELAY_NS 200000
-#define STAMP_ON_ARRIVAL_NS  100000
-
-static int stamp_keeper_fd = -1;
-static bool stamps_live;
-
-/* One datagram to ourselves: true when it was stamped on arrival, not when read. */
-static bool stamped_on_arrival(int fd, const struct sockaddr_in *self)
-{
-	struct timespec pause = { .tv_nsec = STAMP_PROBE_DELAY_NS };
-	char cbuf[CMSG_SPACE(sizeof(struct timespec))];
-	char byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov,
-			      .msg_iovlen = 1,
-			      .msg_control = cbuf,
-			      .msg_controllen = sizeof(cbuf) };
-	int64_t sent;
-
-	sent = nt_now_real_ns();
-	if (sendto(fd, &byte, 1, 0, (const struct sockaddr *)self, sizeof(*self)) != 1)
-		return false;
-	nanosleep(&pause, NULL);
-	if (recvmsg(fd, &msg, MSG_DONTWAIT) != 1)
-		return false;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
-
-			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return nt_timespec_ns(&ts) - sent < STAMP_ON_ARRIVAL_NS;
-		}
-	}
-	return false;
-}
-
-/*
- * Keep receive timestamps switched on for the whole process and wait, once,
- * until they are live (see the top of this file). Needs loopback up in the
- * calling thread's namespace, which the lab provides. Best effort: if the
- * probe cannot run, capture goes on as before.
- */
-static void ensure_rx_timestamps(void)
-{
-	struct sockaddr_in self = { .sin_family = AF_INET,
-				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(self);
-	int one = 1;
-
-	if (stamps_live)
-		return;
-	if (stamp_keeper_fd < 0) {
-		stamp_keeper_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (stamp_keeper_fd < 0)
-			return;
-		if (setsockopt(stamp_keeper_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) <
-			    0 ||
-		    bind(stamp_keeper_fd, (struct sockaddr *)&self, sizeof(self)) < 0 ||
-		    getsockname(stamp_keeper_fd, (struct sockaddr *)&self, &len) < 0) {
-			close(stamp_keeper_fd);
-			stamp_keeper_fd = -1;
-			return;
-		}
-	} else if (getsockname(stamp_keeper_fd, (struct sockaddr *)&self, &len) < 0) {
-		return;
-	}
-	for (int i = 0; i < STAMP_WAIT_TRIES && !stamps_live; i++)
-		stamps_live = stamped_on_arrival(stamp_keeper_fd, &self);
-}
-
 static int packet_open(struct nt_capture *cap, const struct nt_capture_config *cfg,
 		       struct nt_err *err)
 {
@@ -278,7 +206,7 @@ static int packet_open(struct nt_capture *cap, const struct nt_capture_config *c
 		ret = nt_err_set(err, -errno, "bind the packet socket to \"%s\"", cfg->ifname);
 		goto fail;
 	}
-	ensure_rx_timestamps();
+	nt_rx_stamps_wait(cfg->stamps);
 	cap->linktype = NT_LINKTYPE_ETHERNET;
 	return 0;
 

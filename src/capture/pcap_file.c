@@ -39,6 +39,9 @@
 #include "nt/capture/pcap_file.h"
 #include "nt/capture/pcap_time.h"
 
+/* Frames a pcap_dispatch() call hands over at most. */
+#define EACH_BATCH 4096u
+
 /* The tracking stream's buffer; the tracker runs at most this far ahead of libpcap. */
 #define SOURCE_BUF_BYTES 65536
 
@@ -239,31 +242,31 @@ static int bad_time(struct nt_pcap_file *f, const struct pcap_pkthdr *h, struct 
 	return -EIO;
 }
 
-int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_err *err)
+/* The frame libpcap just returned, with its time in ns; -EIO when the time is out of range. */
+static int take_frame(struct nt_pcap_file *f, const struct pcap_pkthdr *h, const u_char *data,
+		      struct nt_frame *frame, struct nt_err *err)
 {
-	struct pcap_pkthdr *h;
-	const u_char *data;
+	int ret;
+
+	f->frames++;
+	ret = f->src->track.state == NT_PCAPNG_YES
+		      ? nt_pcapng_track_at(&f->src->track, (uint64_t)ftello(pcap_file(f->p)),
+					   &frame->t_ns)
+		      : 0;
+	if (ret == 0)
+		ret = nt_pcap_time_ns(h->ts.tv_sec, h->ts.tv_usec, &frame->t_ns);
+	if (ret < 0)
+		return bad_time(f, h, err);
+	frame->data = data;
+	frame->caplen = h->caplen;
+	frame->wirelen = h->len;
+	return 0;
+}
+
+/* libpcap's read failed: where the file broke and what libpcap says. */
+static int damaged(struct nt_pcap_file *f, struct nt_err *err)
+{
 	char pb[NT_ERR_PATH_MAX];
-	int ret = pcap_next_ex(f->p, &h, &data);
-
-	if (ret == 1) {
-		f->frames++;
-		ret = f->src->track.state == NT_PCAPNG_YES
-			      ? nt_pcapng_track_at(&f->src->track,
-						   (uint64_t)ftello(pcap_file(f->p)), &frame->t_ns)
-			      : 0;
-		if (ret == 0)
-			ret = nt_pcap_time_ns(h->ts.tv_sec, h->ts.tv_usec, &frame->t_ns);
-		if (ret < 0)
-			return bad_time(f, h, err);
-		frame->data = data;
-		frame->caplen = h->caplen;
-		frame->wirelen = h->len;
-		return 1;
-	}
-	if (ret == PCAP_ERROR_BREAK)
-		return 0;
-
 	FILE *fp = pcap_file(f->p);
 	long off = fp ? ftell(fp) : -1;
 	const char *name = strcmp(f->name, "-") ? nt_err_path(f->name, pb, sizeof(pb))
@@ -276,6 +279,80 @@ int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_
 		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu: %s", name,
 			   (unsigned long long)f->frames, pcap_geterr(f->p));
 	return -EIO;
+}
+
+int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_err *err)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int ret = pcap_next_ex(f->p, &h, &data);
+
+	if (ret == 1)
+		return take_frame(f, h, data, frame, err) < 0 ? -EIO : 1;
+	if (ret == PCAP_ERROR_BREAK)
+		return 0;
+	return damaged(f, err);
+}
+
+/**
+ * struct each_ctx - one nt_pcap_file_each() call, seen from libpcap's callback
+ * @f: the reader
+ * @fn: the caller's function
+ * @ctx: its context
+ * @err: where a bad timestamp is described
+ * @bad_time: a frame's time was out of range: the loop was broken there
+ */
+struct each_ctx {
+	struct nt_pcap_file *f;
+	nt_pcap_frame_fn fn;
+	void *ctx;
+	struct nt_err *err;
+	bool bad_time;
+};
+
+static void each_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+	struct each_ctx *c = (struct each_ctx *)user;
+	struct nt_frame frame;
+
+	if (c->bad_time)
+		return;
+	if (take_frame(c->f, h, data, &frame, c->err) < 0) {
+		c->bad_time = true;
+		pcap_breakloop(c->f->p);
+		return;
+	}
+	c->fn(c->ctx, &frame);
+}
+
+/*
+ * pcap_dispatch() rather than a pcap_next_ex() per frame: the frames of a
+ * batch go to the callback straight from libpcap's buffer, without the
+ * header copy and call set-up of each pcap_next_ex() (pcap_offline_read()
+ * with a count of one).
+ */
+int nt_pcap_file_each(struct nt_pcap_file *f, uint64_t max_frames, nt_pcap_frame_fn fn, void *ctx,
+		      uint64_t *frames_read, struct nt_err *err)
+{
+	struct each_ctx c = { .f = f, .fn = fn, .ctx = ctx, .err = err };
+	uint64_t n = 0;
+	int got = 1;
+
+	while (got > 0 && !c.bad_time && (!max_frames || n < max_frames)) {
+		uint64_t left = max_frames ? max_frames - n : EACH_BATCH;
+
+		got = pcap_dispatch(f->p, (int)(left < EACH_BATCH ? left : EACH_BATCH), each_frame,
+				    (u_char *)&c);
+		/* libpcap counted the frame whose time was bad; @fn never saw it. */
+		if (got > 0)
+			n += (uint64_t)got - c.bad_time;
+	}
+	*frames_read = n;
+	if (c.bad_time)
+		return -EIO;
+	if (got == PCAP_ERROR)
+		return damaged(f, err);
+	return 0;
 }
 
 void nt_pcap_file_close(struct nt_pcap_file *f)

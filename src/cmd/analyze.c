@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * analyze.c - `nagle-trace analyze`: find Nagle/delayed-ACK stalls in
- * capture files (docs/analyze.md). Each file through the analysis
- * (src/capture/feed.c), then one report in the chosen format, and the exit
- * status from what was read.
+ * capture files (docs/analyze.md). The files through the analysis
+ * (src/cmd/analyze_read.c: several at once, one per core), then one report in
+ * the chosen format, and the exit status from what was read.
  */
 #include <errno.h>
 #include <stdio.h>
 
-#include "nt/capture/feed.h"
-#include "nt/cmd/annotate.h"
 #include "nt/cmd/analyze_opts.h"
+#include "nt/cmd/analyze_read.h"
+#include "nt/cmd/annotate.h"
 #include "nt/cmd/cmd.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
@@ -51,57 +51,6 @@ fail:
 	return NT_EXIT_FILE;
 }
 
-/*
- * What went wrong while reading, in the order the exit status weighs it: a
- * file that could not be read, a filter that did not compile for a file's
- * link type, memory.
- */
-struct read_trouble {
-	bool file;
-	bool filter;
-};
-
-/* Reads one file into @an, at most @max_frames (0: all); returns how many were read. */
-static uint64_t read_one(struct nt_analysis *an, struct nt_annotate *annotate, const char *path,
-			 const char *filter, uint64_t max_frames, struct read_trouble *trouble)
-{
-	uint64_t read = 0;
-	struct nt_err err = { "" };
-	struct nt_pcap_file *f;
-
-	if (nt_analysis_file_begin(an, path) < 0) {
-		an->oom = true;
-		return 0;
-	}
-	if (nt_annotate_open_input(annotate, path, &f, &err) < 0) {
-		nt_analysis_file_end(an, err.msg);
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		trouble->file = true;
-		return 0;
-	}
-	if (!nt_decode_linktype_supported(nt_pcap_file_linktype(f))) {
-		char name[64];
-
-		fprintf(stderr, "nagle-trace: warning: \"%s\": link type %s is not supported\n",
-			path,
-			nt_capture_linktype_name(nt_pcap_file_linktype(f), name, sizeof(name)));
-	}
-	switch (nt_feed_file(an, f, filter, max_frames, &read, &err)) {
-	case NT_FEED_COMPLETE:
-		break;
-	case NT_FEED_BAD_FILTER:
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		trouble->filter = true;
-		break;
-	case NT_FEED_DAMAGED:
-		fprintf(stderr, "nagle-trace: warning: %s\n", err.msg);
-		trouble->file = true;
-		break;
-	}
-	nt_pcap_file_close(f);
-	return read;
-}
-
 /* Before any file is read: -o is no input (exit 2) and can be written (exit 4). */
 static int check_files(const struct nt_analyze_opts *o)
 {
@@ -138,9 +87,7 @@ static int check_files(const struct nt_analyze_opts *o)
 
 static int run(const struct nt_analyze_opts *o)
 {
-	struct read_trouble trouble = { false, false };
-	bool limited = o->max_packets != 0; /* -c */
-	uint64_t left = o->max_packets;
+	struct nt_analyze_trouble trouble;
 	struct nt_annotate annotate;
 	struct nt_analysis an;
 	int code;
@@ -156,10 +103,7 @@ static int run(const struct nt_analyze_opts *o)
 		return NT_EXIT_ENVIRONMENT;
 	}
 	nt_annotate_init(&annotate, o->annotate, &an);
-	/* -c counts over all files, as one stream: once reached, the rest stay unread. */
-	for (size_t i = 0; i < o->n_files && !an.oom && (!limited || left); i++)
-		left -= read_one(&an, &annotate, o->files[i], o->filter, limited ? left : 0,
-				 &trouble);
+	nt_analyze_read(o, &annotate, &an, &trouble);
 	nt_analysis_finish(&an);
 
 	code = render(o, &an);

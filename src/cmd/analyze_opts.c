@@ -33,7 +33,9 @@ static const char usage_text[] =
 	"  -r FILE             read FILE (as tcpdump -r; repeatable, beside positional files)\n"
 	"  -c N                stop after N packets, over all files\n"
 	"  -n                  accepted for tcpdump habits: addresses are always "
-	"numeric\n" NT_STALL_OPTS_HELP;
+	"numeric\n" NT_STALL_OPTS_HELP
+	"  --jobs N            read up to N files at once, one thread each (default: one\n"
+	"                      per core; the report is the same; -c reads one at a time)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"
@@ -66,6 +68,7 @@ enum {
 	OPT_VERSION,
 	OPT_BRIEF,
 	OPT_ANNOTATE,
+	OPT_JOBS,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -142,10 +146,15 @@ static int add_positional(struct nt_analyze_opts *o, char *a, char **words, size
 static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o, struct nt_err *err)
 {
 	int ret = nt_stall_opts_parse(c, cli, &o->params, err);
+	uint64_t v = 0;
 
 	if (ret <= 0)
 		return ret;
 	switch (c) {
+	case OPT_JOBS:
+		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, NT_ANALYZE_JOBS_MAX, &v, err);
+		o->jobs = (unsigned)v;
+		return ret;
 	case OPT_FORMAT:
 		o->out.format = cli->arg;
 		return 0;

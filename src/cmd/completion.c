@@ -77,12 +77,14 @@ static const char script_tail[] =
 	"\tlocal cmd=trace opts=$trace_opts valued=$trace_valued formats=$trace_formats\n"
 	"\tif [ \"${COMP_WORDS[1]:-}\" = analyze ]; then\n"
 	"\t\tcmd=analyze opts=$analyze_opts valued=$analyze_valued formats=$analyze_formats\n"
+	"\telif [ \"${COMP_WORDS[1]:-}\" = predict ]; then\n"
+	"\t\tcmd=predict opts=$predict_opts valued=$predict_valued formats='text json'\n"
 	"\telif [ \"${COMP_WORDS[1]:-}\" = run ]; then\n"
 	"\t\tcmd=run opts=$run_opts valued=$run_valued formats=$analyze_formats\n"
 	"\t\tbackends=\"$backends none\"\n"
 	"\tfi\n"
 	"\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-	"\t\tCOMPREPLY=($(compgen -W 'trace analyze run completion' -- \"$cur\"))\n"
+	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run completion' -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
 	"\tcase $prev in\n"
@@ -126,6 +128,7 @@ static void bash(FILE *out)
 	      out);
 	options(out, "local trace", nt_trace_opts_table(), "-h -o -w", "-o -w");
 	options(out, "local analyze", nt_analyze_opts_table(), "-h -o -r -c -n", "-o -r -c");
+	options(out, "local predict", nt_predict_opts_table(), "-h -o", "-o");
 	options(out, "local run", nt_run_opts_table(), "-h -o -w", "-o -w");
 	vocabularies(out);
 	fputs(script_tail, out);

@@ -7,7 +7,10 @@
  * The report is written while the runs go (each round as it completes), to
  * a temporary file that replaces -o's path only when complete, or for
  * standard output to an unnamed temporary file copied out at the end: a run
- * that fails halfway writes no half document anywhere.
+ * that fails halfway writes no half document to a file or a pipe. A
+ * terminal is different: it is written directly, each round as it
+ * completes, since a reader is watching and nothing keeps what it shows
+ * (nt/cmd/tty.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,11 +19,13 @@
 #include <unistd.h>
 
 #include "nt/capture/closer.h"
+#include "nt/capture/stamps.h"
 #include "nt/capture/pcap_writer.h"
 #include "nt/clock.h"
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/trace_export.h"
 #include "nt/cmd/trace_opts.h"
+#include "nt/cmd/tty.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
 #include "nt/render/format.h"
@@ -34,6 +39,7 @@
  * @exp: per variant, -w as pcapng and --export-packetdrill
  * @out: the report's destination
  * @doc: the report
+ * @tty: the terminal side: round-by-round display, progress line, --step
  * @err: the first error
  */
 struct trace_cmd {
@@ -43,6 +49,8 @@ struct trace_cmd {
 	struct nt_trace_export exp[NT_TRACE_VARIANTS_MAX];
 	struct nt_output out;
 	struct nt_renderer doc;
+	struct nt_cmd_tty tty;
+	struct nt_rx_stamps stamps;
 	struct nt_err err;
 };
 
@@ -50,17 +58,6 @@ static int fail(int code, const struct nt_err *err)
 {
 	fprintf(stderr, "nagle-trace: %s\n", err->msg);
 	return code;
-}
-
-static void progress(const struct nt_trace_opts *opt, unsigned i, bool done)
-{
-	if (opt->n_variants < 2 || !isatty(STDERR_FILENO))
-		return;
-	if (done)
-		fprintf(stderr, "\r\033[K");
-	else
-		fprintf(stderr, "\r\033[Kvariant %u/%u: %s", i + 1, opt->n_variants,
-			opt->variants[i]->name);
 }
 
 static void pcap_abort_all(struct trace_cmd *tc)
@@ -140,22 +137,27 @@ static int run_variants(struct trace_cmd *tc)
 		int ret;
 
 		t.stop = &nt_cmd_stop;
-		t.sink = nt_trace_export_sink(&tc->exp[i], nt_renderer_sink(&tc->doc));
+		t.sink = nt_trace_export_sink(&tc->exp[i], nt_cmd_tty_sink(&tc->tty));
+		if (opt->step) {
+			t.step = nt_cmd_tty_step;
+			t.step_ctx = &tc->tty;
+		}
 		t.variant = opt->variants[i];
 		t.pcap = tc->pcap[i];
-		/* The capture's close waits for a grace period: let it pass while the next variant runs. */
-		t.close_later = i + 1 < opt->n_variants;
-		if (!opt->expect_set)
-			t.expect = t.variant->expect;
-		progress(opt, i, false);
+		t.stamps = &tc->stamps;
+		/*
+		 * The capture's close waits for a grace period: let it pass while
+		 * the next variant runs, or, after the last, while the report is
+		 * written (nt_cmd_trace() drains the closer before returning).
+		 */
+		t.close_later = true;
+		nt_cmd_tty_variant(&tc->tty, i, t.variant->name);
 		ret = nt_trace_run(&t, &tc->runs[n], &tc->err);
 		n++;
-		if (ret < 0) {
-			progress(opt, i, true);
+		nt_cmd_tty_clear(&tc->tty);
+		if (ret < 0)
 			return ret;
-		}
 	}
-	progress(opt, 0, true);
 	return (int)n;
 }
 
@@ -327,7 +329,11 @@ static int run(struct trace_cmd *tc)
 	struct nt_trace_opts *opt = &tc->opt;
 	struct nt_render_opts ro = { .color = nt_cmd_want_color(&opt->out),
 				     .summary_only = opt->out.summary_only,
-				     .brief = opt->out.brief };
+				     .brief = opt->out.brief,
+				     .explain = opt->out.explain,
+				     .compare = opt->compare };
+	/* Standard output that is a terminal: a reader is watching, nothing keeps what it shows. */
+	bool to_tty = (!opt->out.path || strcmp(opt->out.path, "-") == 0) && isatty(STDOUT_FILENO);
 	const struct nt_format *fmt = nt_format_find(opt->out.format, NT_FORMAT_TRACE);
 	int n, ret;
 
@@ -336,8 +342,13 @@ static int run(struct trace_cmd *tc)
 		fprintf(stderr, "nagle-trace: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
+	/*
+	 * Records stream; so does a terminal, shown each round as it completes.
+	 * A report to a file or a pipe is complete or absent.
+	 */
 	if (nt_output_open(&tc->out, opt->out.path,
-			   fmt->records ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT, &tc->err) < 0)
+			   fmt->records || to_tty ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT,
+			   &tc->err) < 0)
 		return fail(NT_EXIT_FILE, &tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);
@@ -345,6 +356,7 @@ static int run(struct trace_cmd *tc)
 		return fail(NT_EXIT_FILE, &tc->err);
 	}
 	ret = nt_renderer_open(&tc->doc, fmt->trace, tc->out.fp, &ro, opt->n_variants);
+	nt_cmd_tty_init(&tc->tty, nt_renderer_sink(&tc->doc), tc->out.fp, to_tty, opt->n_variants);
 	if (ret == 0) {
 		n = run_variants(tc);
 		if (n >= 0)
@@ -375,8 +387,11 @@ int nt_cmd_trace(int argc, char **argv)
 	if (code != NT_EXIT_OK)
 		return code;
 	nt_cmd_signals_install();
+	/* The kernel's deferred switch runs while the lab is built (nt/capture/stamps.h). */
+	nt_rx_stamps_open(&tc.stamps);
 	code = run(&tc);
 	nt_capture_closer_drain();
+	nt_rx_stamps_close(&tc.stamps);
 	nt_renderer_close(&tc.doc);
 	for (unsigned i = 0; tc.runs && i < tc.opt.n_variants; i++)
 		nt_run_fini(&tc.runs[i]);

@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nt/capture/capture.h"
 #include "nt/cli.h"
 #include "nt/clock.h"
 #include "nt/cmd/trace_opts.h"
+#include "nt/lab/lab.h"
 #include "nt/model/verdict.h"
 #include "nt/render/format.h"
 
@@ -34,34 +36,60 @@ enum {
 	OPT_VERSION,
 	OPT_TIMINGS,
 	OPT_BRIEF,
+	OPT_EXPLAIN,
 	OPT_EXPORT_PKT,
+	OPT_COMPARE,
+	OPT_STEP,
+	OPT_KERNEL,
+	OPT_HZ,
+	OPT_RTT,
+	OPT_CAPTURE_AT,
 };
 
+/* The exchange's knobs: trace runs them, predict models them. */
+// clang-format off
+#define EXCHANGE_OPTIONS \
+	{ "rounds", required_argument, NULL, OPT_ROUNDS }, \
+	{ "header", required_argument, NULL, OPT_HEADER }, \
+	{ "body", required_argument, NULL, OPT_BODY }, \
+	{ "reply", required_argument, NULL, OPT_REPLY }, \
+	{ "pause", required_argument, NULL, OPT_PAUSE }, \
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD }, \
+	{ "variant", required_argument, NULL, OPT_VARIANT }, \
+	{ "handler-ms", required_argument, NULL, OPT_HANDLER }, \
+	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP }, \
+	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
+	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG }, \
+	{ "rtt", required_argument, NULL, OPT_RTT }, \
+	{ "format", required_argument, NULL, OPT_FORMAT }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, OPT_VERSION }
+// clang-format on
+
 static const struct option long_options[] = {
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "header", required_argument, NULL, OPT_HEADER },
-	{ "body", required_argument, NULL, OPT_BODY },
-	{ "reply", required_argument, NULL, OPT_REPLY },
-	{ "pause", required_argument, NULL, OPT_PAUSE },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	EXCHANGE_OPTIONS,
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "expect", required_argument, NULL, OPT_EXPECT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
 	{ "write", required_argument, NULL, 'w' },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "handler-ms", required_argument, NULL, OPT_HANDLER },
-	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP },
-	{ "ipv6", no_argument, NULL, OPT_IPV6 },
-	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "export-packetdrill", required_argument, NULL, OPT_EXPORT_PKT },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "step", no_argument, NULL, OPT_STEP },
+	{ "capture-at", required_argument, NULL, OPT_CAPTURE_AT },
+	{ 0 },
+};
+
+/* `nagle-trace predict`: the knobs of the exchange, the kernel to model, the report. */
+static const struct option predict_options[] = {
+	EXCHANGE_OPTIONS,
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "hz", required_argument, NULL, OPT_HZ },
 	{ 0 },
 };
 
@@ -86,14 +114,21 @@ static const char usage_head[] =
 	"                       runs in its own fresh lab:\n";
 
 static const char usage_tail[] =
+	"  --compare A,B        run variants A and B and draw them side by side on one\n"
+	"                       time axis (svg, html); elsewhere as --variant A,B\n"
+	"  --rtt MS             round-trip time of the path, half each way, added by a\n"
+	"                       user-space delay line in a middle namespace (0..10000,\n"
+	"                       to the microsecond: 0.5; default 0: the bare veth pair)\n"
 	"  --ipv6               use 2001:db8::1 and 2001:db8::2 instead of 192.0.2.1 and .2\n"
 	"  --pingpong-thresh N  the target's net.ipv4.tcp_pingpong_thresh (1..255)\n"
 	"  --timeout MS         a round taking longer is an error (default 2000)\n"
 	"\n"
 	"verdicts:\n"
 	"  --threshold MS       header->ACK gap that counts as a stall (default 10)\n"
-	"  --expect V           stalled|held|unheld|coalesced|any (default: the variant's;\n"
-	"                       stalled means round 1 not stalled and every later round stalled)\n"
+	"  --expect V           auto|stalled|held|unheld|coalesced|any (default auto: every\n"
+	"                       round as the model of the kernel's decisions predicts it;\n"
+	"                       stalled: round 1 not stalled and every later round stalled;\n"
+	"                       held, unheld, coalesced: every round after the first)\n"
 	"\n"
 	"output:\n";
 
@@ -107,12 +142,22 @@ static const char usage_output[] =
 	"  --export-packetdrill FILE  the first stalled round (else the last) as a packetdrill\n"
 	"                       script from the client's side (see nagle-trace(1), EXPORTS)\n"
 	"  --summary            one line per round instead of the full timeline\n"
+	"  --step               on a terminal: pause after each round until a key is pressed\n"
+	"                       (the client waits; no clock runs)\n"
 	"  --brief              the summary alone (text; a million rounds, one screen)\n"
+	"  --explain            under every header, ACK, body and reply: the kernel rule that\n"
+	"                       decided it, as the model predicts it (text; JSON always has it)\n"
 	"  --timings            where the run's time went (lab, capture, exchange, close), on\n"
 	"                       standard error; always in JSON as summary.timings\n"
 	"  --color WHEN         auto|always|never (default auto; NO_COLOR is honoured)\n"
-	"  --capture B          capture back end: packet (raw AF_PACKET, the default) or\n"
-	"                       pcap (libpcap); both give the same frames and timestamps\n"
+	"  --capture-at SIDE    client|target: the end of the path the capture runs at\n"
+	"                       (default client; with --rtt the target sees the stall\n"
+	"                       as the receiver does)\n"
+
+	"  --capture B          capture back end: packet (raw AF_PACKET) or pcap (libpcap's\n"
+	"                       ring); both give the same frames and timestamps. Default:\n"
+	"                       packet, pcap for rounds over 2 MiB (a packet socket's buffer\n"
+	"                       is capped by net.core.rmem_max inside a user namespace)\n"
 	"  -h, --help           this text\n"
 	"  --version            versions of nagle-trace, libpcap and libmnl\n"
 	"\n"
@@ -127,6 +172,47 @@ static const char usage_output[] =
 const struct option *nt_trace_opts_table(void)
 {
 	return long_options;
+}
+
+const struct option *nt_predict_opts_table(void)
+{
+	return predict_options;
+}
+
+void nt_predict_opts_usage(FILE *out)
+{
+	const struct nt_variant *v;
+	unsigned n;
+
+	fputs("usage: nagle-trace predict [options]\n"
+	      "\n"
+	      "The model of the kernel's decisions alone (docs/model.md): what Linux will do with\n"
+	      "each round of the write-write-read exchange for these knobs, and why, rule by "
+	      "rule.\n"
+	      "Nothing runs: no namespaces, no privileges. `nagle-trace` checks the same\n"
+	      "prediction against the real kernel (--expect auto).\n"
+	      "\n"
+	      "the exchange (as for nagle-trace):\n"
+	      "  --rounds N  --header B  --body B  --reply B  --pause MS  --handler-ms MS\n"
+	      "  --write-gap-ms MS  --pingpong-thresh N  --ipv6  --threshold MS  --rtt MS\n"
+	      "  --variant LIST       one or more of (comma-separated), or all:\n",
+	      out);
+	v = nt_variant_all(&n);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "                         %-15s %s\n", v[i].name, v[i].summary);
+	fputs("\n"
+	      "the kernel (default: the running one):\n"
+	      "  --kernel X.Y         a release, \"6.1\" or \"5.15.0-91-generic\": its rules\n"
+	      "  --hz N               its CONFIG_HZ (24..10000)\n"
+	      "\n"
+	      "output:\n"
+	      "  --format F           text|json (default text)\n"
+	      "  -o, --output FILE    write the report to FILE (complete or not at all)\n"
+	      "  -h, --help           this text\n"
+	      "  --version            versions\n"
+	      "\n"
+	      "exit status: 0 predicted, 2 usage error, 4 the report could not be written\n",
+	      out);
 }
 
 void nt_trace_opts_usage(FILE *out)
@@ -161,12 +247,8 @@ static void defaults(struct nt_trace_opts *opt)
 	};
 	opt->trace.threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT;
 	opt->trace.timeout_ns = 2000 * NT_NS_PER_MS;
-	/*
-	 * The raw AF_PACKET back end is the default: it gives the same frames and
-	 * timestamps as libpcap (tests/integration/test_evidence.sh compares
-	 * them) and starts without libpcap's ring set-up (docs/performance.md).
-	 */
-	opt->trace.capture = nt_capture_backend("packet");
+	/* NULL: the live run picks the back end for the round's size (nt_trace_capture()). */
+	opt->trace.capture = NULL;
 	opt->out.format = "text";
 	opt->out.color = NT_COLOR_AUTO;
 }
@@ -265,8 +347,24 @@ static int parse_exchange(int c, const char *name, const char *arg, struct nt_tr
 	case OPT_IPV6:
 		t->ipv6 = true;
 		return 0;
+	case OPT_RTT:
+		ret = nt_cli_parse_decimal(name, arg, 3, 0, NT_TRACE_RTT_US_MAX, &v, err);
+		t->rtt_ns = (int64_t)v * NT_NS_PER_US;
+		return ret;
 	case OPT_VARIANT:
+		if (opt->compare)
+			return nt_err_set(err, 0, "--variant and --compare both name variants");
+		opt->variant_set = true;
 		return parse_variants(arg, opt, err);
+	case OPT_COMPARE:
+		if (opt->variant_set)
+			return nt_err_set(err, 0, "--variant and --compare both name variants");
+		opt->compare = true;
+		ret = parse_variants(arg, opt, err);
+		if (ret == 0 && opt->n_variants != 2)
+			return nt_err_set(err, 0, "--compare: \"%s\" is not two variants (A,B)",
+					  arg);
+		return ret;
 	}
 	return 1;
 }
@@ -300,8 +398,14 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 	case OPT_BRIEF:
 		o->brief = true;
 		return 0;
+	case OPT_EXPLAIN:
+		o->explain = true;
+		return 0;
 	case OPT_TIMINGS:
 		o->timings = true;
+		return 0;
+	case OPT_STEP:
+		opt->step = true;
 		return 0;
 	case OPT_EXPORT_PKT:
 		if (!*arg)
@@ -327,19 +431,37 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 	case OPT_THRESHOLD:
 		return nt_cli_parse_ms(cli->name, arg, 1, &t->threshold_ns, err);
 	case OPT_EXPECT:
-		opt->expect_set = true;
 		if (nt_expect_parse(arg, &t->expect) < 0)
 			return nt_err_set(err, 0,
 					  "--expect: unknown verdict \"%s\" "
-					  "(stalled|held|unheld|coalesced|any)",
+					  "(auto|stalled|held|unheld|coalesced|any)",
 					  arg);
+		return 0;
+	case OPT_CAPTURE_AT:
+		if (nt_lab_side_parse(arg, &t->capture_at) < 0)
+			return nt_err_set(err, 0,
+					  "--capture-at: unknown side \"%s\" (client|target)", arg);
 		return 0;
 	case OPT_CAPTURE:
 		t->capture = nt_capture_backend(arg);
-		if (!t->capture)
+		if (!t->capture && strcmp(arg, "auto") != 0)
 			return nt_err_set(err, 0, "--capture: unknown back end \"%s\" (%s)", arg,
 					  nt_capture_backend_names());
 		return 0;
+	case OPT_KERNEL:
+		if (nt_kernel_version_parse(arg, &opt->kernel) < 0)
+			return nt_err_set(
+				err, 0,
+				"--kernel: \"%s\" is not a kernel release (6.18, 5.15.0-91)", arg);
+		opt->kernel_set = true;
+		return 0;
+	case OPT_HZ: {
+		uint64_t hz = 0;
+
+		ret = nt_cli_parse_uint(cli->name, arg, 24, 10000, &hz, err);
+		opt->hz = (unsigned)hz;
+		return ret;
+	}
 	case 'h':
 		opt->action = NT_CMD_HELP;
 		return 0;
@@ -351,7 +473,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 }
 
 /* Every cross-option rule in one place. */
-static int validate(struct nt_trace_opts *opt, struct nt_err *err)
+static int validate(struct nt_trace_opts *opt, bool predict, struct nt_err *err)
 {
 	struct nt_trace_config *t = &opt->trace;
 	const struct nt_shape *s = &t->shape;
@@ -363,26 +485,35 @@ static int validate(struct nt_trace_opts *opt, struct nt_err *err)
 				  "--rounds %u with %llu request and %u reply bytes is over 2 GiB "
 				  "per direction",
 				  s->rounds, (unsigned long long)request, s->reply_bytes);
-	if (t->write_gap_ns + t->handler_ns + t->pause_ns >= t->timeout_ns)
+	/* A prediction has no round timeout to fit in. */
+	if (!predict && t->write_gap_ns + t->handler_ns + t->pause_ns >= t->timeout_ns)
 		return nt_err_set(err, 0,
 				  "--timeout %lld ms is shorter than the pauses it has to cover",
+				  (long long)(t->timeout_ns / NT_NS_PER_MS));
+	/* A round held by Nagle takes two round trips at the least: header->ACK, body->reply. */
+	if (t->rtt_ns > 0 && 2 * t->rtt_ns + t->write_gap_ns + t->handler_ns >= t->timeout_ns)
+		return nt_err_set(err, 0,
+				  "--timeout %lld ms is shorter than two round trips of --rtt and "
+				  "the pauses",
 				  (long long)(t->timeout_ns / NT_NS_PER_MS));
 	if (opt->n_variants == 0)
 		opt->variants[opt->n_variants++] = nt_variant_find("default");
 	t->variant = opt->variants[0];
-	if (!opt->expect_set)
-		t->expect = t->variant->expect;
+	/* --step reads its keys from a terminal; without one it would wait forever or never. */
+	if (opt->step && !isatty(STDIN_FILENO))
+		return nt_err_set(err, 0, "--step: standard input is not a terminal");
 	/* -o and -w naming one file, however spelled, is refused by the command (cmd/trace.c). */
 	return 0;
 }
 
-int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+static int parse(int argc, char **argv, const struct option *table, const char *shorts,
+		 struct nt_trace_opts *opt, struct nt_err *err)
 {
 	struct nt_cli cli;
 	int c;
 
 	defaults(opt);
-	if (nt_cli_start(&cli, argc, argv, "ho:w:", long_options, false, err) < 0)
+	if (nt_cli_start(&cli, argc, argv, shorts, table, false, err) < 0)
 		return -EINVAL;
 	while ((c = nt_cli_next(&cli, err)) != NT_CLI_END) {
 		if (c == NT_CLI_REFUSED || parse_one(c, &cli, opt, err) < 0)
@@ -392,5 +523,21 @@ int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct
 		return nt_err_set(err, 0, "unexpected argument \"%s\"", argv[nt_cli_rest(&cli)]);
 	if (opt->action != NT_CMD_RUN)
 		return 0;
-	return validate(opt, err) < 0 ? -EINVAL : 0;
+	return validate(opt, table == predict_options, err) < 0 ? -EINVAL : 0;
+}
+
+int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	return parse(argc, argv, long_options, "ho:w:", opt, err);
+}
+
+int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
+{
+	int ret = parse(argc, argv, predict_options, "ho:", opt, err);
+
+	if (ret == 0 && opt->action == NT_CMD_RUN && strcmp(opt->out.format, "text") != 0 &&
+	    strcmp(opt->out.format, "json") != 0)
+		return nt_err_set(err, 0, "--format: predict writes text or json, not \"%s\"",
+				  opt->out.format);
+	return ret;
 }

@@ -22,6 +22,25 @@
  * attached or GRO is turned on by hand (veth_set_features(), since 5.13);
  * ETHTOOL_GGRO reads "off" on both ends of a fresh pair on this kernel.
  *
+ * With a delay (nt_lab_config.rtt_ns) the path is client (nt-c) <-> (nt-mc)
+ * middle (nt-mt) <-> target (nt-t). The middle namespace is made from the
+ * client's and the target's from the middle's; both veth pairs are created
+ * from inside the middle, each peer born in its own namespace, so still no
+ * link ever exists in the caller's namespace. The middle gets no address,
+ * IPv6 off (disable_ipv6 in "default" before its links exist, so they never
+ * get a link-local address, send a router solicitation or an MLD report) and
+ * forwarding off: with no address, arp_process() answers nothing, and a frame
+ * for the client's or the target's MAC is PACKET_OTHERHOST to it, which
+ * ip_rcv_core() drops. Only the forwarder's packet socket sees the frames.
+ *
+ * ARP and NDP: left alone they would cross the delay too, and the first SYN
+ * would leave one round trip late, after the client's resolution of the
+ * target (a SYN waits in the neighbour's queue, __neigh_event_send()). A real
+ * path's RTT lies beyond the first router, which answers ARP in microseconds,
+ * so each side gets a permanent entry for the other's MAC instead
+ * (NUD_PERMANENT: never probed, never aged) and no resolution ever happens;
+ * nt_lab_config.resolve_neighbours keeps the old behaviour for measuring it.
+ *
  * On failure the thread goes back to the namespace it started in, so that
  * once nt_lab_down() has closed the descriptors nothing holds the lab's
  * namespaces and the kernel tears them down.
@@ -33,6 +52,8 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <linux/if_addr.h>
 
 #include "nt/lab/lab.h"
@@ -46,6 +67,8 @@
 
 /* Every segment its own skb and wire frame; see the top of the file. */
 #define LAB_GSO_MAX_SEGS 1
+/* An Ethernet address. */
+#define ETH_MAC_BYTES 6
 
 /**
  * struct lab_end - one end of the lab, as configured from inside its namespace
@@ -72,6 +95,25 @@ static int link_index(const char *ifname, int *ifindex_out, struct nt_err *err)
 		return nt_err_set(err, -errno, "find link %s", ifname);
 	*ifindex_out = (int)ifindex;
 	return 0;
+}
+
+/* The link's MAC, asked (SIOCGIFHWADDR) on a socket of the calling thread's namespace. */
+static int link_mac(const char *ifname, uint8_t mac[ETH_MAC_BYTES], struct nt_err *err)
+{
+	struct ifreq ifr;
+	int fd, ret = 0;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return nt_err_set(err, -errno, "read the MAC of %s: create a socket", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		ret = nt_err_set(err, -errno, "read the MAC of %s", ifname);
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_MAC_BYTES);
+	close(fd);
+	return ret;
 }
 
 static int loopback_up(struct nt_rtnl *rtnl, void *buf, struct nt_err *err)
@@ -151,9 +193,9 @@ static int sysctl_int(const char *key, int value, struct nt_err *err)
 	return nt_netns_sysctl_write(key, text, err);
 }
 
-/* Runs in the target namespace: lo, the veth pair (peer into the client), our end. */
-static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
-			struct nt_rtnl *monitor, struct nt_err *err)
+/* The target's own settings, from inside its namespace, once its end exists. */
+static int target_settings(struct nt_rtnl *rtnl, void *buf, struct nt_lab *lab,
+			   const struct nt_lab_config *cfg, struct nt_err *err)
 {
 	const struct lab_end end = {
 		.ifname = NT_LAB_TARGET_IF,
@@ -162,6 +204,21 @@ static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 		.ifindex_out = &lab->target_ifindex,
 		.metrics = { .quickack = cfg->route_quickack, .rto_min_ms = cfg->route_rto_min_ms },
 	};
+	int ret;
+
+	ret = configure_end(rtnl, buf, lab, &end, err);
+	if (ret)
+		return ret;
+	/* The receiver's ping-pong threshold (inet_csk_in_pingpong_mode()) is per namespace. */
+	if (cfg->pingpong_thresh > 0)
+		ret = sysctl_int("net.ipv4.tcp_pingpong_thresh", cfg->pingpong_thresh, err);
+	return ret;
+}
+
+/* Runs in the target namespace: lo, the veth pair (peer into the client), our end. */
+static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
+			struct nt_rtnl *monitor, struct nt_err *err)
+{
 	struct nt_rtnl rtnl = { 0 };
 	int ret;
 
@@ -180,20 +237,15 @@ static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 	ret = nt_rtnl_open_link_monitor(monitor, err);
 	if (ret)
 		goto close_rtnl;
-	ret = configure_end(&rtnl, buf, lab, &end, err);
-	if (ret)
-		goto close_rtnl;
-	/* The receiver's ping-pong threshold (inet_csk_in_pingpong_mode()) is per namespace. */
-	if (cfg->pingpong_thresh > 0)
-		ret = sysctl_int("net.ipv4.tcp_pingpong_thresh", cfg->pingpong_thresh, err);
+	ret = target_settings(&rtnl, buf, lab, cfg, err);
 close_rtnl:
 	nt_rtnl_close(&rtnl);
 	return ret;
 }
 
-/* Runs in the client namespace, where the peer end was born. */
-static int setup_client(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
-			struct nt_err *err)
+/* The client's own settings, from inside its namespace, once its end exists. */
+static int client_settings(struct nt_rtnl *rtnl, void *buf, struct nt_lab *lab,
+			   const struct nt_lab_config *cfg, struct nt_err *err)
 {
 	const struct lab_end end = {
 		.ifname = NT_LAB_CLIENT_IF,
@@ -201,53 +253,72 @@ static int setup_client(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 		.addr_str = lab->client_addr_str,
 		.ifindex_out = &lab->client_ifindex,
 	};
+	int ret;
+
+	ret = loopback_up(rtnl, buf, err);
+	if (ret)
+		return ret;
+	ret = configure_end(rtnl, buf, lab, &end, err);
+	if (ret)
+		return ret;
+	/* The sender's autocorking (tcp_should_autocork()) is per namespace. */
+	if (cfg->autocork >= 0)
+		ret = sysctl_int("net.ipv4.tcp_autocorking", cfg->autocork, err);
+	return ret;
+}
+
+/* Runs in the client namespace, where the peer end was born. */
+static int setup_client(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
+			struct nt_err *err)
+{
 	struct nt_rtnl rtnl = { 0 };
 	int ret;
 
 	ret = nt_rtnl_open(&rtnl, err);
 	if (ret)
 		return ret;
-	ret = loopback_up(&rtnl, buf, err);
-	if (ret)
-		goto close_rtnl;
-	ret = configure_end(&rtnl, buf, lab, &end, err);
-	if (ret)
-		goto close_rtnl;
-	/* The sender's autocorking (tcp_should_autocork()) is per namespace. */
-	if (cfg->autocork >= 0)
-		ret = sysctl_int("net.ipv4.tcp_autocorking", cfg->autocork, err);
-close_rtnl:
+	ret = client_settings(&rtnl, buf, lab, cfg, err);
 	nt_rtnl_close(&rtnl);
 	return ret;
 }
 
 /*
- * Setting IFF_UP is not always enough to send. The target's end comes up
- * first, while its peer is down: no carrier, so __dev_open() leaves its
- * queues on the noop qdisc and dev_activate() happens later, when the
- * client's end comes up and linkwatch runs from a work queue. A SYN-ACK or
- * ARP reply sent before that is dropped and the client retries a second later.
- * linkwatch_do_dev() sends the operstate-UP notification after dev_activate(),
- * so wait for it. The client's end needs no wait: its carrier is already on
- * when it comes up, so __dev_open() activates it at once (its own operstate
- * notification is a non-urgent linkwatch event, about a second later).
+ * Setting IFF_UP is not always enough to send. The end that comes up first
+ * sees its peer down: no carrier, so __dev_open() leaves its queues on the
+ * noop qdisc and dev_activate() happens later, when the peer comes up and
+ * linkwatch runs from a work queue. A SYN-ACK or ARP reply sent before that
+ * is dropped and the client retries a second later. linkwatch_do_dev() sends
+ * the operstate-UP notification after dev_activate(), so wait for it. The end
+ * that comes up second needs no wait: its carrier is already on, so
+ * __dev_open() activates it at once (its own operstate notification is a
+ * non-urgent linkwatch event, about a second later).
  */
-static int wait_target_up(struct nt_lab *lab, struct nt_rtnl *target_mon, struct nt_err *err)
+static int wait_links_up(struct nt_rtnl *monitor, const int *ifindex, const char *const *ifname,
+			 size_t n, struct nt_err *err)
 {
-	bool up = false;
+	bool up[2] = { false, false };
 
 	for (int waited_ms = 0;; waited_ms += 5) {
-		struct pollfd pfd = { .fd = nt_rtnl_fd(target_mon), .events = POLLIN };
-		int ret = nt_rtnl_link_went_up(target_mon, lab->target_ifindex, &up, err);
+		struct pollfd pfd = { .fd = nt_rtnl_fd(monitor), .events = POLLIN };
+		size_t down = n;
+		int ret = nt_rtnl_links_went_up(monitor, ifindex, up, n, err);
 
-		if (ret || up)
+		if (ret)
 			return ret;
-		if (waited_ms >= LINK_UP_TIMEOUT_MS)
+		for (size_t i = 0; i < n; i++)
+			down -= up[i];
+		if (!down)
+			return 0;
+		if (waited_ms >= LINK_UP_TIMEOUT_MS) {
+			size_t i = 0;
+
+			while (up[i])
+				i++;
 			return nt_err_set(err, -ETIMEDOUT, "link %s did not come up within %d ms",
-					  NT_LAB_TARGET_IF, LINK_UP_TIMEOUT_MS);
+					  ifname[i], LINK_UP_TIMEOUT_MS);
+		}
 		if (poll(&pfd, 1, 5) < 0 && errno != EINTR)
-			return nt_err_set(err, -errno, "wait for link %s to come up",
-					  NT_LAB_TARGET_IF);
+			return nt_err_set(err, -errno, "wait for link %s to come up", ifname[0]);
 	}
 }
 
@@ -265,16 +336,217 @@ static void lab_addresses(struct nt_lab *lab, bool ipv6)
 	snprintf(lab->target_addr_str, sizeof(lab->target_addr_str), "%s", target);
 }
 
+/* One veth pair, client to target; the thread ends in the client namespace. */
+static int build_direct(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
+			struct nt_err *err)
+{
+	static const char *const target_if[] = { NT_LAB_TARGET_IF };
+	struct nt_rtnl target_mon = { 0 };
+	int ret;
+
+	ret = nt_netns_new(&lab->target_ns, err);
+	if (ret)
+		return ret;
+	ret = setup_target(lab, cfg, buf, &target_mon, err);
+	if (ret)
+		goto close_monitor;
+	ret = nt_netns_enter(lab->client_ns, err);
+	if (ret)
+		goto close_monitor;
+	ret = setup_client(lab, cfg, buf, err);
+	if (ret)
+		goto close_monitor;
+	ret = wait_links_up(&target_mon, &lab->target_ifindex, target_if, 1, err);
+close_monitor:
+	nt_rtnl_close(&target_mon);
+	return ret;
+}
+
+static int veth_pair(struct nt_rtnl *rtnl, void *buf, const char *name, const char *peer,
+		     int peer_ns, struct nt_err *err)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "create veth pair %s/%s", name, peer);
+	return nt_rtnl_request(
+		rtnl, nt_rtnl_build_veth(buf, 0, name, peer, peer_ns, LAB_GSO_MAX_SEGS), what, err);
+}
+
+/*
+ * Runs in the middle namespace, before any link exists there: see the top of
+ * the file. A kernel without IPv6 has no such sysctl, and nothing to silence.
+ */
+static int quiet_middle(struct nt_err *err)
+{
+	static const char *const off[] = { "net.ipv6.conf.default.disable_ipv6",
+					   "net.ipv6.conf.all.disable_ipv6" };
+	struct nt_err ignored;
+	int ret;
+
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		ret = sysctl_int(off[i], 1, &ignored);
+		if (ret && ret != -ENOENT)
+			return nt_err_set(err, ret, "%s", ignored.msg);
+	}
+	/* IPv4 settings of a new namespace are copied from the host's (devconf_inherit_init_net). */
+	ret = sysctl_int("net.ipv4.ip_forward", 0, err);
+	if (ret)
+		return ret;
+	/* The target namespace is made from here: keep its TCP table small (see nt_lab_up()). */
+	(void)sysctl_int("net.ipv4.tcp_child_ehash_entries", TARGET_EHASH_ENTRIES, NULL);
+	return 0;
+}
+
+/*
+ * Runs in the middle namespace once the target's exists: both veth pairs,
+ * both middle ends up, the forwarder's socket. Leaves @monitor watching the
+ * middle's links, whose peers are still down.
+ */
+static int setup_middle(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
+			struct nt_rtnl *monitor, int *mid_ifindex, struct nt_err *err)
+{
+	const int64_t half_ns = cfg->rtt_ns / 2;
+	struct nt_wire_config wc = {
+		.client_ifname = NT_LAB_MIDDLE_CLIENT_IF,
+		.target_ifname = NT_LAB_MIDDLE_TARGET_IF,
+		.delay_ns = { cfg->rtt_ns - half_ns, half_ns },
+		.spin_ns = cfg->wire_spin_ns,
+	};
+	struct nt_rtnl rtnl = { 0 };
+	int ret;
+
+	ret = nt_rtnl_open(&rtnl, err);
+	if (ret)
+		return ret;
+	ret = veth_pair(&rtnl, buf, NT_LAB_MIDDLE_CLIENT_IF, NT_LAB_CLIENT_IF, lab->client_ns, err);
+	if (ret == 0)
+		ret = veth_pair(&rtnl, buf, NT_LAB_MIDDLE_TARGET_IF, NT_LAB_TARGET_IF,
+				lab->target_ns, err);
+	if (ret == 0)
+		ret = nt_rtnl_open_link_monitor(monitor, err);
+	if (ret == 0)
+		ret = link_index(NT_LAB_MIDDLE_CLIENT_IF, &mid_ifindex[0], err);
+	if (ret == 0)
+		ret = link_index(NT_LAB_MIDDLE_TARGET_IF, &mid_ifindex[1], err);
+	for (int i = 0; i < 2 && ret == 0; i++)
+		ret = nt_rtnl_request(&rtnl, nt_rtnl_build_link_up(buf, 0, mid_ifindex[i]),
+				      i ? "set link " NT_LAB_MIDDLE_TARGET_IF " up"
+					: "set link " NT_LAB_MIDDLE_CLIENT_IF " up",
+				      err);
+	nt_rtnl_close(&rtnl);
+	if (ret)
+		return ret;
+	wc.client_ifindex = mid_ifindex[0];
+	wc.target_ifindex = mid_ifindex[1];
+	return nt_wire_open(&lab->wire, &wc, err);
+}
+
+static int add_neighbour(struct nt_rtnl *rtnl, void *buf, const struct nt_lab *lab, int ifindex,
+			 const char *ifname, const struct in6_addr *addr, const char *addr_str,
+			 const uint8_t *mac, struct nt_err *err)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what),
+		 "add neighbour %s lladdr %02x:%02x:%02x:%02x:%02x:%02x dev %s nud permanent",
+		 addr_str, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], ifname);
+	return nt_rtnl_request(
+		rtnl, nt_rtnl_build_neigh(buf, 0, lab->family, ifindex, addr, mac, ETH_MAC_BYTES),
+		what, err);
+}
+
+/*
+ * Runs in the target namespace, then in the client's: their ends, and each
+ * one's permanent entry for the other (see the top of the file). The target's
+ * netlink socket stays open across the move: it acts on its own namespace.
+ */
+static int setup_ends(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
+		      struct nt_err *err)
+{
+	uint8_t target_mac[ETH_MAC_BYTES] = { 0 }, client_mac[ETH_MAC_BYTES] = { 0 };
+	struct nt_rtnl target = { 0 }, client = { 0 };
+	int ret;
+
+	ret = nt_netns_enter(lab->target_ns, err);
+	if (ret == 0)
+		ret = nt_rtnl_open(&target, err);
+	if (ret == 0)
+		ret = loopback_up(&target, buf, err);
+	if (ret == 0)
+		ret = target_settings(&target, buf, lab, cfg, err);
+	if (ret == 0)
+		ret = link_mac(NT_LAB_TARGET_IF, target_mac, err);
+	if (ret == 0)
+		ret = nt_netns_enter(lab->client_ns, err);
+	if (ret == 0)
+		ret = nt_rtnl_open(&client, err);
+	if (ret == 0)
+		ret = client_settings(&client, buf, lab, cfg, err);
+	if (ret || cfg->resolve_neighbours)
+		goto close_rtnl;
+	ret = link_mac(NT_LAB_CLIENT_IF, client_mac, err);
+	if (ret == 0)
+		ret = add_neighbour(&client, buf, lab, lab->client_ifindex, NT_LAB_CLIENT_IF,
+				    &lab->target_addr, lab->target_addr_str, target_mac, err);
+	if (ret == 0)
+		ret = add_neighbour(&target, buf, lab, lab->target_ifindex, NT_LAB_TARGET_IF,
+				    &lab->client_addr, lab->client_addr_str, client_mac, err);
+close_rtnl:
+	nt_rtnl_close(&client);
+	nt_rtnl_close(&target);
+	return ret;
+}
+
+/* client <-> middle <-> target, the forwarder running; the thread ends in the client namespace. */
+static int build_delayed(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
+			 struct nt_err *err)
+{
+	static const char *const mid_if[] = { NT_LAB_MIDDLE_CLIENT_IF, NT_LAB_MIDDLE_TARGET_IF };
+	struct nt_rtnl mid_mon = { 0 };
+	int mid_ifindex[2] = { 0, 0 };
+	int ret;
+
+	ret = nt_netns_new(&lab->middle_ns, err);
+	if (ret)
+		return ret;
+	ret = quiet_middle(err);
+	if (ret)
+		return ret;
+	/* Made from the middle, then back into it for the links. */
+	ret = nt_netns_new(&lab->target_ns, err);
+	if (ret)
+		return ret;
+	ret = nt_netns_enter(lab->middle_ns, err);
+	if (ret)
+		return ret;
+	ret = setup_middle(lab, cfg, buf, &mid_mon, mid_ifindex, err);
+	if (ret == 0)
+		ret = setup_ends(lab, cfg, buf, err);
+	if (ret == 0)
+		ret = wait_links_up(&mid_mon, mid_ifindex, mid_if, 2, err);
+	nt_rtnl_close(&mid_mon);
+	if (ret)
+		return ret;
+	lab->delay_line = "wire";
+	return nt_wire_start(&lab->wire, err);
+}
+
 int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err *err)
 {
 	char buf[NT_RTNL_BUF_BYTES];
-	struct nt_rtnl target_mon = { 0 };
 	int home_ns, ret;
 
 	memset(lab, 0, sizeof(*lab));
 	lab->client_ns = -1;
 	lab->target_ns = -1;
+	lab->middle_ns = -1;
+	lab->client_ifname = NT_LAB_CLIENT_IF;
+	lab->target_ifname = NT_LAB_TARGET_IF;
+	lab->delay_line = "none";
 	lab_addresses(lab, cfg->ipv6);
+	if (cfg->rtt_ns < 0)
+		return nt_err_set(err, -EINVAL, "round-trip time %lld ns is negative",
+				  (long long)cfg->rtt_ns);
 
 	ret = nt_netns_current(&home_ns, err);
 	if (ret)
@@ -283,35 +555,23 @@ int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err
 	if (ret)
 		goto return_home;
 	/*
-	 * The target namespace is a child of the client's: give it its own
-	 * small TCP hash table (tcp_child_ehash_entries, Linux 6.1) instead of
-	 * the host's shared one, so reading its /proc/net/tcp for the evidence
-	 * walks a few buckets, not hundreds of thousands. Best effort: older
-	 * kernels lack it and the lab works without.
+	 * The target namespace is made from the client's (or the middle's):
+	 * give it its own small TCP hash table (tcp_child_ehash_entries, Linux
+	 * 6.1) instead of the host's shared one, so reading its /proc/net/tcp
+	 * for the evidence walks a few buckets, not hundreds of thousands. Best
+	 * effort: older kernels lack it and the lab works without.
 	 */
 	(void)sysctl_int("net.ipv4.tcp_child_ehash_entries", TARGET_EHASH_ENTRIES, NULL);
-	/* From here on the thread is in the target namespace. */
-	ret = nt_netns_new(&lab->target_ns, err);
+	if (cfg->rtt_ns > 0)
+		ret = build_delayed(lab, cfg, buf, err);
+	else
+		ret = build_direct(lab, cfg, buf, err);
 	if (ret)
 		goto return_home;
-	ret = setup_target(lab, cfg, buf, &target_mon, err);
-	if (ret)
-		goto return_home;
-	ret = nt_netns_enter(lab->client_ns, err);
-	if (ret)
-		goto return_home;
-	ret = setup_client(lab, cfg, buf, err);
-	if (ret)
-		goto return_home;
-	ret = wait_target_up(lab, &target_mon, err);
-	if (ret)
-		goto return_home;
-	nt_rtnl_close(&target_mon);
 	close(home_ns);
 	return 0;
 
 return_home:
-	nt_rtnl_close(&target_mon);
 	/* Best effort and silent: the first error is the one to report. */
 	nt_netns_enter(home_ns, NULL);
 	close(home_ns);
@@ -329,12 +589,43 @@ int nt_lab_enter_target(const struct nt_lab *lab, struct nt_err *err)
 	return nt_netns_enter(lab->target_ns, err);
 }
 
+int nt_lab_enter(const struct nt_lab *lab, enum nt_lab_side side, struct nt_err *err)
+{
+	return nt_netns_enter(side == NT_LAB_TARGET ? lab->target_ns : lab->client_ns, err);
+}
+
+const char *nt_lab_ifname(const struct nt_lab *lab, enum nt_lab_side side)
+{
+	return side == NT_LAB_TARGET ? lab->target_ifname : lab->client_ifname;
+}
+
+int nt_lab_side_parse(const char *name, enum nt_lab_side *side)
+{
+	if (strcmp(name, "client") == 0)
+		*side = NT_LAB_CLIENT;
+	else if (strcmp(name, "target") == 0)
+		*side = NT_LAB_TARGET;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *nt_lab_side_name(enum nt_lab_side side)
+{
+	return side == NT_LAB_TARGET ? "target" : "client";
+}
+
 void nt_lab_down(struct nt_lab *lab)
 {
+	/* First: the thread reads the wire's socket, which holds the middle namespace. */
+	nt_wire_close(&lab->wire);
 	if (lab->client_ns >= 0)
 		close(lab->client_ns);
 	if (lab->target_ns >= 0)
 		close(lab->target_ns);
+	if (lab->middle_ns >= 0)
+		close(lab->middle_ns);
 	lab->client_ns = -1;
 	lab->target_ns = -1;
+	lab->middle_ns = -1;
 }

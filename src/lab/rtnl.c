@@ -25,6 +25,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/if_link.h>
 #include <linux/if_addr.h>
+#include <linux/neighbour.h>
 #include <linux/veth.h>
 
 #include "nt/lab/rtnl.h"
@@ -238,6 +239,21 @@ struct nlmsghdr *nt_rtnl_build_route(void *buf, uint32_t seq, int family, int if
 	return nt_rtnl_build_route_metrics(buf, seq, family, ifindex, dst, dst_len, &m);
 }
 
+struct nlmsghdr *nt_rtnl_build_neigh(void *buf, uint32_t seq, int family, int ifindex,
+				     const void *addr, const uint8_t *lladdr, size_t lladdr_len)
+{
+	/* REPLACE: whatever the kernel may have learnt already, this is the entry. */
+	struct nlmsghdr *nlh = put_request(buf, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, seq);
+	struct ndmsg *ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+
+	ndm->ndm_family = (uint8_t)family;
+	ndm->ndm_ifindex = ifindex;
+	ndm->ndm_state = NUD_PERMANENT;
+	mnl_attr_put(nlh, NDA_DST, addr_bytes(family), addr);
+	mnl_attr_put(nlh, NDA_LLADDR, lladdr_len, lladdr);
+	return nlh;
+}
+
 /**
  * struct ack - what the acknowledgment of one request said
  * @seen: an NLMSG_ERROR for our sequence number arrived
@@ -360,9 +376,18 @@ int nt_rtnl_fd(const struct nt_rtnl *rtnl)
 /* IF_OPER_UP (RFC 2863 "up"): <linux/if.h> defines it but clashes with <net/if.h>. */
 #define OPER_UP 6
 
+/**
+ * struct oper_watch - links whose operstate-UP notification is awaited
+ * @ifindex: the links
+ * @up: set per link when its notification says IF_OPER_UP
+ * @n: how many
+ * @found: index of the link the message being parsed is about
+ */
 struct oper_watch {
-	int ifindex;
-	bool up;
+	const int *ifindex;
+	bool *up;
+	size_t n;
+	size_t found;
 };
 
 static int oper_attr_cb(const struct nlattr *attr, void *data)
@@ -371,7 +396,7 @@ static int oper_attr_cb(const struct nlattr *attr, void *data)
 
 	if (mnl_attr_get_type(attr) == IFLA_OPERSTATE &&
 	    mnl_attr_validate(attr, MNL_TYPE_U8) == 0 && mnl_attr_get_u8(attr) == OPER_UP)
-		w->up = true;
+		w->up[w->found] = true;
 	return MNL_CB_OK;
 }
 
@@ -383,30 +408,37 @@ static int oper_msg_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != RTM_NEWLINK || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
 		return MNL_CB_OK;
 	ifi = mnl_nlmsg_get_payload(nlh);
-	if (ifi->ifi_index != w->ifindex)
+	for (w->found = 0; w->found < w->n; w->found++)
+		if (ifi->ifi_index == w->ifindex[w->found])
+			break;
+	if (w->found == w->n)
 		return MNL_CB_OK;
 	/* Skip attributes we do not know (libmnl's rule); only IFLA_OPERSTATE matters. */
 	mnl_attr_parse(nlh, sizeof(*ifi), oper_attr_cb, w);
 	return MNL_CB_OK;
 }
 
-int nt_rtnl_link_went_up(struct nt_rtnl *monitor, int ifindex, bool *up, struct nt_err *err)
+int nt_rtnl_links_went_up(struct nt_rtnl *monitor, const int *ifindex, bool *up, size_t n,
+			  struct nt_err *err)
 {
 	char buf[NT_RTNL_BUF_BYTES];
-	struct oper_watch w = { .ifindex = ifindex };
+	struct oper_watch w = { .ifindex = ifindex, .up = up, .n = n };
 
 	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(monitor->nl, buf, sizeof(buf));
+		ssize_t len = mnl_socket_recvfrom(monitor->nl, buf, sizeof(buf));
 
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
-		if (n < 0)
+		if (len < 0)
 			return nt_err_set(err, -errno, "read rtnetlink link notifications");
 		/* Notifications carry sequence 0 and the kernel's port id 0. */
-		if (mnl_cb_run(buf, (size_t)n, 0, 0, oper_msg_cb, &w) < 0)
+		if (mnl_cb_run(buf, (size_t)len, 0, 0, oper_msg_cb, &w) < 0)
 			return nt_err_set(err, -errno, "parse rtnetlink link notifications");
 	}
-	if (w.up)
-		*up = true;
 	return 0;
+}
+
+int nt_rtnl_link_went_up(struct nt_rtnl *monitor, int ifindex, bool *up, struct nt_err *err)
+{
+	return nt_rtnl_links_went_up(monitor, &ifindex, up, 1, err);
 }

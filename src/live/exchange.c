@@ -149,6 +149,8 @@ int nt_exchange_client_fd(const struct nt_exchange *ex)
 
 /* ---- client ---------------------------------------------------------------------------- */
 
+static void client_arm_round(struct nt_exchange *ex);
+
 static void client_start_round(struct nt_exchange *ex)
 {
 	ex->round++;
@@ -156,6 +158,24 @@ static void client_start_round(struct nt_exchange *ex)
 	ex->op_done = 0;
 	ex->op_enter_ns = 0;
 	ex->reply_got = 0;
+	if (ex->round > 1 && ex->cfg.hold) {
+		/* No clock runs while held: the round starts at nt_exchange_release(). */
+		ex->cstate = NT_CLIENT_HELD;
+		ex->round_deadline_mono_ns = 0;
+		return;
+	}
+	client_arm_round(ex);
+}
+
+void nt_exchange_release(struct nt_exchange *ex)
+{
+	if (ex->cstate == NT_CLIENT_HELD)
+		client_arm_round(ex);
+}
+
+/* The round's pause, if any, then its writes; its timeout counts from now. */
+static void client_arm_round(struct nt_exchange *ex)
+{
 	if (ex->round > 1 && ex->cfg.pause_ns > 0) {
 		ex->cstate = NT_CLIENT_PAUSE;
 		ex->deadline_mono_ns = nt_now_mono_ns() + ex->cfg.pause_ns;
@@ -373,6 +393,8 @@ static int client_step(struct nt_exchange *ex, struct nt_timeline *tl, struct nt
 		client_start_round(ex);
 		return 1;
 	}
+	case NT_CLIENT_HELD:
+		return 0;
 	case NT_CLIENT_PAUSE:
 		if (nt_now_mono_ns() < ex->deadline_mono_ns)
 			return 0;

@@ -13,7 +13,6 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "nt/capture/closer.h"
@@ -35,8 +34,12 @@
  */
 #define CAPTURE_SNAPLEN	     4096
 #define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
+#define CAPTURE_BUFFER_MAX   (512u * 1024 * 1024)
 
-/* After the exchange has closed, how long to wait for the FIN exchange to show in the capture. */
+/*
+ * After the exchange has closed, how long to wait for the FIN exchange to show
+ * in the capture, plus two of the path's round trips.
+ */
 #define TEARDOWN_WAIT_NS (1000 * NT_NS_PER_MS)
 
 /**
@@ -126,26 +129,46 @@ static int drain_capture(struct pipeline *pl, struct nt_err *err)
 }
 
 static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
-			 const struct nt_lab *lab)
+			 const struct nt_lab *lab, const struct nt_kernel_facts *kf)
 {
 	struct nt_run_config *c = &run->cfg;
-	struct utsname u;
 
 	c->variant = opt->variant->name;
 	c->shape = opt->shape;
 	c->pause_ns = opt->pause_ns;
 	c->threshold_ns = opt->threshold_ns;
 	c->timeout_ns = opt->timeout_ns;
-	c->capture = opt->capture->name;
+	c->capture = nt_trace_capture(opt)->name;
 	c->expect = opt->expect;
 	c->family = lab->family;
 	snprintf(c->client_addr, sizeof(c->client_addr), "%s", lab->client_addr_str);
 	snprintf(c->target_addr, sizeof(c->target_addr), "%s", lab->target_addr_str);
 	c->client_port = NT_CLIENT_PORT;
 	c->target_port = NT_TARGET_PORT;
-	c->ifname = NT_LAB_CLIENT_IF;
-	if (uname(&u) == 0)
-		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+	c->ifname = nt_lab_ifname(lab, opt->capture_at);
+	c->capture_at = nt_lab_side_name(opt->capture_at);
+	c->rtt_ns = opt->rtt_ns;
+	c->delay_line = lab->delay_line;
+	snprintf(c->kernel, sizeof(c->kernel), "%s", kf->release);
+	snprintf(c->hz_source, sizeof(c->hz_source), "%s", kf->hz_source);
+}
+
+/*
+ * The model predicts each round as it is retired. Knobs it does not take
+ * leave the run without a prediction: `--expect auto` then fails, naming
+ * why, rather than passing unchecked.
+ */
+static void start_prediction(struct nt_run *run, const struct nt_trace_config *opt,
+			     const struct nt_kernel_facts *kf)
+{
+	struct nt_predict_knobs k;
+	struct nt_err err = { "" };
+
+	nt_trace_knobs(opt, kf, &k);
+	/* Bounded: err.msg is longer than the text it goes into (-Wformat-truncation). */
+	if (nt_run_predict(run, &k, &err) < 0)
+		snprintf(run->fix.text, sizeof(run->fix.text), "no prediction: %.*s",
+			 (int)(sizeof(run->fix.text) - sizeof("no prediction: ")), err.msg);
 }
 
 static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_config *opt,
@@ -164,6 +187,7 @@ static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace
 	xc->handler_ns = opt->handler_ns;
 	xc->write_gap_ns = opt->write_gap_ns;
 	xc->timeout_ns = opt->timeout_ns;
+	xc->hold = opt->step != NULL;
 	fill_sockaddr(&xc->client, lab->family, &lab->client_addr, NT_CLIENT_PORT);
 	fill_sockaddr(&xc->target, lab->family, &lab->target_addr, NT_TARGET_PORT);
 	xc->addr_len = lab->family == AF_INET6 ? sizeof(struct sockaddr_in6)
@@ -219,6 +243,46 @@ static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_er
 	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
 }
 
+/*
+ * --step: the client is held before its next round. The last round is
+ * complete once the client's ACK of its reply is captured; with no next
+ * header to ride on, that ACK waits for the client's delayed-ACK timer (at
+ * most TCP_DELACK_MAX, 200 ms), so the capture is drained for a little
+ * longer before the round is handed over and the pause begins. Between
+ * rounds the target stays in ping-pong mode (a 1 s --pause still stalls).
+ * With a delay line that ACK also crosses half the path's round trip.
+ */
+#define STEP_SETTLE_NS (250 * NT_NS_PER_MS)
+
+static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
+		      const struct nt_trace_config *opt, struct nt_err *err)
+{
+	int64_t until = nt_now_mono_ns() + STEP_SETTLE_NS + opt->rtt_ns;
+	int ret;
+
+	while (!stopped(opt) && nt_now_mono_ns() < until) {
+		int64_t left = until - nt_now_mono_ns();
+		struct timespec ts = { .tv_sec = left / NT_NS_PER_SEC,
+				       .tv_nsec = left % NT_NS_PER_SEC };
+		struct pollfd pfd = { .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
+
+		if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR)
+			return nt_err_set(err, -errno, "wait for the capture");
+		ret = drain_capture(pl, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (stopped(opt))
+		return 0;
+	note_mss(pl);
+	ret = nt_run_retire(pl->run, ex->rounds_done, pl->sink);
+	if (ret < 0)
+		return nt_err_set(err, ret, "write the report");
+	opt->step(opt->step_ctx, ex->rounds_done);
+	nt_exchange_release(ex);
+	return 0;
+}
+
 /* The loop: returns 0 when the exchange and its teardown are over (or stopped), < 0 on error. */
 static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt_trace_config *opt,
 		    struct nt_err *err)
@@ -260,9 +324,12 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 				return ret;
 			if (ret == 1) {
 				exchange_done = true;
-				teardown_deadline = nt_now_mono_ns() + TEARDOWN_WAIT_NS;
+				teardown_deadline =
+					nt_now_mono_ns() + TEARDOWN_WAIT_NS + 2 * opt->rtt_ns;
 			}
 			ret = retire_rounds(pl, ex->rounds_done, err);
+			if (ret == 0 && ex->cstate == NT_CLIENT_HELD)
+				ret = step_pause(pl, ex, opt, err);
 			if (ret < 0)
 				return ret;
 		}
@@ -293,7 +360,40 @@ static int start_target(struct pipeline *pl, struct nt_exchange *ex,
 	return ret;
 }
 
-/* In the client namespace: the capture of the traced connection, and -w's header. */
+/*
+ * The capture's buffer for one round's frames. The exchange runs on this
+ * thread, so while a large request is written nothing drains the capture:
+ * a round's frames must fit. packet_rcv() charges each frame's skb truesize
+ * (a veth TSO skb of up to 64 KiB, not the snaplen it is trimmed to) against
+ * the buffer, so it is sized from the bytes, with four times their size for
+ * that overhead: 4 MiB up to a 512 MiB cap (a 16 MiB body takes 68 MiB). A
+ * packet socket gets no more than net.core.rmem_max of it in a user
+ * namespace (nt_trace_capture()); libpcap's ring gets all of it, and its
+ * memory is allocated at open.
+ */
+static unsigned capture_buffer_bytes(const struct nt_shape *s)
+{
+	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
+	uint64_t want = 4 * round + CAPTURE_BUFFER_BYTES;
+
+	return want > CAPTURE_BUFFER_MAX ? CAPTURE_BUFFER_MAX : (unsigned)want;
+}
+
+const struct nt_capture_ops *nt_trace_capture(const struct nt_trace_config *opt)
+{
+	const struct nt_shape *s = &opt->shape;
+	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
+
+	if (opt->capture)
+		return opt->capture;
+	return nt_capture_backend(round > NT_TRACE_PACKET_ROUND_MAX ? "pcap" : "packet");
+}
+
+/*
+ * At the chosen end of the path (--capture-at): the capture of the traced
+ * connection, and -w's header. The packet socket keeps the namespace it was
+ * made in (sock_net()), so the thread goes back to the client's at once.
+ */
 static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 			 const struct nt_lab *lab, struct nt_err *err)
 {
@@ -303,12 +403,18 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 	snprintf(filter, sizeof(filter), "tcp and host %s and host %s and port %d",
 		 lab->client_addr_str, lab->target_addr_str, NT_TARGET_PORT);
 	struct nt_capture_config cc = {
-		.ifname = NT_LAB_CLIENT_IF,
+		.ifname = nt_lab_ifname(lab, opt->capture_at),
 		.filter = filter,
 		.snaplen = CAPTURE_SNAPLEN,
-		.buffer_bytes = CAPTURE_BUFFER_BYTES,
+		.buffer_bytes = capture_buffer_bytes(&opt->shape),
+		.stamps = opt->stamps,
 	};
-	ret = nt_capture_open(&pl->cap, opt->capture, &cc, err);
+	ret = nt_lab_enter(lab, opt->capture_at, err);
+	if (ret < 0)
+		return ret;
+	ret = nt_capture_open(&pl->cap, nt_trace_capture(opt), &cc, err);
+	if (ret == 0)
+		ret = nt_lab_enter(lab, NT_LAB_CLIENT, err);
 	if (ret < 0)
 		return ret;
 	pl->linktype = pl->cap.linktype;
@@ -377,6 +483,20 @@ exchange_close:
 	return ret;
 }
 
+/* The delay line's losses, read while it is still up (nt_lab_down() closes it). */
+static int count_wire_drops(struct nt_run *run, struct nt_lab *lab, struct nt_err *err)
+{
+	struct nt_wire_stats st;
+	int ret;
+
+	if (strcmp(lab->delay_line, "wire") != 0)
+		return 0;
+	/* Filled even when the forwarder stopped on an error, which the run then reports. */
+	ret = nt_wire_stats(&lab->wire, &st, err);
+	run->counts.wire_dropped = nt_wire_dropped(&st);
+	return ret;
+}
+
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err)
 {
 	const struct nt_variant *v = opt->variant;
@@ -385,11 +505,13 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 		.route_quickack = v->route_quickack,
 		.pingpong_thresh = opt->pingpong_thresh,
 		.autocork = v->autocork,
+		.rtt_ns = opt->rtt_ns,
 	};
 	struct nt_evidence evidence;
 	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence };
 	struct nt_run_timings *tm = &run->timings;
 	int64_t t0 = nt_now_mono_ns(), t = t0;
+	struct nt_kernel_facts kf;
 	struct nt_lab lab;
 	int ret;
 
@@ -398,8 +520,13 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	if (ret < 0)
 		return ret;
 	tm->lab_ns = lap(&t);
-	describe_run(run, opt, &lab);
+	/* In the client namespace: its tcp_rmem is the target's, both copied from the first. */
+	nt_kernel_facts_read(&kf);
+	describe_run(run, opt, &lab, &kf);
+	start_prediction(run, opt, &kf);
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
+	if (ret == 0)
+		ret = count_wire_drops(run, &lab, err);
 	nt_lab_down(&lab);
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
 	tm->close_ns = lap(&t);

@@ -2,7 +2,8 @@
 /*
  * variant.c - the table of variants (see nt/live/variant.h).
  *
- * Expectations are what this kernel does (Linux 6.x, measured): Nagle in
+ * The comments say which kernel rule each row meets; what the rules make of
+ * it round by round is the model's (src/model/predict*.c): Nagle in
  * tcp_nagle_check() holds the body while the header (a sub-MSS segment,
  * Minshall's snd_sml) is unacknowledged; __tcp_ack_snd_check() delays the
  * ACK once the receiver is in ping-pong mode.
@@ -19,7 +20,6 @@ static const struct nt_variant variants[] = {
 		.summary = "two write() calls, Nagle on",
 		TWO_WRITES,
 		.autocork = -1,
-		.expect = NT_EXPECT_STALLED,
 	},
 	{
 		/* TCP_NODELAY sets TCP_NAGLE_OFF: tcp_nagle_check() never holds a segment. */
@@ -28,7 +28,6 @@ static const struct nt_variant variants[] = {
 		TWO_WRITES,
 		.client_nodelay = true,
 		.autocork = -1,
-		.expect = NT_EXPECT_UNHELD,
 	},
 	{
 		.name = "one-write",
@@ -36,7 +35,6 @@ static const struct nt_variant variants[] = {
 		.ops = { NT_OP_WRITE_BOTH },
 		.n_ops = 1,
 		.autocork = -1,
-		.expect = NT_EXPECT_COALESCED,
 	},
 	{
 		.name = "writev",
@@ -44,7 +42,6 @@ static const struct nt_variant variants[] = {
 		.ops = { NT_OP_WRITEV },
 		.n_ops = 1,
 		.autocork = -1,
-		.expect = NT_EXPECT_COALESCED,
 	},
 	{
 		/* TCP_NAGLE_CORK holds partial frames until uncorked (tcp_push_pending_frames). */
@@ -54,7 +51,6 @@ static const struct nt_variant variants[] = {
 			 NT_OP_CORK_OFF },
 		.n_ops = 5,
 		.autocork = -1,
-		.expect = NT_EXPECT_COALESCED,
 	},
 	{
 		/*
@@ -66,7 +62,6 @@ static const struct nt_variant variants[] = {
 		.ops = { NT_OP_SEND_HEADER_MORE, NT_OP_GAP, NT_OP_WRITE_BODY },
 		.n_ops = 3,
 		.autocork = -1,
-		.expect = NT_EXPECT_COALESCED,
 	},
 	{
 		/*
@@ -78,7 +73,6 @@ static const struct nt_variant variants[] = {
 		TWO_WRITES,
 		.server_quickack = NT_QUICKACK_ONCE,
 		.autocork = -1,
-		.expect = NT_EXPECT_STALLED,
 	},
 	{
 		.name = "quickack-rearm",
@@ -86,7 +80,6 @@ static const struct nt_variant variants[] = {
 		TWO_WRITES,
 		.server_quickack = NT_QUICKACK_REARM,
 		.autocork = -1,
-		.expect = NT_EXPECT_HELD,
 	},
 	{
 		/* tcp_in_quickack_mode() checks the route's RTAX_QUICKACK first. */
@@ -95,7 +88,6 @@ static const struct nt_variant variants[] = {
 		TWO_WRITES,
 		.route_quickack = true,
 		.autocork = -1,
-		.expect = NT_EXPECT_HELD,
 	},
 	{
 		/* The held segment is the client's: the option on the reader changes nothing. */
@@ -104,7 +96,6 @@ static const struct nt_variant variants[] = {
 		TWO_WRITES,
 		.server_nodelay = true,
 		.autocork = -1,
-		.expect = NT_EXPECT_STALLED,
 	},
 	{
 		/* tcp_should_autocork() is a different mechanism: turning it off does not help. */
@@ -112,7 +103,6 @@ static const struct nt_variant variants[] = {
 		.summary = "tcp_autocorking=0 on the client",
 		TWO_WRITES,
 		.autocork = 0,
-		.expect = NT_EXPECT_STALLED,
 	},
 };
 
@@ -128,4 +118,41 @@ const struct nt_variant *nt_variant_all(unsigned *n)
 {
 	*n = sizeof(variants) / sizeof(variants[0]);
 	return variants;
+}
+
+/* The model's write pattern for a client write sequence: the call that joins or splits the request. */
+static enum nt_predict_pattern pattern_of(const struct nt_variant *v)
+{
+	for (unsigned i = 0; i < v->n_ops; i++) {
+		switch (v->ops[i]) {
+		case NT_OP_WRITE_BOTH:
+			return NT_PREDICT_ONE_WRITE;
+		case NT_OP_WRITEV:
+			return NT_PREDICT_WRITEV;
+		case NT_OP_CORK_ON:
+			return NT_PREDICT_CORK;
+		case NT_OP_SEND_HEADER_MORE:
+			return NT_PREDICT_MSG_MORE;
+		default:
+			break;
+		}
+	}
+	return NT_PREDICT_TWO_WRITES;
+}
+
+void nt_variant_knobs(const struct nt_variant *v, struct nt_predict_knobs *k)
+{
+	static const enum nt_predict_quickack quickack[] = {
+		[NT_QUICKACK_NEVER] = NT_PREDICT_QUICKACK_NEVER,
+		[NT_QUICKACK_ONCE] = NT_PREDICT_QUICKACK_ONCE,
+		[NT_QUICKACK_REARM] = NT_PREDICT_QUICKACK_REARM,
+	};
+
+	k->pattern = pattern_of(v);
+	k->client_nodelay = v->client_nodelay;
+	k->server_nodelay = v->server_nodelay;
+	k->server_quickack = quickack[v->server_quickack];
+	k->route_quickack = v->route_quickack;
+	/* -1 leaves the sysctl at the kernel's default, which is on. */
+	k->client_autocork = v->autocork != 0;
 }

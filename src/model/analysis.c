@@ -333,20 +333,16 @@ static void note_timeline(struct nt_flow_entry *e, const struct nt_tcp_packet *p
 	}
 }
 
-int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
+/* One TCP frame, in capture order: its flow, the timeline, the stall rule. */
+static int settle(struct nt_analysis *an, const struct nt_analysis_pending *p)
 {
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
-	struct nt_tcp_packet pkt;
-	struct nt_flow_key key;
 	struct nt_flow_entry *e;
 	struct nt_stall_episode ep;
-	bool src_first, created;
+	bool created;
 	enum nt_dir dir;
 
-	if (!count_frame(an, f, t_ns, nt_decode_frame(an->cur_linktype, frame, caplen, &pkt)))
-		return 0;
-	nt_flow_key_of(&pkt, &key, &src_first);
-	e = nt_flowtab_lookup(&an->tab, &key, t_ns, &created);
+	e = nt_flowtab_lookup_hashed(&an->tab, &p->key, p->hash, p->t_ns, &created);
 	if (!e) {
 		an->oom = true;
 		return -ENOMEM;
@@ -354,20 +350,20 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 	if (e->res)
 		prefetch_report(e->res);
 	if (created)
-		flow_start(an, f, e, &pkt, src_first);
-	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
+		flow_start(an, f, e, &p->pkt, p->src_first);
+	dir = p->src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
 	e->packets++;
-	note_timeline(e, &pkt, dir, t_ns, f->packets);
+	note_timeline(e, &p->pkt, dir, p->t_ns, p->frame);
 
 	struct nt_stall_seg ss = {
-		.t_ns = t_ns,
+		.t_ns = p->t_ns,
 		.dir = dir,
-		.flags = pkt.flags,
-		.seq = pkt.seq,
-		.ack = pkt.ack,
-		.len = pkt.payload_bytes,
-		.mss_opt = pkt.mss,
-		.frame_index = f->packets,
+		.flags = p->pkt.flags,
+		.seq = p->pkt.seq,
+		.ack = p->pkt.ack,
+		.len = p->pkt.payload_bytes,
+		.mss_opt = p->pkt.mss,
+		.frame_index = p->frame,
 	};
 	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) != 1)
 		return 0;
@@ -383,16 +379,120 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
 	return 0;
 }
 
+static int settle_oldest(struct nt_analysis *an)
+{
+	const struct nt_analysis_pending *p = &an->ahead[an->ahead_head];
+
+	an->ahead_head = (an->ahead_head + 1) % NT_ANALYSIS_AHEAD;
+	an->n_ahead--;
+	return settle(an, p);
+}
+
+/*
+ * With thousands of interleaved flows, every packet's bucket and entry are
+ * cache misses, and each waits for the one before it (the bucket names the
+ * entry). So a frame is decoded and hashed at once, its bucket asked for,
+ * and it waits in @ahead: half-way through, its entry is asked for (the
+ * bucket has arrived by then); at the end it is settled, in capture order,
+ * with both in the cache. The prefetches are hints: the lookup itself runs
+ * as before, on the table as it is then, so results do not depend on them.
+ */
+int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
+{
+	struct nt_analysis_file *f = &an->files[an->n_files - 1];
+	struct nt_analysis_pending *p;
+	int ret = 0;
+
+	if (an->n_ahead == NT_ANALYSIS_AHEAD)
+		ret = settle_oldest(an);
+	p = &an->ahead[(an->ahead_head + an->n_ahead) % NT_ANALYSIS_AHEAD];
+	if (!count_frame(an, f, t_ns, nt_decode_frame(an->cur_linktype, frame, caplen, &p->pkt)))
+		return ret;
+	nt_flow_key_of(&p->pkt, &p->key, &p->src_first);
+	p->hash = nt_flowtab_hash(&p->key);
+	p->t_ns = t_ns;
+	p->frame = f->packets;
+	nt_flowtab_prefetch_bucket(&an->tab, p->hash);
+	if (++an->n_ahead > NT_ANALYSIS_AHEAD / 2) {
+		unsigned half = an->ahead_head + an->n_ahead - 1 - NT_ANALYSIS_AHEAD / 2;
+
+		nt_flowtab_prefetch_entry(&an->tab, an->ahead[half % NT_ANALYSIS_AHEAD].hash);
+	}
+	return ret;
+}
+
 void nt_analysis_file_end(struct nt_analysis *an, const char *error)
 {
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
 
+	while (an->n_ahead)
+		(void)settle_oldest(an);
 	nt_flowtab_flush(&an->tab);
 	nt_flowtab_fini(&an->tab);
 	if (error) {
 		f->error = strdup(error);
 		an->sum.files_damaged++;
 	}
+}
+
+static void sum_add(struct nt_analysis_summary *s, const struct nt_analysis_summary *p)
+{
+	s->packets += p->packets;
+	s->tcp_packets += p->tcp_packets;
+	for (int i = 0; i < NT_DECODE_STATUS_COUNT; i++)
+		s->not_decoded[i] += p->not_decoded[i];
+	s->flows += p->flows;
+	s->flows_with_stalls += p->flows_with_stalls;
+	s->stalls += p->stalls;
+	s->think_time += p->think_time;
+	for (int i = 0; i < 3; i++)
+		s->by_delack[i] += p->by_delack[i];
+	s->total_stall_ns += p->total_stall_ns;
+	s->stalled_wall_ns += p->stalled_wall_ns;
+	s->stalled_wall_min_ns += p->stalled_wall_min_ns;
+	s->evicted_idle += p->evicted_idle;
+	s->evicted_full += p->evicted_full;
+	s->files_damaged += p->files_damaged;
+}
+
+/*
+ * Files never share flows (each has its own table, see above), so an
+ * analysis of later files is the serial one's continuation: its files and
+ * reports go after ours, with their file numbers shifted, and every total
+ * adds. nt_analysis_finish() then orders the reports as a serial run would.
+ */
+int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
+{
+	struct nt_analysis_file *files;
+	struct nt_flow_result **flows;
+	uint32_t offset = (uint32_t)an->n_files;
+
+	files = realloc(an->files, (an->n_files + part->n_files) * sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	an->files = files;
+	if (an->n_flows + part->n_flows > an->flows_cap) {
+		flows = realloc(an->flows,
+				(an->n_flows + part->n_flows) * sizeof(struct nt_flow_result *));
+		if (!flows)
+			return -ENOMEM;
+		an->flows = flows;
+		an->flows_cap = an->n_flows + part->n_flows;
+	}
+	flows = an->flows;
+	if (an->annot && part->annot && nt_annot_absorb(an->annot, part->annot, offset) < 0)
+		an->oom = true;
+	memcpy(files + an->n_files, part->files, part->n_files * sizeof(*files));
+	an->n_files += part->n_files;
+	part->n_files = 0;
+	for (size_t i = 0; i < part->n_flows; i++) {
+		part->flows[i]->file += offset;
+		flows[an->n_flows++] = part->flows[i];
+	}
+	part->n_flows = 0;
+	sum_add(&an->sum, &part->sum);
+	an->oom |= part->oom;
+	return 0;
 }
 
 static int cmp_result(const void *a, const void *b)

@@ -46,6 +46,34 @@ int nt_annot_add(struct nt_annot_list *l, uint32_t file, const struct nt_stall_e
 	return 0;
 }
 
+int nt_annot_absorb(struct nt_annot_list *l, struct nt_annot_list *part, uint32_t file_offset)
+{
+	size_t room = NT_ANNOT_STALLS_MAX - l->n_stalls, take = part->n_stalls;
+	int ret = 0;
+
+	/* The cap keeps the first stalls in the order of the inputs, as one list would. */
+	if (take > room)
+		take = room;
+	if (l->n_stalls + take > l->cap) {
+		struct nt_annot_stall *s = realloc(l->stalls, (l->n_stalls + take) * sizeof(*s));
+
+		if (s) {
+			l->stalls = s;
+			l->cap = l->n_stalls + take;
+		} else {
+			take = 0;
+			ret = -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < take; i++) {
+		l->stalls[l->n_stalls] = part->stalls[i];
+		l->stalls[l->n_stalls++].file += file_offset;
+	}
+	l->dropped += part->dropped + (part->n_stalls - take);
+	nt_annot_fini(part);
+	return ret;
+}
+
 static int cmp_stall(const void *a, const void *b)
 {
 	const struct nt_annot_stall *x = a, *y = b;

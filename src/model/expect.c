@@ -10,9 +10,9 @@
 #include "nt/model/expect.h"
 
 static const char *const expect_names[NT_EXPECT_COUNT] = {
-	[NT_EXPECT_STALLED] = "stalled", [NT_EXPECT_HELD] = "held",
-	[NT_EXPECT_UNHELD] = "unheld",	 [NT_EXPECT_COALESCED] = "coalesced",
-	[NT_EXPECT_ANY] = "any",
+	[NT_EXPECT_AUTO] = "auto",	     [NT_EXPECT_STALLED] = "stalled",
+	[NT_EXPECT_HELD] = "held",	     [NT_EXPECT_UNHELD] = "unheld",
+	[NT_EXPECT_COALESCED] = "coalesced", [NT_EXPECT_ANY] = "any",
 };
 
 int nt_expect_parse(const char *name, enum nt_expect *out)
@@ -31,7 +31,24 @@ const char *nt_expect_name(enum nt_expect e)
 	return (unsigned)e < NT_EXPECT_COUNT ? expect_names[e] : "?";
 }
 
-bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, size_t len)
+/* auto: the measured verdict is one the model accepts; the reason names the predicted rule. */
+static bool expect_predicted(const struct nt_round *r, const struct nt_predict_round *p,
+			     char *reason, size_t len)
+{
+	if (!p) {
+		snprintf(reason, len, "round %u has no prediction to check", r->index);
+		return false;
+	}
+	if (nt_predict_accepts(p, r->verdict))
+		return true;
+	snprintf(reason, len, "round %u was %s, the model predicted %s (%s)", r->index,
+		 nt_verdict_name(r->verdict), nt_verdict_name(p->verdict),
+		 nt_predict_rule_name(p->verdict_why.rule));
+	return false;
+}
+
+bool nt_expect_round(enum nt_expect e, const struct nt_round *r,
+		     const struct nt_predict_round *predicted, char *reason, size_t len)
 {
 	static const enum nt_verdict wanted[] = {
 		[NT_EXPECT_STALLED] = NT_VERDICT_STALLED,
@@ -43,6 +60,8 @@ bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, s
 
 	if (e == NT_EXPECT_ANY)
 		return true;
+	if (e == NT_EXPECT_AUTO)
+		return expect_predicted(r, predicted, reason, len);
 	if (r->index == 1) {
 		/*
 		 * Round 1 runs in quick-ACK mode (tcp_event_data_recv() grants

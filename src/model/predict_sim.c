@@ -136,10 +136,14 @@ void nt_psim_run(struct nt_psim *s)
 	}
 }
 
-/* H -> A (pure) -> B, judged the way nt_verdict_rule() will judge the capture. */
+/*
+ * H -> A (pure) -> B, judged the way nt_verdict_rule() will judge the capture:
+ * the threshold is on the target's delay, so the path's RTT, which a prompt
+ * ACK takes as well, is added to it (run.c, verdict_threshold_ns()).
+ */
 static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 {
-	int64_t lo, nom, hi, thr = s->k->threshold_ns;
+	int64_t lo, nom, hi, thr = s->k->threshold_ns + s->k->rtt_ns;
 	bool slow;
 
 	if (!s->h.seen || !s->b.seen) {

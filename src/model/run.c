@@ -74,31 +74,84 @@ static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }
 
+int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, struct nt_err *err)
+{
+	int ret = nt_predict_init(&run->predict, knobs, err);
+
+	run->predicting = ret == 0;
+	if (run->predicting)
+		nt_predict_fix(knobs, &run->fix);
+	return ret;
+}
+
+/*
+ * The model's round @k, or NULL when the run has no prediction or the model
+ * predicted fewer rounds; checks @r against it and @re against its state.
+ */
+static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k,
+						  const struct nt_round *r,
+						  const struct nt_round_evidence *re)
+{
+	struct nt_predict_round *p = &run->predicted;
+
+	if (!run->predicting || run->predict.round + 1 != k ||
+	    nt_predict_round(&run->predict, p) != 1)
+		return NULL;
+	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
+		run->predict_misses++;
+	run->evidence_note[0] = '\0';
+	if (re &&
+	    nt_predict_check_evidence(p, re, run->evidence_note, sizeof(run->evidence_note)) > 0)
+		run->evidence_disagreements++;
+	return p;
+}
+
+/*
+ * A stall is the target holding its ACK: H -> A as captured, less the round
+ * trip between the capture point and the target, which a prompt ACK takes
+ * too (at the client, the whole path's RTT; at the target, none).
+ */
+static int64_t verdict_threshold_ns(const struct nt_run *run)
+{
+	const struct nt_run_config *c = &run->cfg;
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+
+	return c->threshold_ns + (at_target ? 0 : c->rtt_ns);
+}
+
 static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
 {
 	struct nt_round r;
 	struct nt_round_evidence *re = evidence_of(run, k);
+	const struct nt_predict_round *pred;
 	long n = take(run, (int)k);
 	int ret;
 
 	if (n < 0)
 		return (int)n;
-	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, run->cfg.threshold_ns, k, 1,
-			   &r);
+	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, verdict_threshold_ns(run), k,
+			   1, &r);
 	if (k == 1)
 		run->first_start_ns = r.start_ns;
 	if (re)
 		nt_round_evidence_complete(re);
+	pred = predict_one(run, k, &r, re);
 	ret = nt_summary_acc_add(&run->acc, &r);
 	if (ret < 0)
 		return ret;
-	if (!run->expect_failed && !nt_expect_round(run->cfg.expect, &r, run->expectation_reason,
-						    sizeof(run->expectation_reason)))
+	if (!run->expect_failed &&
+	    !nt_expect_round(run->cfg.expect, &r, pred, run->expectation_reason,
+			     sizeof(run->expectation_reason)))
 		run->expect_failed = true;
 	run->retired = k;
 	if (sink && sink->round) {
 		struct nt_round_view rv = {
-			.round = &r, .evidence = re, .ev = run->scratch, .n = (size_t)n
+			.round = &r,
+			.evidence = re,
+			.predicted = pred,
+			.evidence_note = pred ? run->evidence_note : NULL,
+			.ev = run->scratch,
+			.n = (size_t)n,
 		};
 
 		ret = sink->round(sink->ctx, run, &rv);
@@ -154,6 +207,13 @@ static void check_expectation(struct nt_run *run)
 		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
 			 "the capture dropped %" PRIu64 " frame%s: verdicts are uncertain", lost,
 			 lost == 1 ? "" : "s");
+	} else if (run->counts.wire_dropped > 0) {
+		/* A frame the delay line lost was never delivered: TCP retransmits, times move. */
+		run->uncertain = true;
+		run->expectation_met = false;
+		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
+			 "the delay line dropped %" PRIu64 " frame%s: verdicts are uncertain",
+			 run->counts.wire_dropped, run->counts.wire_dropped == 1 ? "" : "s");
 	}
 	if (run->interrupted) {
 		run->expectation_met = false;

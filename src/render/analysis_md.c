@@ -115,8 +115,11 @@ static const char *mark(const struct nt_flow_result *r, const struct nt_tl_seg *
 
 /*
  * A is the side whose data was held, on the left as the client is in the
- * live diagram. The participants are bare letters: a Mermaid alias may not
- * hold ':' (an IPv6 address), so the endpoints go in notes.
+ * live diagram. Mermaid's participant alias runs to the end of the line
+ * (sequenceDiagram's grammar stops it at ';' and '#' only, which
+ * nt_escape_mermaid() replaces), so it holds an endpoint with ':' and an
+ * IPv6 address's brackets. The stall, from the held segment to its late
+ * ACK, is a highlighted rect block.
  */
 static void mermaid(FILE *out, const struct nt_flow_result *r)
 {
@@ -124,16 +127,17 @@ static void mermaid(FILE *out, const struct nt_flow_result *r)
 	char a[64], b[64], label[48], rel[32], st[32];
 
 	nt_label_episode_ends(r, ep, a, b, sizeof(a));
-	fputs("\n```mermaid\nsequenceDiagram\n    participant A\n    participant B\n", out);
-	fputs("    Note left of A: A ", out);
+	fputs("\n```mermaid\nsequenceDiagram\n    participant A as A (held data) ", out);
 	nt_escape_mermaid(out, a);
-	fputs(" held the data\n    Note right of B: B ", out);
+	fputs("\n    participant B as B ", out);
 	nt_escape_mermaid(out, b);
 	fputs("\n", out);
 	for (unsigned i = 0; i < r->n_timeline; i++) {
 		const struct nt_tl_seg *s = &r->timeline[i];
 		int64_t d = s->t_ns - ep->held_t_ns;
 
+		if (s->frame == ep->held_frame)
+			fprintf(out, "    rect rgb(253, 227, 230)\n");
 		fputs(s->dir == ep->dir ? "    A->>B: " : "    B->>A: ", out);
 		nt_escape_mermaid(out, nt_label_tcp(s->flags, s->len, label, sizeof(label)));
 		nt_escape_mermaid(out, mark(r, s));
@@ -141,10 +145,12 @@ static void mermaid(FILE *out, const struct nt_flow_result *r)
 			nt_fmt_ms_trunc(d, rel, sizeof(rel)));
 		if (s->frame == ep->held_frame)
 			fprintf(out,
-				"    Note over A,B: %s ms stall: held by Nagle until B's delayed "
-				"ACK (%s)\n",
+				"    Note over A,B: %s ms stall<br/>held by Nagle until<br/>B's "
+				"delayed ACK (%s)\n",
 				nt_fmt_ms_trunc(ep->stall_ns, st, sizeof(st)),
 				nt_delack_name(ep->delack));
+		if (s->frame == ep->ack_frame)
+			fputs("    end\n", out);
 	}
 	fputs("```\n", out);
 }

@@ -70,8 +70,8 @@ static void items_of(const struct nt_flow_result *r, struct nt_ladder *l,
 	}
 }
 
-static int draw_stall(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
-		      bool standalone)
+int nt_analysis_svg_flow(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
+			 bool standalone, bool steps)
 {
 	const struct nt_stall_episode *ep = &r->first;
 	struct nt_ladder_item items[NT_TIMELINE_MAX];
@@ -89,14 +89,16 @@ static int draw_stall(FILE *out, const struct nt_analysis *an, const struct nt_f
 		.title = title,
 		.subtitle = subtitle,
 		.footer = { footer[0], footer[1] },
+		.origin_ns = ep->held_t_ns,
+		.steps = steps,
 		.ctx = ep,
 	};
 	int height, ret;
 
 	nt_label_episode_ends(r, ep, a, b, sizeof(a));
 	items_of(r, &l, items);
-	snprintf(title, sizeof(title), "First stall of the worst flow: %s ms lost",
-		 nt_fmt_ms_trunc(ep->stall_ns, st, sizeof(st)));
+	snprintf(title, sizeof(title), "First stall of %s flow: %s ms lost",
+		 steps ? "this" : "the worst", nt_fmt_ms_trunc(ep->stall_ns, st, sizeof(st)));
 	snprintf(subtitle, sizeof(subtitle),
 		 "A sent %" PRIu32 " B, then nothing; B&apos;s pure ACK came %s ms later (%s)",
 		 ep->held_len, nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)),
@@ -144,7 +146,7 @@ int nt_analysis_svg_write(FILE *out, const struct nt_analysis *an, bool standalo
 
 	if (worst < 0)
 		return draw_none(out, an, standalone);
-	return draw_stall(out, an, an->flows[worst], standalone);
+	return nt_analysis_svg_flow(out, an, an->flows[worst], standalone, false);
 }
 
 int nt_render_analysis_svg(FILE *out, const struct nt_analysis *an,

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * html.c - one self-contained page for a classroom or an incident: the
- * summary table, the ladder diagram(s) as inline <svg>, the why and the fix,
- * the text timelines in <pre>, and a legend of the verdicts.
+ * lesson (nt/render/lesson.h: each variant's rounds stepped through on the
+ * ladder, a strip of every round), then the summary table, the why and the
+ * fix, the text timelines in <pre>, and a legend of the verdicts.
  *
  * Self-contained means no external anything: no script, stylesheet, font or
- * image is referenced; styles are inline in one <style> element, so the file
- * can be mailed, attached or opened offline.
+ * image is referenced; the style is inline in one <style> element and the
+ * lesson's script inline, so the file can be mailed, attached or opened
+ * offline.
+ *
+ * Memory stays flat: the figures of each variant's first
+ * NT_LESSON_ROUNDS_MAX rounds, the strip's cells and the text timelines go
+ * to spool files as the rounds come; only the picked round (struct nt_pick)
+ * is kept, and drawn too when it is past the cap.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +23,12 @@
 #include "nt/render/fmt.h"
 #include "nt/render/html_page.h"
 #include "nt/render/labels.h"
+#include "nt/render/lesson.h"
 #include "nt/render/pick.h"
 #include "nt/render/render.h"
 #include "nt/render/spool.h"
 #include "nt/render/svg.h"
+#include "nt/render/why.h"
 
 static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
@@ -54,6 +63,22 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 	fputs("</table>\n", out);
 }
 
+/* The model's legend line (docs/model.md): how it fared, and this variant's why. */
+static void model_legend(FILE *out, const struct nt_run *run)
+{
+	char line[256];
+
+	if (!run->predicting)
+		return;
+	fputs("<p class=\"nt-model\"><strong>Model:</strong> ", out);
+	nt_escape_xml(out, nt_why_model_line(run, line, sizeof(line)));
+	fputs(".</p>\n<p class=\"nt-model\"><strong>This variant:</strong> ", out);
+	nt_escape_xml(out, run->fix.text);
+	fputs(" (<code>", out);
+	nt_escape_xml(out, nt_predict_rule_name(run->fix.rule));
+	fputs("</code>).</p>\n", out);
+}
+
 static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
 	bool any = false;
@@ -63,7 +88,7 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		char line[512];
 
 		nt_render_explain(&runs[i], &why, &fix);
-		if (!why)
+		if (!why && !runs[i].predicting)
 			continue;
 		if (!any)
 			fputs("<h2>Why, and the fix</h2>\n", out);
@@ -73,11 +98,14 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 			nt_escape_xml(out, runs[i].cfg.variant);
 			fputs("</code></h3>\n", out);
 		}
-		fputs("<p><strong>Why:</strong> ", out);
-		nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
-		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
-		nt_escape_xml(out, fix);
-		fputs(".</p>\n", out);
+		if (why) {
+			fputs("<p><strong>Why:</strong> ", out);
+			nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+			fputs(".</p>\n<p><strong>Fix:</strong> ", out);
+			nt_escape_xml(out, fix);
+			fputs(".</p>\n", out);
+		}
+		model_legend(out, &runs[i]);
 	}
 	if (!any)
 		fputs("<h2>Why</h2>\n<p>No round stalled: nothing held the body until a delayed "
@@ -95,6 +123,11 @@ struct html_doc {
 	FILE *text;
 	long *text_from;
 	long *text_to;
+	FILE *figs;
+	long *figs_from;
+	long *figs_to;
+	FILE *cells;
+	struct nt_lesson_strip *strips;
 };
 
 static const struct nt_render_opts plain_text = { .color = false, .summary_only = false };
@@ -143,10 +176,17 @@ static int html_open(struct nt_renderer *r)
 	d->picks = nt_picks_new(r->n_runs);
 	d->text_from = calloc(r->n_runs, sizeof(*d->text_from));
 	d->text_to = calloc(r->n_runs, sizeof(*d->text_to));
-	if (!d->picks || !d->text_from || !d->text_to)
+	d->figs_from = calloc(r->n_runs, sizeof(*d->figs_from));
+	d->figs_to = calloc(r->n_runs, sizeof(*d->figs_to));
+	d->strips = calloc(r->n_runs, sizeof(*d->strips));
+	if (!d->picks || !d->text_from || !d->text_to || !d->figs_from || !d->figs_to || !d->strips)
 		return -ENOMEM;
 	d->text = nt_spool_new();
-	return d->text ? 0 : -errno;
+	if (d->text)
+		d->figs = nt_spool_new();
+	if (d->figs)
+		d->cells = nt_spool_new();
+	return d->cells ? 0 : -errno;
 }
 
 static void html_close(struct nt_renderer *r)
@@ -158,8 +198,15 @@ static void html_close(struct nt_renderer *r)
 	nt_picks_free(d->picks, r->n_runs);
 	free(d->text_from);
 	free(d->text_to);
+	free(d->figs_from);
+	free(d->figs_to);
+	free(d->strips);
 	if (d->text)
 		fclose(d->text);
+	if (d->figs)
+		fclose(d->figs);
+	if (d->cells)
+		fclose(d->cells);
 	free(d);
 }
 
@@ -171,6 +218,8 @@ static int html_begin(struct nt_renderer *r, const struct nt_run *run,
 	if (r->run >= r->n_runs)
 		return -EINVAL;
 	d->text_from[r->run] = ftell(d->text);
+	d->figs_from[r->run] = ftell(d->figs);
+	nt_lesson_strip_start(&d->strips[r->run], d->cells, run->cfg.shape.rounds);
 	nt_text_begin(d->text, run, hs, &plain_text);
 	return ferror(d->text) ? -EIO : 0;
 }
@@ -180,9 +229,18 @@ static int html_round(struct nt_renderer *r, const struct nt_run *run,
 {
 	struct html_doc *d = r->state;
 
+	bool ladder = rv->round->index <= NT_LESSON_ROUNDS_MAX;
+	int ret;
+
 	nt_text_round(d->text, run, rv, &plain_text);
 	if (ferror(d->text))
 		return -EIO;
+	ret = nt_lesson_strip_add(&d->strips[r->run], rv->round->index, rv->round->verdict,
+				  rv->round->rtt_ns, ladder);
+	if (ret == 0 && ladder)
+		ret = nt_lesson_live_round(d->figs, run, rv);
+	if (ret < 0)
+		return ret;
 	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
@@ -192,55 +250,107 @@ static int html_end(struct nt_renderer *r, const struct nt_run *run, const struc
 
 	nt_text_end(d->text, run, td, &plain_text);
 	d->text_to[r->run] = ftell(d->text);
+	d->figs_to[r->run] = ftell(d->figs);
 	return ferror(d->text) ? -EIO : 0;
+}
+
+/* One variant's track: its figures, the picked round's when past the cap, its strip. */
+static int track(FILE *out, const struct nt_run *run, struct html_doc *d, unsigned i)
+{
+	struct nt_round_view rv;
+	bool extra = nt_pick_get(&d->picks[i], &rv) && rv.round->index > NT_LESSON_ROUNDS_MAX;
+	char noladder[160], label[160], v[128];
+	int ret;
+
+	snprintf(noladder, sizeof(noladder),
+		 "No ladder for this round: the page keeps rounds 1-%u%s; the strip shows every "
+		 "round.",
+		 NT_LESSON_ROUNDS_MAX, extra ? " and the one the summary shows" : "");
+	snprintf(label, sizeof(label), "%s (%s)", run->cfg.variant,
+		 nt_label_verdicts(&run->summary, v, sizeof(v)));
+	nt_lesson_track_begin(out, run->cfg.variant, label, run->summary.rounds, "round", noladder);
+	ret = nt_spool_copy(d->figs, d->figs_from[i], d->figs_to[i], out, false);
+	if (ret == 0 && extra)
+		ret = nt_lesson_live_round(out, run, &rv);
+	if (ret == 0)
+		ret = nt_lesson_strip_write(
+			out, &d->strips[i],
+			"Every round: bar height is the round trip (log scale), "
+			"colour the verdict; a click opens the round.");
+	nt_lesson_track_end(out);
+	return ret;
+}
+
+static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct html_doc *d)
+{
+	static const char *const verdicts[] = { "coalesced", "unheld", "held", "stalled", NULL };
+	const char *names[64] = { 0 }, *labels[64] = { 0 };
+	int ret = 0;
+
+	for (unsigned i = 0; i < n_runs && i < 64; i++)
+		names[i] = labels[i] = runs[i].cfg.variant;
+	nt_lesson_bar(out, names, labels, n_runs < 64 ? n_runs : 64, "variant");
+	nt_lesson_stage_begin(out);
+	for (unsigned i = 0; i < n_runs && !ret; i++)
+		ret = track(out, &runs[i], d, i);
+	nt_lesson_stage_end(out, verdicts);
+	return ret;
+}
+
+static void intro(FILE *out, const struct nt_run *first)
+{
+	fputs("<p class=\"nt-intro\">Linux ", out);
+	nt_escape_xml(out, first->cfg.kernel);
+	fprintf(out,
+		", write-write-read: header %u B + body %u B, reply %u B, %u rounds per "
+		"variant; client ",
+		first->cfg.shape.header_bytes, first->cfg.shape.body_bytes,
+		first->cfg.shape.reply_bytes, first->cfg.shape.rounds);
+	nt_escape_xml(out, first->cfg.client_addr);
+	fputs(", target ", out);
+	nt_escape_xml(out, first->cfg.target_addr);
+	fputs(", captured at the client. Step through a round on its ladder; time flows down, "
+	      "gaps of 1 ms or more are drawn as marked breaks.</p>\n",
+	      out);
 }
 
 static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
 {
-	const struct html_doc *d = r->state;
+	struct html_doc *d = r->state;
 	FILE *out = r->out;
-	const struct nt_run *first;
+	unsigned pick;
+	struct nt_round_view rv;
+	char title[96];
 	int ret;
 
 	if (!n_runs)
 		return 0;
-	first = &runs[0];
-	if (n_runs == 1) {
-		char title[96];
-
-		snprintf(title, sizeof(title), "nagle-trace: %s", first->cfg.variant);
-		nt_html_begin(out, title, "nagle-trace");
-	} else {
-		nt_html_begin(out, "nagle-trace", "nagle-trace");
-	}
-	{
-		fputs("<p>Linux ", out);
-		nt_escape_xml(out, first->cfg.kernel);
-		fprintf(out,
-			", write-write-read: header %u B + body %u B, reply %u B, %u rounds per "
-			"variant; client ",
-			first->cfg.shape.header_bytes, first->cfg.shape.body_bytes,
-			first->cfg.shape.reply_bytes, first->cfg.shape.rounds);
-		nt_escape_xml(out, first->cfg.client_addr);
-		fputs(", target ", out);
-		nt_escape_xml(out, first->cfg.target_addr);
-		fputs(", captured at the client.</p>\n", out);
-	}
-	fputs("<h2>Summary</h2>\n", out);
-	summary_table(out, runs, n_runs);
-	fputs("<h2>Ladder diagram</h2>\n<p>One round per variant: the first stalled round, else "
-	      "the last. Time flows down; gaps of 1 ms or more are drawn as marked breaks.</p>\n"
-	      "<div class=\"diagram\">\n",
-	      out);
-	ret = nt_svg_write(out, runs, d->picks, n_runs, false);
+	pick = nt_pick_first_stalling(runs, n_runs);
+	snprintf(title, sizeof(title), "nagle-trace: %s",
+		 n_runs == 1 ? runs[0].cfg.variant : "variants compared");
+	nt_html_begin(out, title, "nagle-trace", runs[pick].cfg.variant,
+		      nt_pick_get(&d->picks[pick], &rv) ? rv.round->index : 1);
+	intro(out, &runs[0]);
+	ret = lesson(out, runs, n_runs, d);
 	if (ret < 0)
 		return ret;
+	fputs("<div class=\"nt-rest\">\n<h2>Summary</h2>\n<div class=\"nt-wide\">\n", out);
+	summary_table(out, runs, n_runs);
 	fputs("</div>\n", out);
+	if (r->opts.compare) {
+		fputs("<h2>Side by side</h2>\n<p>The round each variant shows, on one time axis."
+		      "</p>\n",
+		      out);
+		ret = nt_svg_write(out, runs, d->picks, n_runs, true, false);
+		if (ret < 0)
+			return ret;
+	}
 	explanations(out, runs, n_runs);
 	ret = timelines(out, runs, n_runs, d);
 	if (ret < 0)
 		return ret;
 	legend(out);
+	fputs("</div>\n", out);
 	return nt_html_end(out);
 }
 

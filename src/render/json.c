@@ -13,6 +13,7 @@
 
 #include "nt/model/tcp.h"
 #include "nt/render/json.h"
+#include "nt/render/why.h"
 #include "nt/render/render.h"
 #include "nt/unknown.h"
 
@@ -49,13 +50,77 @@ static struct json_object *event_json(bool *oom, const struct nt_event *e)
 	return o;
 }
 
+/* The model's decisions behind event @k: "why" (the first), "why_also" (what sent an ACK, released a body). */
+static void put_event_why(bool *oom, struct json_object *o, const struct nt_round_view *v, size_t k)
+{
+	const struct nt_predict_why *why[NT_WHY_MAX];
+	unsigned n = nt_why_event(v, k, why);
+
+	if (n > 0)
+		nt_json_put(oom, o, "why", nt_json_why(oom, why[0]));
+	if (n > 1)
+		nt_json_put(oom, o, "why_also", nt_json_why(oom, why[1]));
+}
+
 static struct json_object *events_json(bool *oom, const struct nt_round_view *v)
 {
 	struct json_object *a = json_object_new_array();
 
-	for (size_t k = 0; k < v->n; k++)
-		nt_json_append(oom, a, event_json(oom, &v->ev[k]));
+	for (size_t k = 0; k < v->n; k++) {
+		struct json_object *e = event_json(oom, &v->ev[k]);
+
+		put_event_why(oom, e, v, k);
+		nt_json_append(oom, a, e);
+	}
 	return a;
+}
+
+/* A round's prediction (docs/json-schema.md, "The model"). */
+static void put_prediction(bool *oom, struct json_object *o, const struct nt_round_view *rv)
+{
+	const struct nt_predict_round *p = rv->predicted;
+	struct json_object *set;
+
+	if (!p) {
+		nt_json_put_null(oom, o, "predicted_verdict");
+		return;
+	}
+	set = json_object_new_array();
+	for (unsigned v = 0; v < NT_VERDICT_COUNT; v++)
+		if (p->verdicts & NT_PREDICT_VERDICT_BIT(v))
+			nt_json_append(oom, set,
+				       json_object_new_string(nt_verdict_name((enum nt_verdict)v)));
+	nt_json_put(oom, o, "predicted_verdict",
+		    json_object_new_string(nt_verdict_name(p->verdict)));
+	nt_json_put(oom, o, "predicted_verdicts", set);
+	nt_json_put(oom, o, "as_predicted",
+		    json_object_new_boolean(nt_predict_accepts(p, rv->round->verdict)));
+	nt_json_put(oom, o, "why", nt_json_why(oom, &p->verdict_why));
+	if (p->uncertain.rule != NT_RULE_NONE)
+		nt_json_put(oom, o, "uncertain", nt_json_why(oom, &p->uncertain));
+	else
+		nt_json_put_null(oom, o, "uncertain");
+	nt_json_put_str(oom, o, "evidence_differs",
+			rv->evidence_note && rv->evidence_note[0] ? rv->evidence_note : NULL);
+}
+
+/* The run's model: the kernel it assumed and how its predictions fared. */
+static struct json_object *model_json(bool *oom, const struct nt_run *run)
+{
+	const struct nt_predict_knobs *k = &run->predict.knobs;
+	struct json_object *o = json_object_new_object();
+	char kernel[32];
+
+	snprintf(kernel, sizeof(kernel), "%u.%u", k->kernel.major, k->kernel.minor);
+	nt_json_put(oom, o, "kernel", json_object_new_string(kernel));
+	nt_json_put(oom, o, "hz", json_object_new_int((int)k->hz));
+	nt_json_put(oom, o, "hz_source", json_object_new_string(run->cfg.hz_source));
+	nt_json_put(oom, o, "fix", nt_json_why(oom, &run->fix));
+	nt_json_put(oom, o, "rounds_not_as_predicted",
+		    json_object_new_int((int)run->predict_misses));
+	nt_json_put(oom, o, "evidence_disagreements",
+		    json_object_new_int((int)run->evidence_disagreements));
+	return o;
 }
 
 /* ---- evidence (docs/json-schema.md, "Evidence") ----------------------------------------- */
@@ -133,6 +198,7 @@ static struct json_object *round_json(bool *oom, const struct nt_run *run,
 		    json_object_new_int((int)r->client_data_segments));
 	nt_json_put(oom, o, "body_written_after_ack",
 		    json_object_new_boolean(r->body_written_after_ack));
+	put_prediction(oom, o, rv);
 	if (run->evidence.rounds && rv->evidence)
 		nt_json_put(oom, o, "evidence", round_evidence_json(oom, rv->evidence));
 	else if (run->evidence.rounds)
@@ -169,6 +235,11 @@ static struct json_object *config_json(bool *oom, const struct nt_run *run)
 	nt_json_put(oom, o, "client", endpoint(oom, c->client_addr, c->client_port));
 	nt_json_put(oom, o, "target", endpoint(oom, c->target_addr, c->target_port));
 	nt_json_put(oom, o, "interface", json_object_new_string(c->ifname));
+	nt_json_put(oom, o, "capture_at",
+		    json_object_new_string(c->capture_at ? c->capture_at : "client"));
+	nt_json_put(oom, o, "rtt_ns", json_object_new_int64(c->rtt_ns));
+	nt_json_put(oom, o, "delay_line",
+		    json_object_new_string(c->delay_line ? c->delay_line : "none"));
 	nt_json_put(oom, o, "kernel", json_object_new_string(c->kernel));
 	return o;
 }
@@ -215,6 +286,8 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 	nt_json_put(oom, o, "dropped",
 		    json_object_new_int64(
 			    (int64_t)(run->counts.kernel_dropped + run->counts.if_dropped)));
+	nt_json_put(oom, o, "wire_dropped",
+		    json_object_new_int64((int64_t)run->counts.wire_dropped));
 	nt_json_put(oom, o, "uncertain", json_object_new_boolean(run->uncertain));
 	nt_json_put(oom, o, "teardown_seen", json_object_new_boolean(run->teardown_seen));
 	nt_json_put(oom, o, "interrupted", json_object_new_boolean(run->interrupted));
@@ -223,6 +296,10 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 	nt_json_put(oom, exp, "met", json_object_new_boolean(run->expectation_met));
 	nt_json_put_str(oom, exp, "reason", run->expectation_met ? NULL : run->expectation_reason);
 	nt_json_put(oom, o, "expectation", exp);
+	if (run->predicting)
+		nt_json_put(oom, o, "model", model_json(oom, run));
+	else
+		nt_json_put_null(oom, o, "model");
 	nt_json_put(oom, o, "timings", timings_json(oom, &run->timings));
 	return o;
 }
@@ -406,8 +483,7 @@ static int record(FILE *out, const char *type, const struct nt_run *run,
 	int ret;
 
 	nt_json_put(&oom, o, "type", json_object_new_string(type));
-	if (run)
-		nt_json_put(&oom, o, "variant", json_object_new_string(run->cfg.variant));
+	nt_json_put(&oom, o, "variant", json_object_new_string(run->cfg.variant));
 	fill(&oom, o, run, v);
 	ret = oom ? -ENOMEM : nt_json_line(out, o);
 	json_object_put(o);

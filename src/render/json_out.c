@@ -153,3 +153,15 @@ int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth,
 		ret = -EIO;
 	return ret;
 }
+
+struct json_object *nt_json_why(bool *oom, const struct nt_predict_why *w)
+{
+	struct json_object *o;
+
+	if (w->rule == NT_RULE_NONE)
+		return NULL;
+	o = json_object_new_object();
+	nt_json_put(oom, o, "rule", json_object_new_string(nt_predict_rule_name(w->rule)));
+	nt_json_put(oom, o, "text", json_object_new_string(w->text));
+	return o;
+}

@@ -2,9 +2,18 @@
 /*
  * ladder.c - layout and drawing of the ladder diagram (see
  * nt/render/ladder.h for the layout rule).
+ *
+ * Layout is a sweep in time order over every panel drawn together. Each
+ * item knows how far its drawing reaches above and below its y in each of
+ * three lanes (left of the left lifeline, between the lifelines, right of
+ * the right one); a lane remembers the lowest point drawn in it so far, and
+ * an item goes where every lane it uses is clear, no higher than time order
+ * and its gap to the previous item put it. A break band needs every lane of
+ * its panel clear.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nt/clock.h"
 #include "nt/render/escape.h"
@@ -21,60 +30,244 @@
 #define COLOR_STALL_FILL "#fde3e6"
 #define COLOR_LIFELINE	 "#444444"
 
+/* Font sizes of the CSS below, and the lanes. */
+#define SEG_PX	     15
+#define CALL_PX	     14
+#define LANE_GAP_PX  4	/* clear space between two items' drawings in a lane */
+#define LABEL_RISE   6	/* an arrow label's baseline above the arrow's higher end */
+#define TICK_LABEL_X 14 /* a call's label from its lifeline */
+#define FOOT_PX	     56 /* under the lifelines: up to two footer lines */
+#define N_LANES	     3
+
+enum lane { LANE_LEFT, LANE_MID, LANE_RIGHT };
+
 static const int lifeline_x[2] = { NT_LADDER_LEFT_X, NT_LADDER_RIGHT_X };
 
-int nt_ladder_advance_px(int64_t gap_ns, bool *is_break)
+/* How far an item's drawing reaches in each lane, relative to its y. */
+struct extent {
+	bool used[N_LANES];
+	int top[N_LANES];
+	int bot[N_LANES];
+};
+
+/*
+ * Per mille of the font size, by character class, rounded up from DejaVu
+ * Sans's advance widths (the widest font of the stack): '.' and ' ' 318,
+ * 'i' 278, '(' 390, 't' 392, 'r' 411, '=' and '+' 838, 'm' 974, 'W' 989,
+ * capitals up to 770, digits 636, other lower case up to 635.
+ */
+static int char_per_mille(unsigned char c)
+{
+	if ((c & 0xc0) == 0x80)
+		return 0; /* a UTF-8 continuation byte: its lead byte counted the character */
+	if (c >= 0x80 || strchr("=+<>~", c))
+		return 840;
+	if (strchr(" .,:;'!|ijl", c))
+		return 320;
+	if (strchr("()[]{}ftr-/", c))
+		return 420;
+	if (strchr("mwMW", c))
+		return 990;
+	if (c >= 'A' && c <= 'Z')
+		return 780;
+	return 640;
+}
+
+int nt_ladder_label_width_px(const char *text, int font_px, bool bold)
+{
+	long per_mille = 0;
+
+	for (const char *p = text; *p; p++)
+		per_mille += char_per_mille((unsigned char)*p);
+	/* Bold DejaVu Sans is about 10% wider. */
+	if (bold)
+		per_mille = per_mille * 11 / 10;
+	return (int)((per_mille * font_px + 999) / 1000);
+}
+
+static int ascent(int font_px)
+{
+	return font_px * 4 / 5;
+}
+
+static int descent(int font_px)
+{
+	return (font_px + 3) / 4;
+}
+
+/* A call's label beside its tick: does it fit its side on one line? */
+static bool tick_fits(const struct nt_ladder_item *it)
+{
+	int room = NT_LADDER_LEFT_X - TICK_LABEL_X - 6;
+
+	return nt_ladder_label_width_px(it->text, CALL_PX, false) <= room ||
+	       !strstr(it->text, "  ");
+}
+
+static void lane_use(struct extent *e, enum lane l, int top, int bot)
+{
+	e->used[l] = true;
+	e->top[l] = top;
+	e->bot[l] = bot;
+}
+
+static void extent_of(const struct nt_ladder_item *it, struct extent *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (it->is_tick) {
+		enum lane side = it->from_left ? LANE_LEFT : LANE_RIGHT;
+
+		if (tick_fits(it))
+			lane_use(e, side, 5 - ascent(CALL_PX), 5 + descent(CALL_PX));
+		else
+			lane_use(e, side, -3 - ascent(CALL_PX), 14 + descent(CALL_PX));
+		/* The tick reaches 8 px into the middle lane. */
+		lane_use(e, LANE_MID, -2, 2);
+		return;
+	}
+	int top_y = it->from_left ? 0 : -NT_LADDER_SLOPE_PX;
+	int label_top = top_y - LABEL_RISE - ascent(SEG_PX);
+	int w = nt_ladder_label_width_px(it->text, SEG_PX, it->key);
+
+	/* Arrowheads are 8 px: 4 below the line's end. */
+	lane_use(e, LANE_MID, label_top, top_y + NT_LADDER_SLOPE_PX + 4);
+	if (w > NT_LADDER_RIGHT_X - NT_LADDER_LEFT_X - 8) {
+		/* A label wider than the lane spills over both lifelines. */
+		lane_use(e, LANE_LEFT, label_top, top_y - LABEL_RISE + descent(SEG_PX));
+		lane_use(e, LANE_RIGHT, label_top, top_y - LABEL_RISE + descent(SEG_PX));
+	}
+}
+
+static int advance_px(int64_t gap_ns)
 {
 	int64_t extra_px;
 
 	if (gap_ns < 0)
 		gap_ns = 0;
-	*is_break = gap_ns >= NT_LADDER_BREAK_NS;
-	if (*is_break)
-		return NT_LADDER_BREAK_PX;
 	extra_px = gap_ns / NT_NS_PER_US * NT_LADDER_SCALE_PX_PER_US;
 	if (extra_px > NT_LADDER_SCALE_MAX_PX)
 		extra_px = NT_LADDER_SCALE_MAX_PX;
-	return NT_LADDER_ROW_PX + (int)extra_px;
+	return NT_LADDER_MIN_ADVANCE_PX + (int)extra_px;
 }
 
-int nt_ladder_layout(const struct nt_ladder *l, int *y_px)
-{
-	int y = NT_LADDER_TOP_PX + NT_LADDER_SLOPE_PX + 8;
-	bool is_break;
+/* One panel's sweep state. */
+struct cursor {
+	size_t next;
+	int bot[N_LANES];
+	int64_t last_rel_ns;
+};
 
-	for (size_t i = 0; i < l->n; i++) {
-		if (i)
-			y += nt_ladder_advance_px(l->items[i].t_ns - l->items[i - 1].t_ns,
-						  &is_break);
-		y_px[i] = y;
+static int lanes_max(const struct cursor *c)
+{
+	int m = c->bot[0];
+
+	for (int i = 1; i < N_LANES; i++)
+		if (c->bot[i] > m)
+			m = c->bot[i];
+	return m;
+}
+
+/* The panel whose next item comes first from its origin (the lower index on a tie); -1: done. */
+static int next_panel(const struct nt_ladder *const *ls, unsigned n, const struct cursor *cur)
+{
+	int best = -1;
+	int64_t best_rel = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		int64_t rel;
+
+		if (cur[k].next >= ls[k]->n)
+			continue;
+		rel = ls[k]->items[cur[k].next].t_ns - ls[k]->origin_ns;
+		if (best < 0 || rel < best_rel) {
+			best = (int)k;
+			best_rel = rel;
+		}
 	}
-	return y + NT_LADDER_SLOPE_PX + NT_LADDER_BOTTOM_PX;
+	return best;
+}
+
+/* Places one item of panel @c below what its lanes hold: its y. */
+static int place(struct cursor *c, const struct extent *e, int y_min, bool band,
+		 struct nt_ladder_pos *p)
+{
+	int floor_all = lanes_max(c) + NT_LADDER_BREAK_PX;
+	int y = y_min;
+	int top_min = 0;
+	bool first = true;
+
+	p->band_top = -1;
+	p->band_bottom = -1;
+	for (int l = 0; l < N_LANES; l++) {
+		int floor = band ? floor_all : c->bot[l] + LANE_GAP_PX;
+
+		if (!e->used[l])
+			continue;
+		if (y < floor - e->top[l])
+			y = floor - e->top[l];
+		if (first || e->top[l] < top_min)
+			top_min = e->top[l];
+		first = false;
+	}
+	if (band) {
+		p->band_top = lanes_max(c);
+		p->band_bottom = y + top_min;
+		for (int l = 0; l < N_LANES; l++)
+			if (c->bot[l] < floor_all - LANE_GAP_PX)
+				c->bot[l] = floor_all - LANE_GAP_PX;
+	}
+	for (int l = 0; l < N_LANES; l++)
+		if (e->used[l] && y + e->bot[l] > c->bot[l])
+			c->bot[l] = y + e->bot[l];
+	p->y = y;
+	return y;
+}
+
+int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n,
+		     struct nt_ladder_pos *const *pos)
+{
+	struct cursor cur[8];
+	int64_t prev_rel = 0;
+	int prev_y = 0, bottom = NT_LADDER_TOP_PX;
+	bool any = false;
+	int k;
+
+	if (n > sizeof(cur) / sizeof(cur[0]))
+		n = sizeof(cur) / sizeof(cur[0]);
+	for (unsigned i = 0; i < n; i++)
+		cur[i] = (struct cursor){ .bot = { NT_LADDER_TOP_PX, NT_LADDER_TOP_PX,
+						   NT_LADDER_TOP_PX } };
+	while ((k = next_panel(ls, n, cur)) >= 0) {
+		struct cursor *c = &cur[k];
+		size_t i = c->next++;
+		const struct nt_ladder_item *it = &ls[k]->items[i];
+		int64_t rel = it->t_ns - ls[k]->origin_ns;
+		bool band = i > 0 && rel - c->last_rel_ns >= NT_LADDER_BREAK_NS;
+		struct extent e;
+
+		extent_of(it, &e);
+		prev_y = place(c, &e, any ? prev_y + advance_px(rel - prev_rel) : 0, band,
+			       &pos[k][i]);
+		prev_rel = rel;
+		c->last_rel_ns = rel;
+		any = true;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (lanes_max(&cur[i]) > bottom)
+			bottom = lanes_max(&cur[i]);
+	return bottom + 8 + FOOT_PX;
 }
 
 int nt_ladder_height(const struct nt_ladder *l)
 {
-	int *y = calloc(l->n ? l->n : 1, sizeof(*y));
+	struct nt_ladder_pos *pos = calloc(l->n ? l->n : 1, sizeof(*pos));
 	int height;
 
-	if (!y)
+	if (!pos)
 		return -ENOMEM;
-	height = nt_ladder_layout(l, y);
-	free(y);
+	height = nt_ladder_layout(&l, 1, &pos);
+	free(pos);
 	return height;
-}
-
-/* How far an item's drawing reaches above and below its y: arrows slope, labels sit above them. */
-static int reach_up_px(const struct nt_ladder_item *it)
-{
-	if (it->is_tick)
-		return 10;
-	return (it->from_left ? 0 : NT_LADDER_SLOPE_PX) + 26 - NT_LADDER_SLOPE_PX / 2;
-}
-
-static int reach_down_px(const struct nt_ladder_item *it)
-{
-	return !it->is_tick && it->from_left ? NT_LADDER_SLOPE_PX : 6;
 }
 
 static void text_line(FILE *out, int y, const char *class, const char *markup)
@@ -117,8 +310,9 @@ static void draw_arrow(FILE *out, const struct nt_ladder_item *it, int y_px)
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\" "
 		"marker-end=\"url(#nt-head-%s)\"/>\n",
 		x1, y1, x2_line, y2, color, it->key ? 3 : 2, head);
+	/* Above the higher end (y1), so the line never crosses its own label. */
 	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"seg%s\" fill=\"%s\">",
-		(x1 + x2) / 2, (y1 + y2) / 2 - 7, it->key ? " key" : "", color);
+		(x1 + x2) / 2, y1 - LABEL_RISE, it->key ? " key" : "", color);
 	nt_escape_xml(out, it->text);
 	fputs("</text>\n", out);
 }
@@ -126,14 +320,24 @@ static void draw_arrow(FILE *out, const struct nt_ladder_item *it, int y_px)
 static void draw_tick(FILE *out, const struct nt_ladder_item *it, int y_px)
 {
 	int x = it->from_left ? NT_LADDER_LEFT_X : NT_LADDER_RIGHT_X;
+	int tx = it->from_left ? x - TICK_LABEL_X : x + TICK_LABEL_X;
+	const char *split = tick_fits(it) ? NULL : strstr(it->text, "  ");
 
 	fprintf(out,
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 		"stroke-width=\"3\"/>\n",
 		x - 8, y_px, x + 8, y_px, COLOR_TEXT);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"call\">",
-		it->from_left ? x - 14 : x + 14, y_px + 5, it->from_left ? "end" : "start");
-	nt_escape_xml(out, it->text);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"call\">", tx,
+		split ? y_px - 3 : y_px + 5, it->from_left ? "end" : "start");
+	if (split) {
+		/* Too wide for its side: the call on one line, its time under it. */
+		fprintf(out, "%.*s<tspan x=\"%d\" dy=\"17\">", (int)(split - it->text), it->text,
+			tx);
+		nt_escape_xml(out, split + 2);
+		fputs("</tspan>", out);
+	} else {
+		nt_escape_xml(out, it->text);
+	}
 	fputs("</text>\n", out);
 }
 
@@ -154,11 +358,11 @@ static void draw_break(FILE *out, int y_top, int y_bottom, bool stall, const cha
 	}
 	if (stall) {
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"stall\">",
-			x_mid, mid - 8);
+			x_mid, mid - 6);
 		nt_escape_xml(out, label);
 		fprintf(out,
 			"</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">",
-			x_mid, mid + 14);
+			x_mid, mid + 16);
 	} else {
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">",
 			x_mid, mid + 5);
@@ -167,58 +371,84 @@ static void draw_break(FILE *out, int y_top, int y_bottom, bool stall, const cha
 	fputs("</text>\n", out);
 }
 
-static void draw_items(FILE *out, const struct nt_ladder *l, const int *y)
+static void draw_items(FILE *out, const struct nt_ladder *l, const struct nt_ladder_pos *pos)
 {
 	bool shaded = l->shade_from >= 0 && l->shade_to >= 0;
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct nt_ladder_item *it = &l->items[i];
-		int64_t gap_ns = i ? it->t_ns - l->items[i - 1].t_ns : 0;
-		bool is_break = false;
+		const struct nt_ladder_pos *p = &pos[i];
 
-		if (i)
-			nt_ladder_advance_px(gap_ns, &is_break);
-		if (is_break) {
-			bool in_stall = shaded && y[i] > y[l->shade_from] && y[i] <= y[l->shade_to];
+		if (l->steps)
+			fprintf(out, "<g class=\"nt-st\" data-step=\"%zu\">\n", i + 1);
+		if (i && p->band_top >= 0) {
+			bool in_stall = shaded && p->y > pos[l->shade_from].y &&
+					p->y <= pos[l->shade_to].y;
 			char label[64], note[96];
 
-			l->break_text(l, gap_ns, in_stall, label, note, sizeof(label));
-			draw_break(out, y[i - 1] + reach_down_px(&l->items[i - 1]),
-				   y[i] - reach_up_px(it), in_stall, label, note);
+			l->break_text(l, it->t_ns - l->items[i - 1].t_ns, in_stall, label, note,
+				      sizeof(label));
+			draw_break(out, p->band_top, p->band_bottom, in_stall, label, note);
 		}
 		if (it->is_tick)
-			draw_tick(out, it, y[i]);
+			draw_tick(out, it, p->y);
 		else
-			draw_arrow(out, it, y[i]);
+			draw_arrow(out, it, p->y);
+		if (l->steps)
+			fputs("</g>\n", out);
 	}
 }
 
-int nt_ladder_draw(FILE *out, const struct nt_ladder *l, int height)
+void nt_ladder_draw_at(FILE *out, const struct nt_ladder *l, const struct nt_ladder_pos *pos,
+		       int height)
 {
-	int *y = calloc(l->n ? l->n : 1, sizeof(*y));
 	int n_footer = l->footer[1] ? 2 : l->footer[0] ? 1 : 0;
 
-	if (!y)
-		return -ENOMEM;
-	nt_ladder_layout(l, y);
 	text_line(out, 32, "title", l->title);
 	text_line(out, 56, "note", l->subtitle);
 	draw_participants(out, l);
-	if (l->shade_from >= 0 && l->shade_to >= 0)
-		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-			NT_LADDER_LEFT_X, y[l->shade_from], NT_LADDER_RIGHT_X - NT_LADDER_LEFT_X,
-			y[l->shade_to] - y[l->shade_from], COLOR_STALL_FILL);
+	if (l->shade_from >= 0 && l->shade_to >= 0) {
+		fputs("<rect class=\"nt-shade\"", out);
+		if (l->steps)
+			fprintf(out, " data-step=\"%ld\"", l->shade_to + 1);
+		fprintf(out, " x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+			NT_LADDER_LEFT_X, pos[l->shade_from].y,
+			NT_LADDER_RIGHT_X - NT_LADDER_LEFT_X,
+			pos[l->shade_to].y - pos[l->shade_from].y, COLOR_STALL_FILL);
+	}
 	for (int i = 0; i < 2; i++)
 		fprintf(out,
 			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 			"stroke-width=\"2\"/>\n",
-			lifeline_x[i], NT_LADDER_TOP_PX - 10, lifeline_x[i],
-			height - NT_LADDER_BOTTOM_PX + 6, COLOR_LIFELINE);
-	draw_items(out, l, y);
+			lifeline_x[i], NT_LADDER_TOP_PX - 10, lifeline_x[i], height - FOOT_PX,
+			COLOR_LIFELINE);
+	draw_items(out, l, pos);
 	for (int i = 0; i < n_footer; i++)
-		text_line(out, height - 20 * (n_footer - i), "note", l->footer[i]);
-	free(y);
+		text_line(out, height - 12 - 20 * (n_footer - 1 - i), "note", l->footer[i]);
+}
+
+int nt_ladder_draw(FILE *out, const struct nt_ladder *l, int height)
+{
+	struct nt_ladder_pos *pos = calloc(l->n ? l->n : 1, sizeof(*pos));
+
+	if (!pos)
+		return -ENOMEM;
+	nt_ladder_layout(&l, 1, &pos);
+	nt_ladder_draw_at(out, l, pos, height);
+	free(pos);
 	return 0;
+}
+
+const char *nt_ladder_css(void)
+{
+	return ".nt-ladder text { font-family: " FONT_STACK "; fill: " COLOR_TEXT
+	       "; font-size: 15px; }\n"
+	       ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
+	       ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
+	       ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
+	       ".nt-ladder .seg { font-size: 15px; }\n"
+	       ".nt-ladder .seg.key { font-weight: bold; fill: " COLOR_STALL "; }\n"
+	       ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " COLOR_STALL "; }\n";
 }
 
 static void svg_defs(FILE *out)
@@ -235,18 +465,6 @@ static void svg_defs(FILE *out)
 			"orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"%s\"/></marker>\n",
 			heads[i].id, heads[i].color);
 	fputs("</defs>\n", out);
-	fputs("<style>\n"
-	      ".nt-ladder text { font-family: " FONT_STACK "; fill: " COLOR_TEXT
-	      "; font-size: 15px; }\n"
-	      ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
-	      ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
-	      ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
-	      ".nt-ladder .seg { font-size: 15px; paint-order: stroke; stroke: #ffffff; "
-	      "stroke-width: 5px; stroke-linejoin: round; }\n"
-	      ".nt-ladder .seg.key { font-weight: bold; fill: " COLOR_STALL "; }\n"
-	      ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " COLOR_STALL "; }\n"
-	      "</style>\n",
-	      out);
 }
 
 void nt_ladder_svg_begin(FILE *out, int width, int height, const char *title, bool standalone)
@@ -259,9 +477,26 @@ void nt_ladder_svg_begin(FILE *out, int width, int height, const char *title, bo
 		width, height, width, height);
 	nt_escape_xml(out, title);
 	fputs("</title>\n", out);
-	svg_defs(out);
+	/*
+	 * A page holds many diagrams: marker ids must be unique in it, so the
+	 * first inline diagram defines them for all (markers are found by id
+	 * document-wide), and the page's one <style> carries the rules.
+	 */
+	if (standalone) {
+		svg_defs(out);
+		fprintf(out, "<style>\n%s</style>\n", nt_ladder_css());
+	}
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
 		height);
+}
+
+void nt_ladder_svg_defs(FILE *out)
+{
+	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" "
+	      "style=\"position:absolute\" aria-hidden=\"true\">\n",
+	      out);
+	svg_defs(out);
+	fputs("</svg>\n", out);
 }
 
 int nt_ladder_svg_end(FILE *out)

@@ -9,7 +9,10 @@
  * Mermaid message text is free text up to the end of the line, but the
  * sequence grammar still reads ';' as a statement separator and '#' as the
  * start of an entity code (#59;), and "->" or "--" inside a text can be taken
- * for an arrow in older releases: nt_escape_mermaid() replaces them all.
+ * for an arrow in older releases: nt_escape_mermaid() replaces them all. A
+ * participant's alias (`participant C as Client 192.0.2.1:40000`) is such
+ * text too, so it may hold ':' and an IPv6 address's brackets. The stall,
+ * from the header to the ACK that ends it, is a highlighted rect block.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +28,7 @@
 #include "nt/render/labels.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
+#include "nt/render/why.h"
 
 static void header_line(FILE *out, const struct nt_run *run)
 {
@@ -88,36 +92,52 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 	char label[64];
 
 	if (e->kind == NT_EVENT_SYSCALL) {
-		fprintf(out,
-			"    Note %s %s: ", e->sys.side == NT_SIDE_CLIENT ? "left of" : "right of",
-			e->sys.side == NT_SIDE_CLIENT ? "Client" : "Target");
+		fprintf(out, "    Note %s: ",
+			e->sys.side == NT_SIDE_CLIENT ? "left of C" : "right of T");
 		nt_escape_mermaid(out, nt_label_call(e->sys.call));
-		fprintf(out, " returned %" PRId64 " (+%.3f ms)\n", e->sys.bytes,
+		fprintf(out, " = %" PRId64 " (+%.3f ms)\n", e->sys.bytes,
 			nt_ns_to_ms(e->t_ns - t0));
 		return;
 	}
-	fputs(e->seg.dir == NT_DIR_C2T ? "    Client->>Target: " : "    Target->>Client: ", out);
+	fputs(e->seg.dir == NT_DIR_C2T ? "    C->>T: " : "    T->>C: ", out);
 	nt_escape_mermaid(out, nt_label_segment(&e->seg, label, sizeof(label)));
 	fprintf(out, " (+%.3f ms)\n", nt_ns_to_ms(e->t_ns - t0));
 }
 
-/* The round as a sequence diagram; the capture sits at the client, so times are the client's. */
-static void mermaid_round(FILE *out, const struct nt_round_view *rv)
+static void participant(FILE *out, const char *id, const char *name, const struct nt_run_config *c,
+			const char *addr, uint16_t port)
 {
+	bool v6 = c->family == AF_INET6;
+
+	fprintf(out, "    participant %s as %s %s", id, name, v6 ? "[" : "");
+	nt_escape_mermaid(out, addr);
+	fprintf(out, "%s:%u\n", v6 ? "]" : "", port);
+}
+
+/* The round as a sequence diagram; the capture sits at the client, so times are the client's. */
+static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
+{
+	const struct nt_run_config *c = &run->cfg;
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
+	bool stalled = r->verdict == NT_VERDICT_STALLED && r->marks.h >= 0 && r->marks.a >= 0;
 
-	fputs("\n```mermaid\nsequenceDiagram\n    participant Client\n    participant Target\n",
-	      out);
+	fputs("\n```mermaid\nsequenceDiagram\n", out);
+	participant(out, "C", "Client", c, c->client_addr, c->client_port);
+	participant(out, "T", "Target", c, c->target_addr, c->target_port);
 	for (size_t i = 0; i < rv->n; i++) {
 		const struct nt_event *e = &rv->ev[i];
 
-		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
+		if (stalled && (long)i == r->marks.h)
+			fputs("    rect rgb(253, 227, 230)\n", out);
+		if (stalled && (long)i == r->marks.a)
 			fprintf(out,
-				"    Note over Client,Target: %.1f ms: body held by Nagle, ACK "
+				"    Note over C,T: %.1f ms stall<br/>body held by Nagle,<br/>ACK "
 				"delayed\n",
 				nt_ns_to_ms(r->gap_ns));
 		mermaid_event(out, e, t0);
+		if (stalled && (long)i == r->marks.a)
+			fputs("    end\n", out);
 	}
 	fputs("```\n", out);
 }
@@ -146,7 +166,7 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 		return -ENOMEM;
 	fprintf(out, "\n```text\n%s\n```\n", text);
 	free(text);
-	mermaid_round(out, &rv);
+	mermaid_round(out, run, &rv);
 	return 0;
 }
 
@@ -158,10 +178,16 @@ static void explain(FILE *out, const struct nt_run *run)
 	nt_render_explain(run, &why, &fix);
 	if (!why) {
 		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
-		return;
+	} else {
+		fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
+		fprintf(out, "\n**Fix:** %s.\n", fix);
 	}
-	fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
-	fprintf(out, "\n**Fix:** %s.\n", fix);
+	/* The legend line of the model (docs/model.md): how it fared, and this variant's why. */
+	if (run->predicting) {
+		fprintf(out, "\n**Model:** %s.\n", nt_why_model_line(run, line, sizeof(line)));
+		fprintf(out, "\n**This variant:** %s (`%s`).\n", run->fix.text,
+			nt_predict_rule_name(run->fix.rule));
+	}
 }
 
 /*

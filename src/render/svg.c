@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * svg.c - the live ladder diagram: one panel per run, side by side, each
- * showing the run's picked round (nt/render/ladder.h draws it).
+ * svg.c - the live ladder diagram: one panel per run, each showing the
+ * run's picked round (nt/render/ladder.h draws it), in a grid two panels
+ * wide so the document stays slide-sized whatever the number of variants;
+ * --compare puts two panels on one time axis.
  *
  * The capture is taken at the client, so a client segment's time is when it
  * left and a target segment's when it arrived: c->t arrows start at their
@@ -115,12 +117,14 @@ static int panel_init(struct panel *p, const struct nt_run *run, const struct nt
 		.n = rv->n,
 		.shade_from = stalled && r->marks.a >= 0 ? r->marks.h : -1,
 		.shade_to = stalled && r->marks.h >= 0 ? r->marks.a : -1,
+		.origin_ns = nt_round_view_origin(rv),
 		.break_text = break_text,
 		.footer = { p->footer },
 		.ctx = r,
 	};
-	snprintf(tail, sizeof(tail), ": round %u of %u, %s", r->index, run->summary.rounds,
-		 nt_verdict_name(r->verdict));
+	/* The verdict in its own tspan: the lesson page hides it until a class has guessed. */
+	snprintf(tail, sizeof(tail), ": round %u of %u, <tspan class=\"nt-verdict\">%s</tspan>",
+		 r->index, run->cfg.shape.rounds, nt_verdict_name(r->verdict));
 	p->title = markup("", c->variant, tail);
 	snprintf(tail, sizeof(tail),
 		 "header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32 " B, Linux ",
@@ -157,48 +161,139 @@ static void panels_fini(struct panel *panels, unsigned n)
 	free(panels);
 }
 
-int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *picks, unsigned n_runs,
-		 bool standalone)
+/* Lays out one row of panels (@compare: on one time axis); its height. */
+static int row_layout(struct panel *row, unsigned n, bool compare, struct nt_ladder_pos **pos)
 {
-	struct panel *panels = calloc(n_runs ? n_runs : 1, sizeof(*panels));
-	int height = NT_LADDER_TOP_PX + NT_LADDER_BOTTOM_PX;
-	int width = NT_LADDER_PANEL_W * (int)(n_runs ? n_runs : 1);
-	struct nt_round_view rv;
-	int ret = panels ? 0 : -ENOMEM;
+	const struct nt_ladder *ls[NT_SVG_COLUMNS];
+	int height = NT_LADDER_TOP_PX + 64;
+	unsigned m = 0;
 
-	for (unsigned i = 0; !ret && i < n_runs; i++) {
+	for (unsigned i = 0; i < n; i++) {
+		pos[i] = NULL;
+		if (!row[i].round)
+			continue;
+		pos[i] = calloc(row[i].l.n ? row[i].l.n : 1, sizeof(*pos[i]));
+		if (!pos[i])
+			return -ENOMEM;
+		ls[m] = &row[i].l;
+		if (!compare) {
+			int h = nt_ladder_layout(&ls[m], 1, &pos[i]);
+
+			height = h > height ? h : height;
+		}
+		m++;
+	}
+	if (compare && m) {
+		struct nt_ladder_pos *pm[NT_SVG_COLUMNS];
 		int h;
 
-		if (!nt_pick_get(&picks[i], &rv))
-			continue;
-		ret = panel_init(&panels[i], &runs[i], &rv);
-		h = ret ? 0 : nt_ladder_height(&panels[i].l);
-		if (h < 0)
-			ret = h;
-		if (h > height)
-			height = h;
+		for (unsigned i = 0, j = 0; i < n; i++)
+			if (pos[i])
+				pm[j++] = pos[i];
+		h = nt_ladder_layout(ls, m, pm);
+		height = h > height ? h : height;
 	}
-	if (ret)
-		goto out;
-	nt_ladder_svg_begin(out, width, height, "nagle-trace ladder diagram", standalone);
-	for (unsigned i = 0; !ret && i < n_runs; i++) {
-		fprintf(out, "<g transform=\"translate(%d 0)\">\n", NT_LADDER_PANEL_W * (int)i);
+	return height;
+}
+
+static void draw_row(FILE *out, const struct nt_run *runs, struct panel *row, unsigned first,
+		     unsigned n, struct nt_ladder_pos **pos, int y, int height)
+{
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(out, "<g transform=\"translate(%d %d)\">\n", NT_LADDER_PANEL_W * (int)i, y);
 		if (i)
 			fprintf(out,
 				"<line x1=\"0\" y1=\"12\" x2=\"0\" y2=\"%d\" stroke=\"#bbbbbb\" "
 				"stroke-width=\"2\"/>\n",
 				height - 12);
-		if (panels[i].round)
-			ret = nt_ladder_draw(out, &panels[i].l, height);
+		if (y)
+			fprintf(out,
+				"<line x1=\"12\" y1=\"0\" x2=\"%d\" y2=\"0\" stroke=\"#bbbbbb\" "
+				"stroke-width=\"2\"/>\n",
+				NT_LADDER_PANEL_W - 12);
+		if (row[i].round)
+			nt_ladder_draw_at(out, &row[i].l, pos[i], height);
 		else
-			draw_empty(out, &runs[i]);
+			draw_empty(out, &runs[first + i]);
 		fputs("</g>\n", out);
+	}
+}
+
+static void pos_free(struct nt_ladder_pos **pos, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(pos[i]);
+		pos[i] = NULL;
+	}
+}
+
+int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *picks, unsigned n_runs,
+		 bool compare, bool standalone)
+{
+	unsigned cols = n_runs < NT_SVG_COLUMNS ? (n_runs ? n_runs : 1) : NT_SVG_COLUMNS;
+	unsigned n_rows = (n_runs + cols - 1) / cols;
+	struct panel *panels = calloc(n_runs ? n_runs : 1, sizeof(*panels));
+	int *heights = calloc(n_rows ? n_rows : 1, sizeof(*heights));
+	struct nt_ladder_pos *pos[NT_SVG_COLUMNS] = { 0 };
+	struct nt_round_view rv;
+	int total = 0, y = 0;
+	int ret = panels && heights ? 0 : -ENOMEM;
+
+	for (unsigned i = 0; !ret && i < n_runs; i++)
+		if (nt_pick_get(&picks[i], &rv))
+			ret = panel_init(&panels[i], &runs[i], &rv);
+	/* Two passes over the rows: the document's height first, then the drawing. */
+	for (unsigned r = 0; !ret && r < n_rows; r++) {
+		unsigned n = n_runs - r * cols < cols ? n_runs - r * cols : cols;
+
+		heights[r] = row_layout(&panels[(size_t)r * cols], n, compare, pos);
+		pos_free(pos, NT_SVG_COLUMNS);
+		if (heights[r] < 0)
+			ret = heights[r];
+		total += heights[r];
+	}
+	if (ret)
+		goto out;
+	nt_ladder_svg_begin(out, NT_LADDER_PANEL_W * (int)cols, total ? total : 130,
+			    "nagle-trace ladder diagram", standalone);
+	for (unsigned r = 0; !ret && r < n_rows; r++) {
+		unsigned n = n_runs - r * cols < cols ? n_runs - r * cols : cols;
+
+		ret = row_layout(&panels[(size_t)r * cols], n, compare, pos);
+		if (ret >= 0) {
+			draw_row(out, runs, &panels[(size_t)r * cols], r * cols, n, pos, y,
+				 heights[r]);
+			ret = 0;
+		}
+		pos_free(pos, NT_SVG_COLUMNS);
+		y += heights[r];
 	}
 	if (!ret)
 		ret = nt_ladder_svg_end(out);
 out:
+	pos_free(pos, NT_SVG_COLUMNS);
+	free(heights);
 	panels_fini(panels, n_runs);
 	return ret;
+}
+
+int nt_svg_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
+{
+	struct panel p;
+	int height, ret = panel_init(&p, run, rv);
+
+	if (ret)
+		return ret;
+	p.l.steps = true;
+	height = nt_ladder_height(&p.l);
+	if (height < 0) {
+		panel_fini(&p);
+		return height;
+	}
+	nt_ladder_svg_begin(out, NT_LADDER_PANEL_W, height, "ladder diagram", false);
+	ret = nt_ladder_draw(out, &p.l, height);
+	panel_fini(&p);
+	return ret < 0 ? ret : nt_ladder_svg_end(out);
 }
 
 /* The diagram needs only each run's picked round: that is all this format keeps. */
@@ -222,7 +317,7 @@ static int svg_round(struct nt_renderer *r, const struct nt_run *run,
 
 static int svg_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
 {
-	return nt_svg_write(r->out, runs, r->state, n_runs, true);
+	return nt_svg_write(r->out, runs, r->state, n_runs, r->opts.compare, true);
 }
 
 const struct nt_trace_doc nt_svg_trace = {

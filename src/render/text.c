@@ -18,6 +18,7 @@
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/render.h"
+#include "nt/render/why.h"
 #include "nt/unknown.h"
 
 struct style {
@@ -97,7 +98,50 @@ static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const s
 		print_syscall(out, e, t0, st);
 }
 
-static void print_round(FILE *out, const struct nt_round_view *rv, const struct style *st)
+/* Under an event: the model's decisions that explain it (--explain). */
+static void print_event_why(FILE *out, const struct nt_round_view *rv, size_t i)
+{
+	const struct nt_predict_why *why[NT_WHY_MAX];
+	unsigned n = nt_why_event(rv, i, why);
+
+	for (unsigned k = 0; k < n; k++)
+		fprintf(out, "  %13s  why: %s [%s]\n", "", why[k]->text,
+			nt_predict_rule_name(why[k]->rule));
+}
+
+/*
+ * Under the round's line: what the model predicted where the kernel did
+ * otherwise (always), or, with --explain, why the verdict follows; and where
+ * the kernel's sampled state differs from the model's.
+ */
+static void print_prediction(FILE *out, const struct nt_round_view *rv, bool explain,
+			     const struct style *st)
+{
+	const struct nt_predict_round *p = rv->predicted;
+	const struct nt_round *r = rv->round;
+	char verdicts[64];
+
+	if (!p)
+		return;
+	if (r->verdict != NT_VERDICT_INCOMPLETE && !nt_predict_accepts(p, r->verdict))
+		fprintf(out, "  %sthe model predicted %s, the kernel did %s%s: %s [%s]\n",
+			st->yellow, nt_why_verdicts(p, verdicts, sizeof(verdicts)),
+			nt_verdict_name(r->verdict), st->reset, p->verdict_why.text,
+			nt_predict_rule_name(p->verdict_why.rule));
+	else if (explain)
+		fprintf(out, "  model: %s [%s]\n", p->verdict_why.text,
+			nt_predict_rule_name(p->verdict_why.rule));
+	if (explain && p->uncertain.rule != NT_RULE_NONE)
+		fprintf(out, "  the model accepts %s: %s [%s]\n",
+			nt_why_verdicts(p, verdicts, sizeof(verdicts)), p->uncertain.text,
+			nt_predict_rule_name(p->uncertain.rule));
+	if (rv->evidence_note && rv->evidence_note[0])
+		fprintf(out, "  %sthe kernel's state differs from the model's: %s%s\n", st->yellow,
+			rv->evidence_note, st->reset);
+}
+
+static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,
+			const struct style *st)
 {
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
@@ -109,6 +153,7 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 	if (r->gap_ns >= 0 && r->verdict != NT_VERDICT_COALESCED && r->verdict != NT_VERDICT_UNHELD)
 		fprintf(out, "  header->ACK %.3f ms", nt_ns_to_ms(r->gap_ns));
 	fputc('\n', out);
+	print_prediction(out, rv, explain, st);
 
 	for (size_t i = 0; i < rv->n; i++) {
 		const struct nt_event *e = &rv->ev[i];
@@ -119,6 +164,8 @@ static void print_round(FILE *out, const struct nt_round_view *rv, const struct 
 				"the delayed-ACK timer ...%s\n",
 				st->red, "", nt_ns_to_ms(r->gap_ns), st->reset);
 		print_event(out, e, t0, st);
+		if (explain)
+			print_event_why(out, rv, i);
 		if ((long)i != r->marks.a)
 			continue;
 		if (r->body_written_after_ack)
@@ -205,6 +252,44 @@ static void print_round_evidence(FILE *out, const struct nt_round_view *rv, cons
 	fputs(st->reset, out);
 }
 
+/* One evidence line into a malloc()ed string without its indentation; NULL when not known. */
+static char *evidence_line(const struct nt_round_view *rv, bool client)
+{
+	const struct nt_round_evidence *re = rv->evidence;
+	int64_t t0 = rv->round->start_ns;
+	char *buf = NULL, *p;
+	size_t size = 0;
+	FILE *f;
+
+	if (!re || !nt_known(client ? re->body_write_ns : re->target_sample_ns))
+		return NULL;
+	if (!nt_known(t0))
+		t0 = re->body_write_ns;
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return NULL;
+	if (client)
+		print_client_evidence(f, rv, re, t0);
+	else
+		print_target_evidence(f, re, t0);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	for (p = buf; *p == ' '; p++)
+		;
+	memmove(buf, p, strlen(p) + 1);
+	if (*buf && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	return buf;
+}
+
+void nt_text_evidence(const struct nt_round_view *rv, char **client, char **target)
+{
+	*client = evidence_line(rv, true);
+	*target = evidence_line(rv, false);
+}
+
 /* The run's kernel counters, one line. */
 static void print_counters(FILE *out, const struct nt_run *run)
 {
@@ -238,10 +323,23 @@ static void print_section(FILE *out, const struct nt_round_view *v, const char *
 	}
 }
 
+/* The path's RTT as the user gave it: "20", "0.5", "0.125" ms. */
+static const char *rtt_ms_str(int64_t rtt_ns, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%.3f", nt_ns_to_ms(rtt_ns));
+
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
 static void print_header(FILE *out, const struct nt_run *run, const struct style *st)
 {
 	const struct nt_run_config *c = &run->cfg;
 	bool v6 = c->family == AF_INET6;
+	char rtt[32];
 
 	fprintf(out, "%snagle-trace%s: write-write-read, variant %s, Linux %s\n", st->bold,
 		st->reset, c->variant, c->kernel);
@@ -253,6 +351,12 @@ static void print_header(FILE *out, const struct nt_run *run, const struct style
 		" B, %u rounds; MSS client %u B, target %u B\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds,
 		run->client_mss, run->target_mss);
+	if (c->rtt_ns > 0)
+		fprintf(out,
+			"  path: RTT %s ms, half each way (user-space delay line); captured at "
+			"the %s\n",
+			rtt_ms_str(c->rtt_ns, rtt, sizeof(rtt)),
+			c->capture_at ? c->capture_at : "client");
 	fprintf(out, "  times relative to each round's first write; seq/ack relative\n");
 }
 
@@ -269,6 +373,37 @@ static void print_verdict_counts(FILE *out, const struct nt_summary *s)
 		fprintf(out, "%s%u %s", sep, s->verdicts[order[i]], nt_verdict_name(order[i]));
 		sep = ", ";
 	}
+}
+
+/*
+ * With a delay line, what a stall costs: at the client, header->ACK is the
+ * target's delayed ACK plus one RTT (the header's flight and the ACK's); at
+ * the target, the delay alone, and the client waits one RTT more.
+ */
+static void print_stall_cost(FILE *out, const struct nt_run *run)
+{
+	const struct nt_summary *s = &run->summary;
+	const struct nt_run_config *c = &run->cfg;
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+	int64_t lo = s->stall_min_ns, hi = s->stall_max_ns;
+	char rtt[32];
+
+	if (c->rtt_ns <= 0 || !s->verdicts[NT_VERDICT_STALLED] || lo < 0)
+		return;
+	rtt_ms_str(c->rtt_ns, rtt, sizeof(rtt));
+	if (at_target)
+		fprintf(out,
+			"  stall cost: the target's ACK delay %.1f to %.1f ms (seen here) + RTT %s "
+			"ms = %.1f to %.1f ms at the client\n",
+			nt_ns_to_ms(lo), nt_ns_to_ms(hi), rtt, nt_ns_to_ms(lo + c->rtt_ns),
+			nt_ns_to_ms(hi + c->rtt_ns));
+	else
+		fprintf(out,
+			"  stall cost: header->ACK %.1f to %.1f ms = the target's ACK delay %.1f "
+			"to "
+			"%.1f ms (delayed-ACK timer) + RTT %s ms\n",
+			nt_ns_to_ms(lo), nt_ns_to_ms(hi), nt_ns_to_ms(lo - c->rtt_ns),
+			nt_ns_to_ms(hi - c->rtt_ns), rtt);
 }
 
 static void print_summary(FILE *out, const struct nt_run *run, const struct style *st)
@@ -296,9 +431,13 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 				nt_ns_to_ms(s->stall_min_ns), nt_ns_to_ms(s->stall_max_ns));
 		fputc('\n', out);
 	}
+	print_stall_cost(out, run);
 	fprintf(out, "  capture: %" PRIu64 " frames, %" PRIu64 " dropped by the kernel%s\n",
 		run->counts.frames, run->counts.kernel_dropped + run->counts.if_dropped,
 		run->uncertain ? " -- VERDICTS UNCERTAIN" : "");
+	if (run->cfg.delay_line && strcmp(run->cfg.delay_line, "wire") == 0)
+		fprintf(out, "  delay line: %" PRIu64 " frames dropped\n",
+			run->counts.wire_dropped);
 	if (!run->teardown_seen && !run->interrupted)
 		fprintf(out, "  %swarning: the connection's teardown was not fully captured%s\n",
 			st->yellow, st->reset);
@@ -311,6 +450,16 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 	if (why) {
 		fprintf(out, "  why: %s\n", why);
 		fprintf(out, "  fix: %s\n", fix);
+	}
+	if (run->predicting || run->fix.text[0]) {
+		char model[160];
+
+		if (run->predicting)
+			fprintf(out, "  model: %s\n", nt_why_model_line(run, model, sizeof(model)));
+		fprintf(out, "  this variant: %s", run->fix.text);
+		if (run->fix.rule != NT_RULE_NONE)
+			fprintf(out, " [%s]", nt_predict_rule_name(run->fix.rule));
+		fputc('\n', out);
 	}
 	fprintf(out, "  expectation (%s): %s%s%s%s%s\n", nt_expect_name(run->cfg.expect),
 		run->expectation_met ? st->green : st->red,
@@ -374,7 +523,7 @@ void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_vi
 		return;
 	}
 	fputc('\n', out);
-	print_round(out, rv, st);
+	print_round(out, rv, opts && opts->explain, st);
 	print_round_evidence(out, rv, st);
 }
 
@@ -397,7 +546,7 @@ int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv
 	(void)run;
 	if (!fp)
 		return -ENOMEM;
-	print_round(fp, rv, &plain);
+	print_round(fp, rv, false, &plain);
 	print_round_evidence(fp, rv, &plain);
 	if (fclose(fp) != 0) {
 		free(*out);
@@ -458,10 +607,17 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		if (!r->expectation_met)
 			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
 	}
+	fprintf(out, "\nwhy each works or fails, as the model of the kernel's rules says:\n");
+	for (unsigned i = 0; i < n; i++)
+		if (runs[i].fix.text[0])
+			fprintf(out, "%-15s %s [%s]\n", runs[i].cfg.variant, runs[i].fix.text,
+				nt_predict_rule_name(runs[i].fix.rule));
 	fprintf(out, "\n  delacks: the target's TcpExtDelayedACKs over the run (delayed-ACK timer "
 		     "expiries)\n");
-	fprintf(out, "  expectation: the verdict Linux gives the variant, checked on rounds 2..N "
-		     "(round 1 runs in quick-ACK mode)\n");
+	fprintf(out,
+		"  expectation: auto checks every round against the model's prediction "
+		"(docs/model.md);\n"
+		"  a named verdict is checked on rounds 2..N (round 1 runs in quick-ACK mode)\n");
 }
 
 /* A single run is its timeline; several are one comparison table, written at the end. */

@@ -29,9 +29,10 @@ for cap in tcpdump-tests-bgp-4byte-asn.pcap gen-writev.pcap; do
 	grep -Eiq '<link|<script[^>]*src|@import|url\((["'\'']?)(https?:|//)' "$base.html" &&
 		fail "$cap: the HTML loads a stylesheet, script or font"
 	grep -q '</html>' "$base.html" || fail "$cap: the HTML is cut short"
-	# The inline diagram, when there is one, is well-formed on its own.
+	# The inline diagrams, when there are some, are well-formed on their own.
 	if grep -q '<svg' "$base.html"; then
-		sed -n '/<svg/,/<\/svg>/p' "$base.html" | xmllint --noout - ||
+		{ echo '<svgs>'; sed -n '/<svg/,/<\/svg>/p' "$base.html"; echo '</svgs>'; } |
+			xmllint --noout - ||
 			fail "$cap: the inline SVG is not well-formed"
 	fi
 

@@ -58,10 +58,29 @@ for i in 2 3 4; do
 done
 grep -q 'stall: body held by Nagle' "$NT_TMP/run.txt" || fail "no stall marker"
 grep -q '^  fix: send header and body in one write' "$NT_TMP/run.txt" || fail "no fix line"
-grep -q '^  expectation (stalled): met' "$NT_TMP/run.txt" || fail "no expectation line"
+grep -q '^  expectation (auto): met' "$NT_TMP/run.txt" || fail "no expectation line"
 
 # An expectation that does not hold: exit 1, with the reason on stderr.
 nt --expect coalesced --summary >/dev/null 2>"$NT_TMP/err"
 [ "$rc" = 1 ] || fail "--expect coalesced exited $rc, want 1"
 grep -q 'round 2 was stalled, expected coalesced' "$NT_TMP/err" || fail "no reason: $(cat "$NT_TMP/err")"
+# The documented maximum body (16 MiB): no frame dropped (the default picks
+# libpcap's ring, sized from the round's bytes), the model's verdicts met. An
+# explicit packet back end cannot hold such a round in a user namespace: it
+# says so and exits 1, never a verdict presented as certain.
+for backend in auto pcap; do
+	nt --body 16777216 --rounds 2 --capture "$backend" --format json -o "$NT_TMP/big.json"
+	[ "$rc" = 0 ] || fail "--body 16777216 --capture $backend exited $rc"
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"]; assert s["dropped"] == 0 and not s["uncertain"], s' \
+		"$NT_TMP/big.json" || fail "--body 16777216 --capture $backend dropped frames"
+done
+grep -q '"capture": "pcap"' "$NT_TMP/big.json" || fail "a 16 MiB round was not captured with pcap"
+nt --body 16777216 --rounds 2 --capture packet --brief >/dev/null 2>"$NT_TMP/err"
+if [ "$rc" = 0 ]; then
+	grep -q 'dropped' "$NT_TMP/err" && fail "exit 0 with dropped frames"
+else
+	[ "$rc" = 1 ] || fail "--capture packet --body 16777216: exit $rc"
+	grep -q 'the capture dropped [0-9]* frames: verdicts are uncertain' "$NT_TMP/err" ||
+		fail "--capture packet --body 16777216: $(cat "$NT_TMP/err")"
+fi
 echo "ok"

@@ -7,10 +7,28 @@ set -eu
 need_unshare
 ex="${NT_SOURCE_DIR:?}/examples"
 
-unshare -Urn "$ex/classroom.sh" "$NAGLE_TRACE" >"$NT_TMP/classroom.txt" 2>&1 ||
-	fail "classroom.sh failed: $(tail -5 "$NT_TMP/classroom.txt")"
+LESSON_DIR="$NT_TMP" TERM=xterm unshare -Urn "$ex/classroom.sh" "$NAGLE_TRACE" \
+	>"$NT_TMP/classroom.txt" 2>&1 || fail "classroom.sh failed: $(tail -5 "$NT_TMP/classroom.txt")"
 grep -q '^round 2    stalled' "$NT_TMP/classroom.txt" || fail "classroom.sh: no stalled round 2"
-grep -q '^writev .* met coalesced' "$NT_TMP/classroom.txt" || fail "classroom.sh: no variant table"
+grep -q '^writev  *[0-9]* coalesced .* met auto' "$NT_TMP/classroom.txt" || fail "classroom.sh: no variant table"
+grep -q '<figure class="nt-round"' "$NT_TMP/lesson.html" || fail "classroom.sh: no lesson page"
+grep -q 'data-variant="default"' "$NT_TMP/lesson-sawtooth.html" || fail "classroom.sh: no sawtooth page"
+# Into a pipe (here: a file) no escape codes, from the script or the program, whatever TERM says.
+if grep -q $'\033' "$NT_TMP/classroom.txt"; then
+	fail "classroom.sh wrote escape codes into a pipe"
+fi
+# A terminal gets colour, but not with NO_COLOR or TERM=dumb (script(1) gives it a terminal).
+if command -v script >/dev/null; then
+	for env in "TERM=xterm" "TERM=xterm NO_COLOR=1" "TERM=dumb"; do
+		env $env LESSON_DIR="$NT_TMP" script -qec \
+			"unshare -Urn '$ex/classroom.sh' '$NAGLE_TRACE'" /dev/null \
+			</dev/null >"$NT_TMP/tty.txt" 2>&1 || fail "classroom.sh on a terminal ($env) failed"
+		case $env in
+		"TERM=xterm") grep -q $'\033\\[1m' "$NT_TMP/tty.txt" || fail "no colour on a terminal" ;;
+		*) ! grep -q $'\033\\[' "$NT_TMP/tty.txt" || fail "escape codes with $env" ;;
+		esac
+	done
+fi
 
 (cd "$NT_TMP" && OUT="$NT_TMP/incident.json" unshare -Urn "$ex/incident-check.sh" 64 256 128 \
 	"$NAGLE_TRACE") >"$NT_TMP/incident.txt" 2>&1 ||

@@ -142,7 +142,8 @@ python3 - x.md <<'PY' || fail "x.md has no mermaid sequenceDiagram block"
 import re, sys
 t = open(sys.argv[1]).read()
 m = re.search(r"```mermaid\nsequenceDiagram\n(.*?)\n```", t, re.S)
-sys.exit(0 if m and "Note over Client,Target" in m.group(1) and ";" not in m.group(1) else 1)
+sys.exit(0 if m and "participant C as Client 192.0.2.1:40000" in m.group(1) and
+         "Note over C,T" in m.group(1) and ";" not in m.group(1) else 1)
 PY
 
 # --- 4. refused and failed runs leave nothing ----------------------------------------------

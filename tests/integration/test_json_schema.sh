@@ -42,6 +42,11 @@ nt --variant nodelay,writev,quickack-rearm --rounds 2 --format json -o "$NT_TMP/
 [ "$rc" = 0 ] || fail "multi run exited $rc"
 validate "$NT_TMP/multi.json" || fail "multi-variant document does not match the schema"
 
+# Through the delay line, captured at the target: rtt_ns, capture_at, delay_line, wire_dropped.
+nt --rtt 5 --capture-at target --rounds 2 --format json -o "$NT_TMP/rtt.json"
+[ "$rc" = 0 ] || fail "--rtt 5 --capture-at target exited $rc"
+validate "$NT_TMP/rtt.json" || fail "the --rtt document does not match the schema"
+
 # The timings are complete: the summary is written after the close it reports.
 python3 - "$NT_TMP/one.json" <<'PY' || fail "summary.timings is incomplete in one.json"
 import json, sys

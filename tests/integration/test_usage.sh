@@ -34,6 +34,11 @@ check 2 "option '--rounds' needs a value" --rounds
 check 2 'unexpected argument "extra"' extra
 check 2 "try 'nagle-trace --help'" --color maybe
 check 2 'over 2 GiB per direction' --rounds 1000000 --header 16777216
+check 2 '--step: standard input is not a terminal' --step </dev/null
+check 2 '--compare: "default" is not two variants (A,B)' --compare default
+check 2 '--compare: "default,nodelay,writev" is not two variants' --compare default,nodelay,writev
+check 2 '--variant and --compare both name variants' --variant all --compare default,writev
+check 2 '--variant and --compare both name variants' --compare default,writev --variant all
 
 # Usage errors are one line plus the hint.
 set +e

@@ -41,6 +41,7 @@ struct conn {
 	struct cap *cap;
 	uint32_t seq[2]; /* next sequence number per side: 0 client, 1 target */
 	uint16_t port[2];
+	uint8_t host; /* the client's address is 10.0.HOST.1 (bench: past 50,000 flows) */
 };
 
 static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s)
@@ -76,6 +77,7 @@ static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t
 	} else {
 		inet_pton(AF_INET, from ? "10.0.0.2" : "10.0.0.1", src);
 		inet_pton(AF_INET, from ? "10.0.0.1" : "10.0.0.2", dst);
+		(from ? dst : src)[2] = c->host;
 	}
 	uint16_t ethertype = cap->v6 ? 0x86dd : 0x0800;
 
@@ -304,6 +306,10 @@ static int cmp_ev(const void *a, const void *b)
 	return x->flow != y->flow ? (x->flow < y->flow ? -1 : 1) : x->step - y->step;
 }
 
+/* Client ports 10000..59999 on one client address, then the next address. */
+#define BENCH_FLOWS_PER_HOST 50000u
+#define BENCH_FLOWS_MAX	     (250u * BENCH_FLOWS_PER_HOST)
+
 /* FLOWS connections, each ROUNDS stalled rounds, interleaved in time order. */
 static int bench(struct cap *cap, uint32_t flows, uint32_t rounds)
 {
@@ -311,13 +317,14 @@ static int bench(struct cap *cap, uint32_t flows, uint32_t rounds)
 	struct ev *ev = calloc((size_t)flows * 4, sizeof(*ev));
 	const int64_t spread = 50 * NS_MS, period = 100 * NS_MS;
 
-	if (!c || !ev || flows > 50000) {
+	if (!c || !ev || flows > BENCH_FLOWS_MAX) {
 		free(c);
 		free(ev);
 		return -1;
 	}
 	for (uint32_t i = 0; i < flows; i++) {
-		conn_init(&c[i], cap, (uint16_t)(10000 + i));
+		conn_init(&c[i], cap, (uint16_t)(10000 + i % BENCH_FLOWS_PER_HOST));
+		c[i].host = (uint8_t)(i / BENCH_FLOWS_PER_HOST);
 		handshake(&c[i], (int64_t)i * 1000, 30 * NS_US, false);
 	}
 	for (uint32_t r = 0; r < rounds; r++) {

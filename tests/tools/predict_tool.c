@@ -10,7 +10,7 @@
  *                     [--threshold MS] [--rtt MS] [--kernel UNAME_R] [--hz N]
  *                     [--rto-min-ms MS] [--mtu B] [--summary]
  *
- * The variant-to-knobs mapping below is what the command layer does for
+ * The variant-to-knobs mapping is nt_variant_knobs(), as for
  * `nagle-trace predict` and `--expect auto`. HZ: CONFIG_HZ from
  * /boot/config-$(uname -r) when readable, else --hz, else 250.
  */
@@ -25,37 +25,6 @@
 #include "nt/model/predict.h"
 
 #define MS 1000000LL
-
-/* A variant (src/live/variant.c) as the model's knobs. */
-static void knobs_from_variant(const struct nt_variant *v, struct nt_predict_knobs *k)
-{
-	k->pattern = NT_PREDICT_TWO_WRITES;
-	for (unsigned i = 0; i < v->n_ops; i++) {
-		switch (v->ops[i]) {
-		case NT_OP_WRITE_BOTH:
-			k->pattern = NT_PREDICT_ONE_WRITE;
-			break;
-		case NT_OP_WRITEV:
-			k->pattern = NT_PREDICT_WRITEV;
-			break;
-		case NT_OP_CORK_ON:
-			k->pattern = NT_PREDICT_CORK;
-			break;
-		case NT_OP_SEND_HEADER_MORE:
-			k->pattern = NT_PREDICT_MSG_MORE;
-			break;
-		default:
-			break;
-		}
-	}
-	k->client_nodelay = v->client_nodelay;
-	k->server_nodelay = v->server_nodelay;
-	k->server_quickack = v->server_quickack == NT_QUICKACK_ONCE    ? NT_PREDICT_QUICKACK_ONCE
-			     : v->server_quickack == NT_QUICKACK_REARM ? NT_PREDICT_QUICKACK_REARM
-								       : NT_PREDICT_QUICKACK_NEVER;
-	k->route_quickack = v->route_quickack;
-	k->client_autocork = v->autocork != 0;
-}
 
 /* CONFIG_HZ of the running kernel from its build configuration, 0 if unknown. */
 static unsigned config_hz(const char *release)
@@ -191,7 +160,7 @@ static void parse(int argc, char **argv, struct nt_predict_knobs *k, bool *summa
 				fprintf(stderr, "predict_tool: unknown variant \"%s\"\n", o);
 				exit(2);
 			}
-			knobs_from_variant(v, k);
+			nt_variant_knobs(v, k);
 			break;
 		case 'H':
 			k->header_bytes = (uint32_t)number("--header", o);

@@ -71,7 +71,7 @@ static void accepted(struct nt_trace_opts *opt, const char *const *args)
 
 #define ACCEPTED(opt, ...) accepted(opt, (const char *const[]){ __VA_ARGS__, NULL })
 
-/* what this checks: no arguments: 4 rounds of 4/8/2 bytes, text, default variant, expect stalled */
+/* what this checks: no arguments: 4 rounds of 4/8/2 bytes, text, default variant, expect auto */
 static void test_defaults(void **state)
 {
 	struct nt_trace_opts opt;
@@ -94,8 +94,11 @@ static void test_defaults(void **state)
 	assert_int_equal(opt.trace.timeout_ns, 2000 * MS);
 	assert_int_equal(opt.trace.pingpong_thresh, 0);
 	assert_false(opt.trace.ipv6);
-	assert_ptr_equal(opt.trace.capture, nt_capture_backend("packet"));
-	assert_non_null(opt.trace.capture);
+	/* NULL: the live run picks it by the round's size (nt_trace_capture()) */
+	assert_null(opt.trace.capture);
+	assert_ptr_equal(nt_trace_capture(&opt.trace), nt_capture_backend("packet"));
+	opt.trace.shape.body_bytes = 16777216;
+	assert_ptr_equal(nt_trace_capture(&opt.trace), nt_capture_backend("pcap"));
 	assert_string_equal(opt.out.format, "text");
 	assert_null(opt.out.path);
 	assert_int_equal(opt.out.color, NT_COLOR_AUTO);
@@ -104,8 +107,7 @@ static void test_defaults(void **state)
 	assert_ptr_equal(opt.variants[0], nt_variant_find("default"));
 	assert_ptr_equal(opt.trace.variant, nt_variant_find("default"));
 	assert_string_equal(opt.trace.variant->name, "default");
-	assert_false(opt.expect_set);
-	assert_int_equal(opt.trace.expect, NT_EXPECT_STALLED);
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	assert_string_equal(err.msg, "");
 }
 
@@ -323,26 +325,23 @@ static void test_variant_lists(void **state)
 	assert_ptr_equal(opt.trace.variant, &all[0]);
 }
 
-/* what this checks: without --expect each variant's own expectation; with it, --expect wins */
+/* what this checks: without --expect, auto for every variant; with it, --expect in either order */
 static void test_expect_override(void **state)
 {
 	struct nt_trace_opts opt;
 
 	(void)state;
 	ACCEPTED(&opt, "--variant", "nodelay");
-	assert_false(opt.expect_set);
-	assert_int_equal(opt.trace.expect, NT_EXPECT_UNHELD);
-	ACCEPTED(&opt, "--variant", "one-write");
-	assert_int_equal(opt.trace.expect, NT_EXPECT_COALESCED);
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	ACCEPTED(&opt, "--variant", "quickack-rearm");
-	assert_int_equal(opt.trace.expect, NT_EXPECT_HELD);
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	ACCEPTED(&opt, "--variant", "nodelay", "--expect", "held");
-	assert_true(opt.expect_set);
 	assert_int_equal(opt.trace.expect, NT_EXPECT_HELD);
 	/* order does not matter */
 	ACCEPTED(&opt, "--expect", "stalled", "--variant", "nodelay");
-	assert_true(opt.expect_set);
 	assert_int_equal(opt.trace.expect, NT_EXPECT_STALLED);
+	ACCEPTED(&opt, "--expect", "auto", "--variant", "all");
+	assert_int_equal(opt.trace.expect, NT_EXPECT_AUTO);
 	ACCEPTED(&opt, "--expect", "any");
 	assert_int_equal(opt.trace.expect, NT_EXPECT_ANY);
 	ACCEPTED(&opt, "--expect", "coalesced");
@@ -357,9 +356,9 @@ static void test_name_options_refused(void **state)
 	char want[256];
 
 	(void)state;
-	REFUSED("--expect: unknown verdict \"bogus\" (stalled|held|unheld|coalesced|any)",
+	REFUSED("--expect: unknown verdict \"bogus\" (auto|stalled|held|unheld|coalesced|any)",
 		"--expect", "bogus");
-	REFUSED("--expect: unknown verdict \"incomplete\" (stalled|held|unheld|coalesced|any)",
+	REFUSED("--expect: unknown verdict \"incomplete\" (auto|stalled|held|unheld|coalesced|any)",
 		"--expect", "incomplete");
 	char names[128];
 
@@ -499,6 +498,46 @@ static void test_timeout_vs_pauses(void **state)
 }
 
 /*
+ * what this checks: --rtt takes milliseconds to the microsecond (0 is the bare
+ * veth pair, the default), refuses negative, over-10000 and non-numbers with
+ * one line, and needs a --timeout longer than two round trips; --capture-at
+ * takes client or target only
+ */
+static void test_rtt_capture_at(void **state)
+{
+	struct nt_trace_opts opt;
+
+	(void)state;
+	ACCEPTED(&opt, "--rounds", "2");
+	assert_int_equal(opt.trace.rtt_ns, 0);
+	assert_int_equal(opt.trace.capture_at, NT_LAB_CLIENT);
+	ACCEPTED(&opt, "--rtt", "20");
+	assert_int_equal(opt.trace.rtt_ns, 20 * MS);
+	ACCEPTED(&opt, "--rtt", "0.5");
+	assert_int_equal(opt.trace.rtt_ns, 500000);
+	ACCEPTED(&opt, "--rtt", "0.001");
+	assert_int_equal(opt.trace.rtt_ns, 1000);
+	ACCEPTED(&opt, "--rtt", "0");
+	assert_int_equal(opt.trace.rtt_ns, 0);
+	ACCEPTED(&opt, "--rtt", "10000", "--timeout", "20001");
+	assert_int_equal(opt.trace.rtt_ns, 10000 * MS);
+	REFUSED("--rtt: \"-1\" is not a number", "--rtt", "-1");
+	REFUSED("--rtt: \"abc\" is not a number", "--rtt", "abc");
+	REFUSED("--rtt: \"0.0001\" is not a number", "--rtt", "0.0001");
+	REFUSED("--rtt: \"10000.001\" is out of range (0..10000)", "--rtt", "10000.001");
+	REFUSED("--rtt: \"1e9\" is not a number", "--rtt", "1e9");
+	REFUSED("--timeout 2000 ms is shorter than two round trips of --rtt and the pauses",
+		"--rtt", "1000");
+	REFUSED("--timeout 100 ms is shorter than two round trips of --rtt and the pauses", "--rtt",
+		"40", "--timeout", "100", "--handler-ms", "20");
+	ACCEPTED(&opt, "--capture-at", "target", "--rtt", "20");
+	assert_int_equal(opt.trace.capture_at, NT_LAB_TARGET);
+	ACCEPTED(&opt, "--capture-at", "client");
+	assert_int_equal(opt.trace.capture_at, NT_LAB_CLIENT);
+	REFUSED("--capture-at: unknown side \"middle\" (client|target)", "--capture-at", "middle");
+}
+
+/*
  * what this checks: a value given to a flag option ("--summary=yes") is
  * refused with a message naming that option, in printable text.
  *
@@ -576,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_stream_bytes_limit),
 		cmocka_unit_test(test_timeout_vs_pauses),
+		cmocka_unit_test(test_rtt_capture_at),
 		cmocka_unit_test(test_flag_option_with_value),
 		/* last: when it fails it leaves getopt's state behind */
 		cmocka_unit_test(test_getopt_state_reset),

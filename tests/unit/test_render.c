@@ -28,6 +28,24 @@
 
 #define GOLDEN_DIR NT_TEST_DATA_DIR "/golden/render/"
 
+/* The model's prediction for the fixture's knobs, on a fixed kernel: every format shows it. */
+static void fixture_predict(struct nt_run *run)
+{
+	struct nt_predict_knobs k;
+	struct nt_err err = { "" };
+
+	nt_predict_knobs_default(&k);
+	k.header_bytes = FIXTURE_HEADER_BYTES;
+	k.body_bytes = FIXTURE_BODY_BYTES;
+	k.reply_bytes = FIXTURE_REPLY_BYTES;
+	k.rounds = FIXTURE_ROUNDS;
+	k.threshold_ns = FIXTURE_THRESHOLD_NS;
+	k.kernel = (struct nt_kernel_version){ 6, 18, 44 };
+	k.hz = 250;
+	snprintf(run->cfg.hz_source, sizeof(run->cfg.hz_source), "/proc/config.gz");
+	assert_int_equal(nt_run_predict(run, &k, &err), 0);
+}
+
 static void fixture_run(struct nt_run *run, const char *variant)
 {
 	struct nt_run_config *c = &run->cfg;
@@ -41,7 +59,7 @@ static void fixture_run(struct nt_run *run, const char *variant)
 	c->threshold_ns = FIXTURE_THRESHOLD_NS;
 	c->timeout_ns = FIXTURE_TIMEOUT_NS;
 	c->capture = "pcap";
-	c->expect = NT_EXPECT_STALLED;
+	c->expect = NT_EXPECT_AUTO;
 	c->family = AF_INET;
 	snprintf(c->client_addr, sizeof(c->client_addr), "%s", FIXTURE_CLIENT_ADDR);
 	snprintf(c->target_addr, sizeof(c->target_addr), "%s", FIXTURE_TARGET_ADDR);
@@ -56,6 +74,7 @@ static void fixture_run(struct nt_run *run, const char *variant)
 	run->client_mss = FIXTURE_MSS;
 	run->target_mss = FIXTURE_MSS;
 	run->teardown_seen = true;
+	fixture_predict(run);
 }
 
 /* A sink that keeps copies of the rounds it is handed, and of their events. */
@@ -378,6 +397,24 @@ static void test_golden_text(void **state)
 	golden_one("expected.txt", &nt_text_trace);
 }
 
+/* what this checks: --explain: the model's rule and sentence under H, A, B and the reply */
+static void test_golden_text_explain(void **state)
+{
+	struct nt_render_opts ro = { .explain = true };
+	struct nt_run run;
+	char *got;
+
+	(void)state;
+	fixture_run(&run, "default");
+	got = render_streamed(&nt_text_trace, &run, &ro);
+	check_golden("expected-explain.txt", got);
+	assert_non_null(strstr(got, "why: held: Nagle, small segment"));
+	assert_non_null(strstr(got, "[nagle_hold]"));
+	assert_non_null(strstr(got, "[delayed_pingpong]"));
+	free(got);
+	nt_run_fini(&run);
+}
+
 static void test_golden_markdown(void **state)
 {
 	(void)state;
@@ -429,7 +466,10 @@ static void test_golden_two_runs(void **state)
 	nt_run_fini(&runs[1]);
 }
 
-/* The Mermaid block: a sequenceDiagram, the stall as a note, nothing Mermaid chokes on. */
+/*
+ * The Mermaid block: a sequenceDiagram with named participants, the stall
+ * as a note inside a highlighted rect, nothing Mermaid chokes on.
+ */
 static void test_markdown_mermaid(void **state)
 {
 	struct nt_run run;
@@ -445,9 +485,12 @@ static void test_markdown_mermaid(void **state)
 	*end = '\0';
 	assert_null(strchr(start, ';'));
 	assert_null(strchr(start, '#'));
-	assert_non_null(strstr(start, "Note over Client,Target: 42.9 ms: body held by Nagle, "
-				      "ACK delayed\n    Target->>Client: pure ACK (+42."));
-	assert_non_null(strstr(start, "Client->>Target: header 4 B (+0.0"));
+	assert_non_null(strstr(start, "    participant C as Client 192.0.2.1:40000\n"
+				      "    participant T as Target 192.0.2.2:5001\n"));
+	assert_non_null(strstr(start, "    rect rgb(253, 227, 230)\n    C->>T: header 4 B (+0.0"));
+	assert_non_null(strstr(start, "Note over C,T: 42.9 ms stall<br/>body held by Nagle,<br/>"
+				      "ACK delayed\n    T->>C: pure ACK (+42."));
+	assert_non_null(strstr(strstr(start, "T->>C: pure ACK (+42."), "\n    end\n"));
 	assert_non_null(strstr(got, "```text\nround 2  stalled"));
 	free(got);
 	nt_run_fini(&run);
@@ -470,38 +513,80 @@ static void test_escaping(void **state)
 	got = render(&nt_html_trace, &run, 1);
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
-	assert_null(strstr(got, "<script"));
+	/* Self-contained: one inline script (the lesson's), one style, nothing referenced. */
+	assert_non_null(strstr(got, "<script>\n"));
+	assert_null(strstr(strstr(got, "<script>\n") + 1, "<script"));
+	assert_null(strstr(strstr(got, "<style>") + 1, "<style>"));
 	assert_null(strstr(got, "<link"));
 	assert_null(strstr(got, "src="));
 	free(got);
 	nt_run_fini(&run);
 }
 
-static void test_svg_advance(void **state)
+static size_t count(const char *s, const char *what)
 {
-	bool brk;
+	size_t n = 0;
 
-	(void)state;
-	assert_int_equal(nt_ladder_advance_px(-5, &brk), NT_LADDER_ROW_PX);
-	assert_false(brk);
-	assert_int_equal(nt_ladder_advance_px(0, &brk), NT_LADDER_ROW_PX);
-	assert_int_equal(nt_ladder_advance_px(10000, &brk), NT_LADDER_ROW_PX + 10);
-	assert_false(brk);
-	assert_int_equal(nt_ladder_advance_px(999999, &brk),
-			 NT_LADDER_ROW_PX + NT_LADDER_SCALE_MAX_PX);
-	assert_false(brk);
-	assert_int_equal(nt_ladder_advance_px(NT_LADDER_BREAK_NS, &brk), NT_LADDER_BREAK_PX);
-	assert_true(brk);
-	assert_int_equal(nt_ladder_advance_px(43900000, &brk), NT_LADDER_BREAK_PX);
-	assert_true(brk);
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
 }
 
-/* The stalled round: one break, right before the ACK that ends the stall; y grows. */
+/* The lesson page: a figure per round, a step per event, the stalled round opened first. */
+static void test_lesson_page(void **state)
+{
+	struct collected c;
+	struct nt_run run;
+	char *got, want[64];
+	size_t events = 0;
+
+	(void)state;
+	fixture_collect(&run, &c);
+	nt_run_fini(&run);
+	for (unsigned i = 0; i < c.count; i++)
+		events += c.n[i];
+	fixture_run(&run, "default");
+	got = render(&nt_html_trace, &run, 1);
+	assert_int_equal(count(got, "<figure class=\"nt-round\""), c.count);
+	assert_int_equal(count(got, "<g class=\"nt-st\" data-step="), events);
+	assert_int_equal(count(got, "<li data-step="), events);
+	assert_int_equal(count(got, "data-nt=\"cell\""), c.count);
+	assert_non_null(
+		strstr(got, "<body data-variant=\"default\" data-round=\"2\" data-step=\"0\">"));
+	snprintf(want, sizeof(want), "data-round=\"2\" data-verdict=\"stalled\"");
+	assert_non_null(strstr(got, want));
+	/* Inline diagrams share the page's markers and style: defined once. */
+	assert_int_equal(count(got, "<marker id=\"nt-head-key\""), 1);
+	free(got);
+	nt_run_fini(&run);
+}
+
+/* Items of one round of the fixture as ladder items (arrows and ticks as svg.c makes them). */
+static size_t ladder_items(const struct collected *c, unsigned round, struct nt_ladder_item *items)
+{
+	for (size_t i = 0; i < c->n[round]; i++) {
+		const struct nt_event *e = &c->ev[round][i];
+		bool tick = e->kind == NT_EVENT_SYSCALL;
+
+		items[i] = (struct nt_ladder_item){
+			.t_ns = e->t_ns,
+			.is_tick = tick,
+			.from_left = tick ? e->sys.side == NT_SIDE_CLIENT
+					  : e->seg.dir == NT_DIR_C2T,
+		};
+		snprintf(items[i].text, sizeof(items[i].text), "%s  +%zu.000 ms",
+			 tick ? "write(header+body) = 12" : "pure ACK", i);
+	}
+	return c->n[round];
+}
+
+/* The stalled round: one break band, right before the ACK that ends the stall; y grows. */
 static void test_ladder_layout(void **state)
 {
 	struct nt_ladder_item items[64];
 	struct nt_ladder l = { 0 };
-	int y[64];
+	struct nt_ladder_pos pos[64], *p = pos;
+	const struct nt_ladder *lp = &l;
 	struct collected c;
 	struct nt_run run;
 	size_t n, breaks = 0;
@@ -509,30 +594,69 @@ static void test_ladder_layout(void **state)
 
 	(void)state;
 	fixture_collect(&run, &c);
-	n = c.n[1];
+	assert_true(c.n[1] <= 64);
+	n = ladder_items(&c, 1, items);
 	assert_int_equal(n, c.rounds[1].events);
-	assert_true(n <= 64);
-	for (size_t i = 0; i < n; i++)
-		items[i] = (struct nt_ladder_item){ .t_ns = c.ev[1][i].t_ns };
 	l.items = items;
 	l.n = n;
-	height = nt_ladder_layout(&l, y);
+	height = nt_ladder_layout(&lp, 1, &p);
 	assert_int_equal(nt_ladder_height(&l), height);
 	for (size_t i = 1; i < n; i++) {
-		bool brk;
-
-		assert_true(y[i] >= y[i - 1] + NT_LADDER_ROW_PX);
-		nt_ladder_advance_px(items[i].t_ns - items[i - 1].t_ns, &brk);
-		if (brk) {
+		assert_true(pos[i].y >= pos[i - 1].y + NT_LADDER_MIN_ADVANCE_PX);
+		if (pos[i].band_top >= 0) {
 			breaks++;
 			assert_int_equal((long)i, c.rounds[1].marks.a);
-			assert_int_equal(y[i] - y[i - 1], NT_LADDER_BREAK_PX);
+			assert_true(pos[i].band_bottom - pos[i].band_top >= NT_LADDER_BREAK_PX);
 		}
 	}
 	assert_int_equal(breaks, 1);
-	assert_true(height > y[n - 1]);
-	assert_true(height < 1000);
+	assert_true(height > pos[n - 1].y + 50);
+	assert_true(height < 1100);
 	nt_run_fini(&run);
+}
+
+/* Two arrows 10 us apart: the second's label clears the first arrow and its label. */
+static void test_ladder_no_collision(void **state)
+{
+	struct nt_ladder_item items[3] = {
+		{ .t_ns = 1000, .from_left = true, .text = "header 4 B  +0.001 ms" },
+		{ .t_ns = 11000, .from_left = false, .text = "pure ACK  +0.011 ms" },
+		{ .t_ns = 21000, .from_left = true, .text = "body 8 B  +0.021 ms" },
+	};
+	struct nt_ladder l = { .items = items, .n = 3 };
+	struct nt_ladder_pos pos[3], *p = pos;
+	const struct nt_ladder *lp = &l;
+
+	(void)state;
+	nt_ladder_layout(&lp, 1, &p);
+	/*
+	 * An arrow from the left spans [y, y + slope] with its label above y;
+	 * one from the right spans [y - slope, y] with its label above that.
+	 * Each label is about 12 px high and 6 px above its line.
+	 */
+	assert_true(pos[1].y - NT_LADDER_SLOPE_PX - 18 > pos[0].y + NT_LADDER_SLOPE_PX);
+	assert_true(pos[2].y - 18 > pos[1].y);
+	assert_true(nt_ladder_label_width_px("pure ACK", 15, false) >= 8 * 9);
+}
+
+/* Panels laid out together: the same moment from each origin is at the same height. */
+static void test_ladder_joint(void **state)
+{
+	struct nt_ladder_item a[2] = { { .t_ns = 5000, .from_left = true, .text = "a" },
+				       { .t_ns = 50000000, .from_left = false, .text = "b" } };
+	struct nt_ladder_item b[2] = { { .t_ns = 9005000, .from_left = true, .text = "a" },
+				       { .t_ns = 9005010, .from_left = false, .text = "b" } };
+	struct nt_ladder la = { .items = a, .n = 2, .origin_ns = 0 };
+	struct nt_ladder lb = { .items = b, .n = 2, .origin_ns = 9000000 };
+	const struct nt_ladder *ls[2] = { &la, &lb };
+	struct nt_ladder_pos pa[2], pb[2], *pos[2] = { pa, pb };
+
+	(void)state;
+	nt_ladder_layout(ls, 2, pos);
+	assert_true(pa[0].y <= pb[0].y && pb[0].y - pa[0].y <= NT_LADDER_MIN_ADVANCE_PX);
+	assert_true(pa[1].y > pb[1].y);
+	assert_true(pa[1].band_top >= 0);
+	assert_int_equal(pb[1].band_top, -1);
 }
 
 static void test_view_helpers(void **state)
@@ -556,13 +680,16 @@ int main(void)
 		cmocka_unit_test(test_fixture_verdicts),
 		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_text_explain),
 		cmocka_unit_test(test_golden_markdown),
 		cmocka_unit_test(test_golden_svg),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_two_runs),
 		cmocka_unit_test(test_markdown_mermaid),
 		cmocka_unit_test(test_escaping),
-		cmocka_unit_test(test_svg_advance),
+		cmocka_unit_test(test_lesson_page),
+		cmocka_unit_test(test_ladder_no_collision),
+		cmocka_unit_test(test_ladder_joint),
 		cmocka_unit_test(test_ladder_layout),
 		cmocka_unit_test(test_view_helpers),
 		cmocka_unit_test(test_view_pick),

@@ -243,7 +243,7 @@ static bool expect_all(enum nt_expect e, const struct nt_round *r, unsigned n, c
 		       size_t len)
 {
 	for (unsigned i = 0; i < n; i++)
-		if (!nt_expect_round(e, &r[i], reason, len))
+		if (!nt_expect_round(e, &r[i], NULL, reason, len))
 			return false;
 	return true;
 }
@@ -968,14 +968,56 @@ static void test_expect_reason_truncated(void **state)
 	assert_string_equal(buf, "round 2");
 }
 
+/* A prediction accepting @verdicts (bits), most likely @v, decided by @rule. */
+static struct nt_predict_round predicted(unsigned verdicts, enum nt_verdict v,
+					 enum nt_predict_rule rule)
+{
+	struct nt_predict_round p;
+
+	memset(&p, 0, sizeof(p));
+	p.verdicts = verdicts;
+	p.verdict = v;
+	p.verdict_why.rule = rule;
+	return p;
+}
+
+/* what this checks: expect auto: every round, round 1 included, within the predicted set */
+static void test_expect_auto(void **state)
+{
+	struct nt_predict_round stall =
+		predicted(NT_PREDICT_VERDICT_BIT(S), S, NT_RULE_VERDICT_STALL);
+	struct nt_predict_round either = predicted(
+		NT_PREDICT_VERDICT_BIT(S) | NT_PREDICT_VERDICT_BIT(H), S, NT_RULE_VERDICT_STALL);
+	struct nt_predict_round held =
+		predicted(NT_PREDICT_VERDICT_BIT(H), H, NT_RULE_VERDICT_PROMPT_ACK);
+	struct nt_round r[1];
+	char buf[128] = "";
+
+	(void)state;
+	set_verdicts(r, 1, (enum nt_verdict[]){ S });
+	assert_true(nt_expect_round(NT_EXPECT_AUTO, &r[0], &stall, buf, sizeof(buf)));
+	assert_true(nt_expect_round(NT_EXPECT_AUTO, &r[0], &either, buf, sizeof(buf)));
+	/* round 1 is checked too: the model knows the quick-ACK budget */
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[0], &held, buf, sizeof(buf)));
+	assert_string_equal(buf,
+			    "round 1 was stalled, the model predicted held (verdict_prompt_ack)");
+	/* no prediction: nothing was checked, which is not a pass */
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[0], NULL, buf, sizeof(buf)));
+	assert_string_equal(buf, "round 1 has no prediction to check");
+	/* the named expectations ignore a prediction */
+	assert_true(nt_expect_round(NT_EXPECT_ANY, &r[0], &held, buf, sizeof(buf)));
+}
+
 /* what this checks: expectation names parse and print, unknown ones are -EINVAL */
 static void test_expect_names(void **state)
 {
-	static const char *const names[] = { "stalled", "held", "unheld", "coalesced", "any" };
+	static const char *const names[] = {
+		"auto", "stalled", "held", "unheld", "coalesced", "any"
+	};
 	enum nt_expect e;
 
 	(void)state;
-	for (unsigned i = 0; i < 5; i++) {
+	for (unsigned i = 0; i < 6; i++) {
 		assert_int_equal(nt_expect_parse(names[i], &e), 0);
 		assert_int_equal(e, (enum nt_expect)i);
 		assert_string_equal(nt_expect_name(e), names[i]);
@@ -983,7 +1025,7 @@ static void test_expect_names(void **state)
 	assert_int_equal(nt_expect_parse("incomplete", &e), -EINVAL);
 	assert_int_equal(nt_expect_parse("", &e), -EINVAL);
 	assert_int_equal(nt_expect_parse("Stalled", &e), -EINVAL);
-	assert_string_equal(nt_expect_name((enum nt_expect)5), "?");
+	assert_string_equal(nt_expect_name((enum nt_expect)6), "?");
 }
 
 /* The run under test: freed by run_teardown() even when an assertion fails. */
@@ -1174,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_expect_stalled),
 		cmocka_unit_test(test_expect_others),
 		cmocka_unit_test(test_expect_any),
+		cmocka_unit_test(test_expect_auto),
 		cmocka_unit_test(test_expect_reason_truncated),
 		cmocka_unit_test(test_expect_names),
 		cmocka_unit_test_teardown(test_run_finish_met, run_teardown),

@@ -27,6 +27,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/if_link.h>
 #include <linux/if_addr.h>
+#include <linux/neighbour.h>
 #include <linux/veth.h>
 
 #include "nt/lab/rtnl.h"
@@ -328,6 +329,45 @@ static void test_route_rto_min_locked(void **state)
 	assert_u32_attr(metrics.tb[RTAX_LOCK], 1u << RTAX_RTO_MIN);
 }
 
+static void check_neigh(int family, const char *text)
+{
+	static const uint8_t mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	unsigned char addr[16];
+	size_t len = family == AF_INET6 ? 16 : 4;
+	const struct ndmsg *ndm;
+	struct nlmsghdr *nlh;
+	struct attrs top;
+
+	assert_int_equal(inet_pton(family, text, addr), 1);
+	nlh = nt_rtnl_build_neigh(buf64, 12, family, 6, addr, mac, sizeof(mac));
+	/* REPLACE rather than EXCL: the entry is ours whatever the kernel learnt. */
+	assert_header(nlh, RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE,
+		      12);
+	ndm = mnl_nlmsg_get_payload(nlh);
+	assert_int_equal(ndm->ndm_family, family);
+	assert_int_equal(ndm->ndm_ifindex, 6);
+	assert_int_equal(ndm->ndm_state, NUD_PERMANENT);
+	assert_int_equal(ndm->ndm_flags, 0);
+	assert_int_equal(ndm->ndm_type, 0);
+
+	parse_top(nlh, sizeof(*ndm), &top);
+	assert_only(&top, (const int[]){ NDA_DST, NDA_LLADDR, 0 });
+	assert_bytes_attr(top.tb[NDA_DST], addr, len);
+	assert_bytes_attr(top.tb[NDA_LLADDR], mac, sizeof(mac));
+}
+
+static void test_neigh_ipv4(void **state)
+{
+	(void)state;
+	check_neigh(AF_INET, "192.0.2.2");
+}
+
+static void test_neigh_ipv6(void **state)
+{
+	(void)state;
+	check_neigh(AF_INET6, "2001:db8::1");
+}
+
 static void test_close_zeroed(void **state)
 {
 	struct nt_rtnl rtnl = { 0 };
@@ -487,6 +527,8 @@ int main(void)
 		cmocka_unit_test(test_route_ipv4_plain),
 		cmocka_unit_test(test_route_ipv6_quickack),
 		cmocka_unit_test(test_route_rto_min_locked),
+		cmocka_unit_test(test_neigh_ipv4),
+		cmocka_unit_test(test_neigh_ipv6),
 		cmocka_unit_test(test_close_zeroed),
 		cmocka_unit_test(test_request_no_such_device),
 		cmocka_unit_test(test_request_exists),

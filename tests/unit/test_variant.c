@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_variant.c - the variant table (each fix and non-fix as data) and the
- * per-variant summary arithmetic of the comparison table.
+ * test_variant.c - the variant table (each fix and non-fix as data), what the
+ * model predicts for each, and the per-variant summary arithmetic of the
+ * comparison table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,20 +13,25 @@
 #include <cmocka.h>
 
 #include "nt/live/variant.h"
+#include "nt/model/predict.h"
 #include "nt/model/stats.h"
 #include "nt/model/rounds.h"
 
-/* The documented expectation of every variant (README, nagle-trace(1)), measured on Linux 6.x. */
+/*
+ * The documented verdict of rounds 2..N of every variant (README,
+ * nagle-trace(1)), measured on Linux 6.x: what the model must predict for
+ * the default knobs.
+ */
 static const struct {
 	const char *name;
-	enum nt_expect expect;
+	enum nt_verdict verdict;
 } documented[] = {
-	{ "default", NT_EXPECT_STALLED },	{ "nodelay", NT_EXPECT_UNHELD },
-	{ "one-write", NT_EXPECT_COALESCED },	{ "writev", NT_EXPECT_COALESCED },
-	{ "cork", NT_EXPECT_COALESCED },	{ "msg-more", NT_EXPECT_COALESCED },
-	{ "quickack-once", NT_EXPECT_STALLED }, { "quickack-rearm", NT_EXPECT_HELD },
-	{ "route-quickack", NT_EXPECT_HELD },	{ "nodelay-server", NT_EXPECT_STALLED },
-	{ "autocork-off", NT_EXPECT_STALLED },
+	{ "default", NT_VERDICT_STALLED },	 { "nodelay", NT_VERDICT_UNHELD },
+	{ "one-write", NT_VERDICT_COALESCED },	 { "writev", NT_VERDICT_COALESCED },
+	{ "cork", NT_VERDICT_COALESCED },	 { "msg-more", NT_VERDICT_COALESCED },
+	{ "quickack-once", NT_VERDICT_STALLED }, { "quickack-rearm", NT_VERDICT_HELD },
+	{ "route-quickack", NT_VERDICT_HELD },	 { "nodelay-server", NT_VERDICT_STALLED },
+	{ "autocork-off", NT_VERDICT_STALLED },
 };
 
 #define N_DOCUMENTED (sizeof(documented) / sizeof(documented[0]))
@@ -40,7 +46,6 @@ static void test_table_is_the_documented_one(void **state)
 	assert_int_equal(n, N_DOCUMENTED);
 	for (unsigned i = 0; i < n; i++) {
 		assert_string_equal(all[i].name, documented[i].name);
-		assert_int_equal(all[i].expect, documented[i].expect);
 		assert_ptr_equal(nt_variant_find(documented[i].name), &all[i]);
 		assert_non_null(all[i].summary);
 		assert_true(all[i].n_ops >= 1 && all[i].n_ops <= NT_WRITE_OPS_MAX);
@@ -135,6 +140,71 @@ static void test_each_variant_changes_one_thing(void **state)
 	assert_int_equal(nt_variant_find("autocork-off")->autocork, 0);
 }
 
+/* what this checks: the model, given each variant's knobs, predicts its documented verdict */
+static void test_model_predicts_the_documented_verdicts(void **state)
+{
+	unsigned n;
+	const struct nt_variant *all = nt_variant_all(&n);
+
+	(void)state;
+	for (unsigned i = 0; i < n; i++) {
+		struct nt_predict_knobs k;
+		struct nt_predict_round r;
+		struct nt_predict p;
+		struct nt_err err = { "" };
+
+		nt_predict_knobs_default(&k);
+		nt_variant_knobs(&all[i], &k);
+		assert_int_equal(nt_predict_init(&p, &k, &err), 0);
+		/* Round 1 runs in quick-ACK mode (tcp_event_data_recv()): never a stall. */
+		assert_int_equal(nt_predict_round(&p, &r), 1);
+		assert_int_not_equal(r.verdict, NT_VERDICT_STALLED);
+		while (nt_predict_round(&p, &r) == 1) {
+			if (r.verdict != documented[i].verdict)
+				fail_msg("%s round %u: predicted %s, documented %s", all[i].name,
+					 r.index, nt_verdict_name(r.verdict),
+					 nt_verdict_name(documented[i].verdict));
+			assert_true(nt_predict_accepts(&r, documented[i].verdict));
+		}
+	}
+}
+
+/* what this checks: the knobs a variant sets, and only those */
+static void test_variant_knobs(void **state)
+{
+	struct nt_predict_knobs k;
+
+	(void)state;
+	nt_predict_knobs_default(&k);
+	nt_variant_knobs(nt_variant_find("default"), &k);
+	assert_int_equal(k.pattern, NT_PREDICT_TWO_WRITES);
+	assert_false(k.client_nodelay || k.server_nodelay || k.route_quickack);
+	assert_true(k.client_autocork);
+	assert_int_equal(k.server_quickack, NT_PREDICT_QUICKACK_NEVER);
+	nt_variant_knobs(nt_variant_find("writev"), &k);
+	assert_int_equal(k.pattern, NT_PREDICT_WRITEV);
+	nt_variant_knobs(nt_variant_find("cork"), &k);
+	assert_int_equal(k.pattern, NT_PREDICT_CORK);
+	nt_variant_knobs(nt_variant_find("msg-more"), &k);
+	assert_int_equal(k.pattern, NT_PREDICT_MSG_MORE);
+	nt_variant_knobs(nt_variant_find("one-write"), &k);
+	assert_int_equal(k.pattern, NT_PREDICT_ONE_WRITE);
+	nt_variant_knobs(nt_variant_find("quickack-rearm"), &k);
+	assert_int_equal(k.server_quickack, NT_PREDICT_QUICKACK_REARM);
+	assert_int_equal(k.pattern, NT_PREDICT_TWO_WRITES);
+	nt_variant_knobs(nt_variant_find("autocork-off"), &k);
+	assert_false(k.client_autocork);
+	nt_variant_knobs(nt_variant_find("route-quickack"), &k);
+	assert_true(k.route_quickack);
+	assert_true(k.client_autocork);
+	nt_variant_knobs(nt_variant_find("nodelay-server"), &k);
+	assert_true(k.server_nodelay);
+	assert_false(k.client_nodelay);
+	/* sizes and times are not the variant's */
+	assert_int_equal(k.header_bytes, 4);
+	assert_int_equal(k.body_bytes, 8);
+}
+
 /* what this checks: segments per request and request bytes per segment, as the table shows them */
 static void test_summary_arithmetic(void **state)
 {
@@ -176,6 +246,8 @@ int main(void)
 		cmocka_unit_test(test_table_is_the_documented_one),
 		cmocka_unit_test(test_every_pattern_sends_one_request),
 		cmocka_unit_test(test_each_variant_changes_one_thing),
+		cmocka_unit_test(test_model_predicts_the_documented_verdicts),
+		cmocka_unit_test(test_variant_knobs),
 		cmocka_unit_test(test_summary_arithmetic),
 	};
 

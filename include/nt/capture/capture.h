@@ -44,18 +44,23 @@ struct nt_capture_stats {
 	uint64_t if_dropped;
 };
 
+struct nt_rx_stamps;
+
 /**
  * struct nt_capture_config - what to capture
  * @ifname: interface in the calling thread's namespace
  * @filter: a BPF filter expression (pcap-filter(7) syntax)
  * @snaplen: bytes to keep per frame
  * @buffer_bytes: kernel buffer size, 0 for the back end's default
+ * @stamps: the command's receive-timestamp keeper (packet back end: open waits
+ *          until stamps are live), or NULL: open probes every time
  */
 struct nt_capture_config {
 	const char *ifname;
 	const char *filter;
 	unsigned snaplen;
 	unsigned buffer_bytes;
+	struct nt_rx_stamps *stamps;
 };
 
 struct nt_capture;

@@ -89,6 +89,27 @@ int nt_pcap_file_set_filter(struct nt_pcap_file *f, const char *expr, struct nt_
  */
 int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_err *err);
 
+/* Called for each frame by nt_pcap_file_each(); @frame is valid during the call. */
+typedef void (*nt_pcap_frame_fn)(void *ctx, const struct nt_frame *frame);
+
+/**
+ * nt_pcap_file_each() - every frame, in order, to @fn
+ * @f: the reader
+ * @max_frames: stop after this many frames (that pass the filter), 0 for all
+ * @fn: called for each frame
+ * @ctx: passed to @fn
+ * @frames_read: set to how many frames @fn was given
+ * @err: on a damaged file, where and why it broke
+ *
+ * Frames are those nt_pcap_file_next() returns, with the same checks; it
+ * is the faster way through a whole file.
+ *
+ * Return: 0 at the end of the file or after @max_frames, -EIO when the file
+ * is damaged or truncated (the frames before the damage were given).
+ */
+int nt_pcap_file_each(struct nt_pcap_file *f, uint64_t max_frames, nt_pcap_frame_fn fn, void *ctx,
+		      uint64_t *frames_read, struct nt_err *err);
+
 /**
  * nt_pcap_file_close() - close the reader; NULL is a no-op
  * @f: the reader

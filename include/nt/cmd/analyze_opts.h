@@ -22,6 +22,9 @@
 #include "nt/err.h"
 #include "nt/model/analysis.h"
 
+/* --jobs: threads reading files at once (more than the cores only adds switching). */
+#define NT_ANALYZE_JOBS_MAX 1024u
+
 /**
  * struct nt_analyze_opts - the analyze command's parsed command line
  * @action: analyze, or print help / version
@@ -33,6 +36,7 @@
  * @filter: the filter expression, NULL for none (allocated)
  * @max_packets: -c: stop after this many packets (over all files), 0 for all
  * @annotate: --annotate: the pcapng to write the inputs to, with comments, or NULL
+ * @jobs: --jobs: files read at once, 0 for one per core
  */
 struct nt_analyze_opts {
 	enum nt_cmd_action action;
@@ -44,6 +48,7 @@ struct nt_analyze_opts {
 	char *filter;
 	uint64_t max_packets;
 	const char *annotate;
+	unsigned jobs;
 };
 
 /**

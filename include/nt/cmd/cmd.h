@@ -40,6 +40,16 @@ int nt_cmd_analyze(int argc, char **argv);
 int nt_cmd_run(int argc, char **argv);
 
 /**
+ * nt_cmd_predict() - `nagle-trace predict [options]`: the model of the
+ * kernel's decisions alone, no namespaces (docs/model.md)
+ * @argc: argument count, argv[0] "predict"
+ * @argv: arguments
+ *
+ * Return: the exit status.
+ */
+int nt_cmd_predict(int argc, char **argv);
+
+/**
  * nt_cmd_completion() - `nagle-trace completion bash`: the bash completion
  * script, made from the option tables, variants and formats
  * @argc: argument count, argv[0] is "completion"

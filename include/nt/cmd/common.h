@@ -33,6 +33,7 @@ enum nt_color_mode {
  * @summary_only: --summary
  * @brief: --brief
  * @timings: --timings
+ * @explain: --explain
  */
 struct nt_cmd_output {
 	const char *format;
@@ -42,6 +43,7 @@ struct nt_cmd_output {
 	bool summary_only;
 	bool brief;
 	bool timings;
+	bool explain;
 };
 
 /**

@@ -21,27 +21,55 @@
 #define NT_TRACE_BYTES_MAX	  16777216u    /* 16 MiB */
 #define NT_TRACE_STREAM_BYTES_MAX (1ull << 31) /* rounds x request or reply bytes: no seq wrap */
 #define NT_TRACE_VARIANTS_MAX	  32
+#define NT_TRACE_RTT_US_MAX	  10000000u /* --rtt 10000 (ms): ten seconds */
 
 /**
  * struct nt_trace_opts - the trace command's parsed command line
  * @action: run, or print help / version
- * @trace: the live run's configuration (its variant and expectation are set
- *         per run)
+ * @trace: the live run's configuration (its variant is set per run)
  * @variants: the variants to run, each in its own lab, in order
  * @n_variants: how many
- * @expect_set: --expect was given (else each variant's own expectation)
+ * @variant_set: --variant was given
+ * @compare: --compare: two variants drawn side by side on one time axis
+ * @step: --step: pause after each round until a key is pressed
  * @out: the output options
  * @pkt_path: --export-packetdrill's script, NULL when not asked for
+ * @kernel: predict --kernel: the release to model (when @kernel_set)
+ * @kernel_set: --kernel was given
+ * @hz: predict --hz, 0 for the running kernel's
  */
 struct nt_trace_opts {
 	enum nt_cmd_action action;
 	struct nt_trace_config trace;
 	const struct nt_variant *variants[NT_TRACE_VARIANTS_MAX];
 	unsigned n_variants;
-	bool expect_set;
+	bool variant_set;
+	bool compare;
+	bool step;
 	struct nt_cmd_output out;
 	const char *pkt_path;
+	struct nt_kernel_version kernel;
+	bool kernel_set;
+	unsigned hz;
 };
+
+/**
+ * nt_predict_opts_parse() - parse and validate `nagle-trace predict`'s
+ * arguments: the exchange's knobs as for trace, --kernel, --hz, text or json
+ * @argc: argument count
+ * @argv: arguments, argv[0] "predict"
+ * @opt: filled with defaults, then the arguments
+ * @err: on failure, one line
+ *
+ * Return: 0, or -EINVAL on a usage error.
+ */
+int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err);
+
+/** nt_predict_opts_table() - predict's options, for the bash completion */
+const struct option *nt_predict_opts_table(void);
+
+/** nt_predict_opts_usage() - predict's --help */
+void nt_predict_opts_usage(FILE *out);
 
 /**
  * nt_trace_opts_parse() - parse and validate the trace command's arguments

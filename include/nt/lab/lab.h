@@ -9,6 +9,15 @@
  * to the peer and sets the links up. Nothing in the caller's namespace is
  * touched; the namespaces are held by descriptors only and die with the
  * process.
+ *
+ * With a round-trip time (nt_lab_config.rtt_ns), a third, middle namespace
+ * sits between them: client (nt-c) <-> (nt-mc) middle (nt-mt) <-> target
+ * (nt-t), two veth pairs and a forwarder thread (nt/lab/wire.h) that delays
+ * every frame by half the RTT in each direction. The middle is a transparent
+ * layer-2 path: no addresses, IPv6 off, no forwarding, so its own stack
+ * neither answers nor sends anything. Client and target keep their addresses
+ * and routes, and get permanent neighbour entries for each other so the first
+ * SYN does not wait for an ARP or NDP exchange across the delay.
  */
 #ifndef NT_LAB_LAB_H
 #define NT_LAB_LAB_H
@@ -18,9 +27,23 @@
 #include <netinet/in.h>
 
 #include "nt/err.h"
+#include "nt/lab/wire.h"
 
 #define NT_LAB_CLIENT_IF "nt-c"
 #define NT_LAB_TARGET_IF "nt-t"
+/* The middle namespace's ends, facing the client and the target, with a delay only. */
+#define NT_LAB_MIDDLE_CLIENT_IF "nt-mc"
+#define NT_LAB_MIDDLE_TARGET_IF "nt-mt"
+
+/**
+ * enum nt_lab_side - an end of the path, e.g. where to capture
+ * @NT_LAB_CLIENT: the client namespace and its link NT_LAB_CLIENT_IF
+ * @NT_LAB_TARGET: the target namespace and its link NT_LAB_TARGET_IF
+ */
+enum nt_lab_side {
+	NT_LAB_CLIENT = 0,
+	NT_LAB_TARGET = 1,
+};
 
 /**
  * struct nt_lab_config - what to build
@@ -35,6 +58,13 @@
  *                    RTAX_RTO_MIN of this many milliseconds (`rto_min lock`),
  *                    which on Linux 6.7 and later also bounds the delayed-ACK
  *                    timer (tcp_delack_max()); 0 to leave the kernel's
+ * @rtt_ns: round-trip time the path adds, half each way, through a middle
+ *          namespace and its forwarder; 0 for the single veth pair
+ * @resolve_neighbours: with @rtt_ns, leave out the permanent neighbour
+ *                      entries, so ARP or NDP runs across the delay
+ * @wire_spin_ns: the forwarder's busy-wait before each deadline
+ *                (struct nt_wire_config.spin_ns): 0 for the default,
+ *                negative for none
  */
 struct nt_lab_config {
 	bool ipv6;
@@ -42,12 +72,18 @@ struct nt_lab_config {
 	int pingpong_thresh;
 	int autocork;
 	uint32_t route_rto_min_ms;
+	int64_t rtt_ns;
+	bool resolve_neighbours;
+	int64_t wire_spin_ns;
 };
 
 /**
  * struct nt_lab - a lab that is up
  * @client_ns: descriptor of the client namespace, -1 when down
  * @target_ns: descriptor of the target namespace, -1 when down
+ * @middle_ns: descriptor of the middle namespace, -1 without a delay
+ * @client_ifname: NT_LAB_CLIENT_IF, the client's link
+ * @target_ifname: NT_LAB_TARGET_IF, the target's link
  * @client_ifindex: ifindex of NT_LAB_CLIENT_IF inside the client namespace
  * @target_ifindex: ifindex of NT_LAB_TARGET_IF inside the target namespace
  * @family: AF_INET or AF_INET6
@@ -56,10 +92,17 @@ struct nt_lab_config {
  * @prefixlen: prefix length of both addresses
  * @client_addr_str: printable client address
  * @target_addr_str: printable target address
+ * @delay_line: what adds the delay: "none", or "wire" (the user-space
+ *              forwarder of nt/lab/wire.h), for the report's header
+ * @wire: the forwarder, open and running when @delay_line is "wire"; read its
+ *        counters with nt_wire_stats()
  */
 struct nt_lab {
 	int client_ns;
 	int target_ns;
+	int middle_ns;
+	const char *client_ifname;
+	const char *target_ifname;
 	int client_ifindex;
 	int target_ifindex;
 	int family;
@@ -68,6 +111,8 @@ struct nt_lab {
 	uint8_t prefixlen;
 	char client_addr_str[INET6_ADDRSTRLEN];
 	char target_addr_str[INET6_ADDRSTRLEN];
+	const char *delay_line;
+	struct nt_wire wire;
 };
 
 /**
@@ -76,8 +121,10 @@ struct nt_lab {
  * @cfg: what to build
  * @err: names the failing step
  *
- * On success the calling thread is left in the client namespace. On failure
- * everything made so far is released (nt_lab_down()).
+ * On success the calling thread is left in the client namespace and, with a
+ * round-trip time, the forwarder thread runs until nt_lab_down() (which pays
+ * one RCU grace period for its packet socket). On failure everything made so
+ * far is released (nt_lab_down()).
  *
  * Return: 0 or a negative errno (-EPERM: no privileges for namespaces).
  */
@@ -102,9 +149,46 @@ int nt_lab_enter_client(const struct nt_lab *lab, struct nt_err *err);
 int nt_lab_enter_target(const struct nt_lab *lab, struct nt_err *err);
 
 /**
- * nt_lab_down() - release the lab's descriptors; idempotent, safe on a
- * partly built or zeroed lab (descriptors of 0 are treated as unset only when
- * the lab was never initialised: nt_lab_up() sets them to -1 first)
+ * nt_lab_enter() - move the calling thread into one side's namespace
+ * @lab: a lab that is up
+ * @side: which
+ * @err: filled on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_lab_enter(const struct nt_lab *lab, enum nt_lab_side side, struct nt_err *err);
+
+/**
+ * nt_lab_ifname() - one side's link, e.g. to capture on from inside its namespace
+ * @lab: a lab that is up
+ * @side: which
+ *
+ * Return: NT_LAB_CLIENT_IF or NT_LAB_TARGET_IF.
+ */
+const char *nt_lab_ifname(const struct nt_lab *lab, enum nt_lab_side side);
+
+/**
+ * nt_lab_side_parse() - "client" or "target" (--capture-at)
+ * @name: the text
+ * @side: set on success
+ *
+ * Return: 0, or -EINVAL for any other text.
+ */
+int nt_lab_side_parse(const char *name, enum nt_lab_side *side);
+
+/**
+ * nt_lab_side_name() - the name nt_lab_side_parse() reads
+ * @side: the side
+ *
+ * Return: "client" or "target".
+ */
+const char *nt_lab_side_name(enum nt_lab_side side);
+
+/**
+ * nt_lab_down() - stop and join the forwarder, release the lab's descriptors;
+ * idempotent, safe on a partly built or zeroed lab (descriptors of 0 are
+ * treated as unset only when the lab was never initialised: nt_lab_up() sets
+ * them to -1 first)
  * @lab: the lab
  */
 void nt_lab_down(struct nt_lab *lab);

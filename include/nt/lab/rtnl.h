@@ -11,6 +11,7 @@
 #define NT_LAB_RTNL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nt/err.h"
@@ -146,6 +147,26 @@ struct nlmsghdr *nt_rtnl_build_route_metrics(void *buf, uint32_t seq, int family
 					     const struct nt_rtnl_route_metrics *m);
 
 /**
+ * nt_rtnl_build_neigh() - RTM_NEWNEIGH for a permanent neighbour entry
+ * @buf: NT_RTNL_BUF_BYTES bytes
+ * @seq: sequence number
+ * @family: AF_INET (an ARP entry) or AF_INET6 (an NDP entry)
+ * @ifindex: the link the neighbour is on
+ * @addr: its address, 4 or 16 bytes, network order (NDA_DST)
+ * @lladdr: its link-layer address (NDA_LLADDR)
+ * @lladdr_len: bytes in @lladdr (6 for Ethernet)
+ *
+ * NUD_PERMANENT: neigh_update() never probes or ages such an entry, so no
+ * ARP request or neighbour solicitation is ever sent for @addr
+ * (`ip neigh replace ADDR lladdr LLADDR dev DEV nud permanent`).
+ * NLM_F_CREATE | NLM_F_REPLACE.
+ *
+ * Return: the message.
+ */
+struct nlmsghdr *nt_rtnl_build_neigh(void *buf, uint32_t seq, int family, int ifindex,
+				     const void *addr, const uint8_t *lladdr, size_t lladdr_len);
+
+/**
  * nt_rtnl_request() - send one request and wait for its acknowledgment
  * @rtnl: the socket; @nlh->nlmsg_seq is set from @rtnl->seq here
  * @nlh: the request, built with NLM_F_ACK
@@ -175,6 +196,21 @@ int nt_rtnl_open_link_monitor(struct nt_rtnl *rtnl, struct nt_err *err);
  * Return: the descriptor.
  */
 int nt_rtnl_fd(const struct nt_rtnl *rtnl);
+
+/**
+ * nt_rtnl_links_went_up() - read pending notifications of a link monitor,
+ * for several links
+ * @monitor: from nt_rtnl_open_link_monitor()
+ * @ifindex: the links to watch
+ * @up: up[i] set to true when an RTM_NEWLINK for ifindex[i] says
+ *      IF_OPER_UP; left alone otherwise
+ * @n: how many links
+ * @err: filled on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_rtnl_links_went_up(struct nt_rtnl *monitor, const int *ifindex, bool *up, size_t n,
+			  struct nt_err *err);
 
 /**
  * nt_rtnl_link_went_up() - read pending notifications of a link monitor

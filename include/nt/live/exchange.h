@@ -56,6 +56,8 @@ enum nt_quickack {
  * @handler_ns: server think time between reading a request and replying
  * @write_gap_ns: the NT_OP_GAP wait
  * @timeout_ns: a round (or the connection set-up) taking longer is an error
+ * @hold: before each round after the first, wait in NT_CLIENT_HELD until
+ *        nt_exchange_release() (--step: a class looks at the last round)
  * @client: the client's address and port to bind
  * @target: the target's address and port to listen on
  * @addr_len: length of @client and @target
@@ -71,6 +73,7 @@ struct nt_exchange_config {
 	int64_t handler_ns;
 	int64_t write_gap_ns;
 	int64_t timeout_ns;
+	bool hold;
 	struct sockaddr_storage client;
 	struct sockaddr_storage target;
 	socklen_t addr_len;
@@ -80,6 +83,7 @@ enum nt_client_state {
 	NT_CLIENT_IDLE,
 	NT_CLIENT_CONNECTING,
 	NT_CLIENT_PAUSE,
+	NT_CLIENT_HELD,
 	NT_CLIENT_WRITING,
 	NT_CLIENT_READING,
 	NT_CLIENT_DRAINING,
@@ -201,6 +205,13 @@ int nt_exchange_advance(struct nt_exchange *ex, struct nt_timeline *tl, struct n
  * Return: the descriptor.
  */
 int nt_exchange_client_fd(const struct nt_exchange *ex);
+
+/**
+ * nt_exchange_release() - let a held client (@hold) begin its next round;
+ * its pause (@pause_ns) and its round's timeout start now
+ * @ex: the exchange
+ */
+void nt_exchange_release(struct nt_exchange *ex);
 
 /**
  * nt_exchange_set_hooks() - install observers; call after nt_exchange_listen()

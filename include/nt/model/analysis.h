@@ -24,6 +24,27 @@
 /* Stall durations a report holds before moving them to the heap: one cache line. */
 #define NT_STALL_BATCH 8
 
+/* Frames decoded ahead of their flow lookup, so its cache misses overlap (analysis.c). */
+#define NT_ANALYSIS_AHEAD 8
+
+/**
+ * struct nt_analysis_pending - a TCP frame decoded, waiting for its flow
+ * @pkt: the decoded packet
+ * @key: its flow's key
+ * @t_ns: capture time
+ * @frame: frame number in its file
+ * @hash: nt_flowtab_hash(@key)
+ * @src_first: the packet's source is the key's first endpoint
+ */
+struct nt_analysis_pending {
+	struct nt_tcp_packet pkt;
+	struct nt_flow_key key;
+	int64_t t_ns;
+	uint64_t frame;
+	uint32_t hash;
+	bool src_first;
+};
+
 /**
  * struct nt_analysis_params - the analysis knobs
  * @stall: the episode rule's thresholds
@@ -187,6 +208,10 @@ struct nt_analysis_summary {
  * @cur_linktype: link type of the current file
  * @oom: an allocation failed; results are incomplete
  * @annot: when set, every stall is also kept here (--annotate); NULL: not kept
+ * @ahead: TCP frames of the current file not yet through their flow, oldest
+ *         at @ahead_head (a ring)
+ * @ahead_head: the oldest
+ * @n_ahead: how many
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -200,6 +225,9 @@ struct nt_analysis {
 	int cur_linktype;
 	bool oom;
 	struct nt_annot_list *annot;
+	struct nt_analysis_pending ahead[NT_ANALYSIS_AHEAD];
+	unsigned ahead_head;
+	unsigned n_ahead;
 };
 
 /**
@@ -241,7 +269,12 @@ void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *
  * @frame: captured bytes
  * @caplen: how many
  *
- * Return: 0 or -ENOMEM (counted in @an->oom; analysis goes on).
+ * A TCP frame is decoded at once but reaches its flow up to
+ * NT_ANALYSIS_AHEAD frames later (nt_analysis_file_end() settles the rest):
+ * counts per file are current, flows and stalls lag that far behind.
+ *
+ * Return: 0 or -ENOMEM, for this frame or one before it (counted in
+ * @an->oom; analysis goes on).
  */
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen);
 
@@ -251,6 +284,21 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
  * @error: why it ended early (one line, copied), NULL when read completely
  */
 void nt_analysis_file_end(struct nt_analysis *an, const char *error);
+
+/**
+ * nt_analysis_absorb() - append an analysis of the inputs that come next
+ * @an: the analysis, between files (no file open), not finished
+ * @part: an analysis of later inputs, with the same params, between files,
+ *        not finished; its files and reports move to @an (its annotation
+ *        list, when both have one, too), and it is left to nt_analysis_fini()
+ *
+ * Analyses of files made apart (in worker threads, say) and absorbed in the
+ * order of the files give what one analysis reading them in that order
+ * gives, once finished.
+ *
+ * Return: 0, or -ENOMEM (nothing moved).
+ */
+int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part);
 
 /**
  * nt_analysis_finish() - order the flows and compute their percentiles

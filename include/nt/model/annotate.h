@@ -107,6 +107,19 @@ struct nt_annot_list {
 int nt_annot_add(struct nt_annot_list *l, uint32_t file, const struct nt_stall_episode *ep);
 
 /**
+ * nt_annot_absorb() - append the stalls another list kept for later inputs
+ * @l: the list, not yet finished
+ * @part: a list kept by another analysis, not finished; emptied (freed)
+ * @file_offset: added to @part's input indices: how many inputs @l's come before
+ *
+ * The result is the list one analysis of all the inputs would have kept,
+ * the cap (NT_ANNOT_STALLS_MAX) included.
+ *
+ * Return: 0, or -ENOMEM (@part's stalls are then counted in @l->dropped).
+ */
+int nt_annot_absorb(struct nt_annot_list *l, struct nt_annot_list *part, uint32_t file_offset);
+
+/**
  * nt_annot_finish() - number the stalls and sort their marks by frame
  * @l: the list
  *

@@ -9,11 +9,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nt/model/predict.h"
 #include "nt/model/rounds.h"
 
-/* What the exit status checks. NT_EXPECT_STALLED: round 1 not stalled, later rounds stalled. */
+/*
+ * What the exit status checks. NT_EXPECT_AUTO (the default): every round's
+ * verdict is one the model of the kernel's decisions (nt/model/predict.h)
+ * accepts for it. NT_EXPECT_STALLED: round 1 not stalled, later rounds
+ * stalled; the others: rounds 2..N all have that verdict.
+ */
 enum nt_expect {
-	NT_EXPECT_STALLED = 0,
+	NT_EXPECT_AUTO = 0,
+	NT_EXPECT_STALLED,
 	NT_EXPECT_HELD,
 	NT_EXPECT_UNHELD,
 	NT_EXPECT_COALESCED,
@@ -23,7 +30,7 @@ enum nt_expect {
 
 /**
  * nt_expect_parse() - an expectation from its name
- * @name: "stalled", "held", "unheld", "coalesced" or "any"
+ * @name: "auto", "stalled", "held", "unheld", "coalesced" or "any"
  * @out: set on success
  *
  * Return: 0 or -EINVAL.
@@ -35,15 +42,19 @@ const char *nt_expect_name(enum nt_expect e);
 
 /**
  * nt_expect_round() - whether one round meets the expectation
- * @e: the expectation, checked on rounds 2..N (round 1 runs in quick-ACK
- *     mode, tcp_event_data_recv()): every one has that verdict; for stalled,
- *     round 1 must also not be stalled; any: always met
+ * @e: the expectation. auto: @r's verdict is one @predicted accepts, on
+ *     every round. The named verdicts are checked on rounds 2..N (round 1
+ *     runs in quick-ACK mode, tcp_event_data_recv()): every one has that
+ *     verdict; for stalled, round 1 must also not be stalled. any: always met
  * @r: the round (its @index says whether it is round 1)
+ * @predicted: the model's prediction for @r, NULL when there is none (auto
+ *             then fails: nothing was checked)
  * @reason: set to why not, one line naming the round, when not
  * @len: size of @reason
  *
  * Return: whether the round meets the expectation.
  */
-bool nt_expect_round(enum nt_expect e, const struct nt_round *r, char *reason, size_t len);
+bool nt_expect_round(enum nt_expect e, const struct nt_round *r,
+		     const struct nt_predict_round *predicted, char *reason, size_t len);
 
 #endif

@@ -203,6 +203,46 @@ struct nt_flow_entry *nt_flowtab_lookup(struct nt_flowtab *tab, const struct nt_
 					int64_t t_ns, bool *created);
 
 /**
+ * nt_flowtab_hash() - the hash nt_flowtab_lookup_hashed() wants
+ * @key: canonical key
+ *
+ * Return: the hash.
+ */
+uint32_t nt_flowtab_hash(const struct nt_flow_key *key);
+
+/**
+ * nt_flowtab_lookup_hashed() - nt_flowtab_lookup() with the key's hash known
+ * @tab: the table
+ * @key: canonical key
+ * @hash: nt_flowtab_hash(@key)
+ * @t_ns: the packet's time
+ * @created: as for nt_flowtab_lookup()
+ *
+ * Return: as nt_flowtab_lookup().
+ */
+struct nt_flow_entry *nt_flowtab_lookup_hashed(struct nt_flowtab *tab,
+					       const struct nt_flow_key *key, uint32_t hash,
+					       int64_t t_ns, bool *created);
+
+/**
+ * nt_flowtab_prefetch_bucket() - ask the cache for the bucket of @hash
+ * @tab: the table
+ * @hash: a key's hash
+ *
+ * A hint, for a lookup a few packets later; changes nothing.
+ */
+void nt_flowtab_prefetch_bucket(const struct nt_flowtab *tab, uint32_t hash);
+
+/**
+ * nt_flowtab_prefetch_entry() - ask the cache for the entry the bucket of @hash leads to
+ * @tab: the table
+ * @hash: a key's hash, whose bucket was prefetched a while ago
+ *
+ * A hint, like nt_flowtab_prefetch_bucket(): reads the bucket, changes nothing.
+ */
+void nt_flowtab_prefetch_entry(const struct nt_flowtab *tab, uint32_t hash);
+
+/**
  * nt_flowtab_flush() - evict every flow (NT_EVICT_FLUSH), least recent first
  * @tab: the table
  */

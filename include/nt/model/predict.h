@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "nt/err.h"
-#include "nt/model/run.h"
+#include "nt/model/evidence.h"
 #include "nt/model/verdict.h"
 
 /* How the client writes one request. */

@@ -13,6 +13,7 @@
 #include "nt/model/event.h"
 #include "nt/model/evidence.h"
 #include "nt/model/expect.h"
+#include "nt/model/predict.h"
 #include "nt/model/rounds.h"
 #include "nt/model/stats.h"
 
@@ -32,8 +33,14 @@
  * @target_addr: printable target address
  * @client_port: client port
  * @target_port: target port
- * @ifname: the captured interface (the client's veth end)
+ * @ifname: the captured interface (the client's or the target's veth end)
+ * @capture_at: "client" or "target": the end of the path the capture ran at
+ * @rtt_ns: round-trip time the path added (0: none)
+ * @delay_line: what added it: "none", or "wire" (the lab's user-space
+ *              forwarder)
  * @kernel: `uname -r` of the kernel that ran it
+ * @hz_source: where the model's HZ came from ("/proc/config.gz", ...), or
+ *             "assumed" when the kernel's configuration could not be read
  */
 struct nt_run_config {
 	const char *variant;
@@ -49,7 +56,11 @@ struct nt_run_config {
 	uint16_t client_port;
 	uint16_t target_port;
 	const char *ifname;
+	const char *capture_at;
+	int64_t rtt_ns;
+	const char *delay_line;
 	char kernel[72];
+	char hz_source[96];
 };
 
 /**
@@ -60,6 +71,8 @@ struct nt_run_config {
  * @kernel_received: the back end's own received count
  * @kernel_dropped: frames the kernel dropped before we read them
  * @if_dropped: frames the interface dropped
+ * @wire_dropped: frames the delay line lost, in either direction
+ *                (nt_wire_dropped()); 0 without one
  */
 struct nt_capture_counts {
 	uint64_t frames;
@@ -68,6 +81,7 @@ struct nt_capture_counts {
 	uint64_t kernel_received;
 	uint64_t kernel_dropped;
 	uint64_t if_dropped;
+	uint64_t wire_dropped;
 };
 
 /**
@@ -98,12 +112,19 @@ struct nt_run_timings {
  * struct nt_round_view - one round as a renderer sees it
  * @round: the assembled round (NULL for the handshake and teardown views)
  * @evidence: the kernel's evidence for it, NULL when none was gathered
+ * @predicted: the model's prediction for the round, NULL when the run has
+ *             none (analyze, the handshake and teardown views)
+ * @evidence_note: where the kernel's sampled state differs from the model's
+ *                 (nt_predict_check_evidence()), NULL or "" when it
+ *                 agrees or was not compared
  * @ev: the round's events in time order; @round's marks index this array
  * @n: how many
  */
 struct nt_round_view {
 	const struct nt_round *round;
 	const struct nt_round_evidence *evidence;
+	const struct nt_predict_round *predicted;
+	const char *evidence_note;
 	const struct nt_event *ev;
 	size_t n;
 };
@@ -153,6 +174,14 @@ struct nt_run_sink {
  * @expectation_reason: why not, one line
  * @interrupted: the run was stopped by a signal before it finished
  * @evidence: the kernel's own state per round and over the run
+ * @predicting: the model predicts every round (nt_run_predict())
+ * @predict: the model, one round ahead of what was retired
+ * @predicted: the last retired round's prediction
+ * @fix: why the configuration's fix works or fails (nt_predict_fix())
+ * @predict_misses: retired rounds whose verdict the model did not accept
+ * @evidence_disagreements: retired rounds whose sampled kernel state
+ *                          differed from the model's where it was certain
+ * @evidence_note: the last such difference, one line
  * @timings: where the run's wall time went
  * @retired: rounds handed to the sink so far
  * @begun: the sink's begin() was called
@@ -177,6 +206,13 @@ struct nt_run {
 	char expectation_reason[256];
 	bool interrupted;
 	struct nt_run_evidence evidence;
+	bool predicting;
+	struct nt_predict predict;
+	struct nt_predict_round predicted;
+	struct nt_predict_why fix;
+	unsigned predict_misses;
+	unsigned evidence_disagreements;
+	char evidence_note[NT_PREDICT_TEXT_MAX];
 	struct nt_run_timings timings;
 	unsigned retired;
 	bool begun;
@@ -188,6 +224,21 @@ struct nt_run {
 	struct nt_event *scratch;
 	size_t scratch_cap;
 };
+
+/**
+ * nt_run_predict() - predict every round with the model before it is retired
+ * @run: a run with no round retired yet
+ * @knobs: the knobs of the exchange as run (nt/model/predict.h)
+ * @err: why the model refused them
+ *
+ * Each retired round is then predicted (struct nt_round_view @predicted),
+ * its verdict checked against the prediction (@predict_misses; the
+ * expectation `auto`) and its evidence against the predicted state.
+ *
+ * Return: 0, or -EINVAL when the model does not take the knobs (the run
+ * then has no prediction).
+ */
+int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, struct nt_err *err);
 
 /**
  * nt_run_retire() - hand rounds up to @upto to @sink and drop their events

@@ -69,6 +69,20 @@ nt_analysis_render_fn nt_render_analysis_html;
 int nt_analysis_svg_write(FILE *out, const struct nt_analysis *an, bool standalone);
 
 /**
+ * nt_analysis_svg_flow() - the ladder diagram of one flow's first stall
+ * @out: the stream
+ * @an: a finished analysis
+ * @r: one of its flows
+ * @standalone: as for nt_analysis_svg_write()
+ * @steps: mark each segment as a step (struct nt_ladder @steps), for the
+ *         lesson page
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_analysis_svg_flow(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
+			 bool standalone, bool steps);
+
+/**
  * nt_render_analysis_text_flow() - one flow's block of the text report, from
  * its "flow A -> B" line to its timeline's last segment
  * @out: the stream

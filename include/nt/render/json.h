@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "nt/model/predict.h"
+
 /*
  * Schema versions, bumped with any incompatible change to a document:
  * live runs (docs/json-schema.md), analyze (docs/analyze.md) and run
@@ -110,6 +112,15 @@ struct json_object *nt_json_tool(bool *oom, const char *command);
  * Return: a static string.
  */
 const char *nt_json_library_version(void);
+
+/**
+ * nt_json_why() - a decision of the model as {"rule", "text"}
+ * @oom: set on failure
+ * @w: the decision
+ *
+ * Return: the object, or NULL when @w has no rule (the caller writes null).
+ */
+struct json_object *nt_json_why(bool *oom, const struct nt_predict_why *w);
 
 /**
  * nt_json_write() - write @o (not consumed; NULL is null) as a value whose

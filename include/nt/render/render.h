@@ -20,11 +20,15 @@
  * @color: use ANSI colours (text only)
  * @summary_only: one line per round instead of the full timeline (text)
  * @brief: the summary alone, no line per round (text)
+ * @compare: two runs drawn side by side on one time axis (svg)
+ * @explain: the model's rule and sentence under every packet it explains (text)
  */
 struct nt_render_opts {
 	bool color;
 	bool summary_only;
 	bool brief;
+	bool compare;
+	bool explain;
 };
 
 struct nt_renderer;
@@ -158,6 +162,15 @@ void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view
  * Return: 0 or -ENOMEM.
  */
 int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv, char **out);
+
+/**
+ * nt_text_evidence() - the kernel's evidence lines of a round as the text
+ * timeline words them, without indentation
+ * @rv: the round
+ * @client: set to the sender's line (malloc()ed), NULL when not gathered
+ * @target: set to the receiver's line (malloc()ed), NULL when not gathered
+ */
+void nt_text_evidence(const struct nt_round_view *rv, char **client, char **target);
 
 /* Each format's document of runs (registry.c lists them with their names). */
 extern const struct nt_trace_doc nt_text_trace;

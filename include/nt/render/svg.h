@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * svg.h - the live ladder diagram: each run's picked round as one panel of
- * the ladder (nt/render/ladder.h), side by side; the svg and html formats
- * share it.
+ * the ladder (nt/render/ladder.h), in a grid two panels wide (a document at
+ * most NT_LADDER_MAX_W wide: a slide), or a comparison of panels side by
+ * side on one time axis; the svg and html formats share it.
  */
 #ifndef NT_RENDER_SVG_H
 #define NT_RENDER_SVG_H
@@ -13,18 +14,33 @@
 #include "nt/model/run.h"
 #include "nt/render/pick.h"
 
+#define NT_SVG_COLUMNS 2 /* panels per row of a grid: 2 x 760 px fit a 1920 px slide */
+
 /**
- * nt_svg_write() - the diagrams of @runs side by side
+ * nt_svg_write() - the diagrams of @runs, a grid of NT_SVG_COLUMNS panels
+ * a row, or (@compare) one row on one time axis
  * @out: the stream
  * @runs: the finished runs
  * @picks: the round each shows (struct nt_pick: first stalled, else last)
- * @n_runs: how many
+ * @n_runs: how many (@compare: at most NT_SVG_COLUMNS)
+ * @compare: the same moment at the same height in every panel
  * @standalone: begin with an XML declaration (a .svg file), else an <svg>
  *              element fit for inlining in HTML
  *
  * Return: 0, -ENOMEM or -EIO.
  */
 int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *picks, unsigned n_runs,
-		 bool standalone);
+		 bool compare, bool standalone);
+
+/**
+ * nt_svg_round() - one round of a run as an inline diagram whose items are
+ * steps (struct nt_ladder @steps), for the lesson page
+ * @out: the stream
+ * @run: the run
+ * @rv: the round
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int nt_svg_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv);
 
 #endif

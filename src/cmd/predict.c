@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * predict.c - `nagle-trace predict`: the model of the kernel's decisions
+ * for the exchange's knobs, no namespaces, no privileges (docs/model.md).
+ * The knobs are made exactly as a live run makes them (nt_trace_knobs()), so
+ * what this prints is what `--expect auto` checks.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nt/cmd/cmd.h"
+#include "nt/cmd/trace_opts.h"
+#include "nt/exitcode.h"
+#include "nt/live/kernel.h"
+#include "nt/live/trace.h"
+#include "nt/output.h"
+#include "nt/render/predict.h"
+
+static int usage_error(const struct nt_err *err)
+{
+	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace predict --help'\n", err->msg);
+	return NT_EXIT_USAGE;
+}
+
+/* One variant's knobs: the running kernel's facts, then what the command line overrides. */
+static void make_doc(const struct nt_trace_opts *o, const struct nt_kernel_facts *kf,
+		     const struct nt_variant *v, struct nt_predict_doc *d)
+{
+	struct nt_trace_config t = o->trace;
+
+	t.variant = v;
+	memset(d, 0, sizeof(*d));
+	d->variant = v->name;
+	d->summary = v->summary;
+	nt_trace_knobs(&t, kf, &d->knobs);
+	d->kernel_source = "the running kernel";
+	d->hz_source = kf->hz_source;
+	if (o->kernel_set) {
+		d->knobs.kernel = o->kernel;
+		d->kernel_source = "--kernel";
+	}
+	if (o->hz) {
+		d->knobs.hz = o->hz;
+		d->hz_source = "--hz";
+	}
+}
+
+static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *docs, unsigned n)
+{
+	struct nt_err err = { "" };
+	struct nt_output out;
+	char pb[NT_ERR_PATH_MAX];
+	int ret;
+
+	if (nt_output_check(o->out.path, &err) < 0 ||
+	    nt_output_open(&out, o->out.path, NT_OUTPUT_DOCUMENT, &err) < 0) {
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		return NT_EXIT_FILE;
+	}
+	ret = strcmp(o->out.format, "json") == 0 ? nt_predict_json(out.fp, docs, n)
+						 : nt_predict_text(out.fp, docs, n);
+	if (ret < 0) {
+		nt_output_abort(&out);
+		fprintf(stderr, "nagle-trace: write %s: %s\n",
+			o->out.path ? nt_err_path(o->out.path, pb, sizeof(pb)) : "standard output",
+			strerror(-ret));
+		return NT_EXIT_FILE;
+	}
+	ret = nt_output_commit(&out, &err);
+	if (ret < 0 && ret != -EPIPE) {
+		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		return NT_EXIT_FILE;
+	}
+	return NT_EXIT_OK;
+}
+
+int nt_cmd_predict(int argc, char **argv)
+{
+	struct nt_predict_doc docs[NT_TRACE_VARIANTS_MAX];
+	struct nt_kernel_facts kf;
+	struct nt_trace_opts o;
+	struct nt_err err = { "" };
+
+	signal(SIGPIPE, SIG_IGN);
+	if (nt_predict_opts_parse(argc, argv, &o, &err) < 0)
+		return usage_error(&err);
+	if (o.action == NT_CMD_HELP)
+		return nt_cmd_print_info(nt_predict_opts_usage);
+	if (o.action == NT_CMD_VERSION)
+		return nt_cmd_print_info(nt_cmd_version);
+	nt_kernel_facts_read(&kf);
+	for (unsigned i = 0; i < o.n_variants; i++) {
+		struct nt_predict p;
+
+		make_doc(&o, &kf, o.variants[i], &docs[i]);
+		/* The options were range-checked; what is left is the model's own limits. */
+		if (nt_predict_init(&p, &docs[i].knobs, &err) < 0)
+			return usage_error(&err);
+	}
+	return render(&o, docs, o.n_variants);
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tty.c - a live run on a terminal (see nt/cmd/tty.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "nt/clock.h"
+#include "nt/cmd/cmd.h"
+#include "nt/cmd/tty.h"
+#include "nt/model/verdict.h"
+
+/* At most ten redraws a second: a round takes 40 ms when it stalls, 50 us when it does not. */
+#define REDRAW_NS (100LL * NT_NS_PER_MS)
+
+/* Overwrites the line with blanks: no escape sequence, so NO_COLOR's readers see none either. */
+static void blank(int len)
+{
+	fprintf(stderr, "\r%*s\r", len, "");
+}
+
+void nt_cmd_tty_clear(struct nt_cmd_tty *t)
+{
+	if (!t->shown)
+		return;
+	blank(t->shown_len);
+	t->shown = false;
+}
+
+static void draw(struct nt_cmd_tty *t, bool force)
+{
+	int64_t now = nt_now_mono_ns();
+	char line[160];
+	int len;
+
+	if (!t->progress || now - t->start_ns < NT_TTY_PROGRESS_AFTER_NS)
+		return;
+	if (!force && t->shown && now - t->drawn_ns < REDRAW_NS)
+		return;
+	t->drawn_ns = now;
+	len = 0;
+	if (t->n_variants > 1)
+		len += snprintf(line, sizeof(line), "variant %u/%u ", t->variant + 1,
+				t->n_variants);
+	len += snprintf(line + len, sizeof(line) - (size_t)len, "%s: round %u/%u",
+			t->name ? t->name : "", t->done, t->rounds);
+	for (int v = NT_VERDICT_COUNT - 1; v >= 0 && len < (int)sizeof(line); v--)
+		if (t->verdicts[v])
+			len += snprintf(line + len, sizeof(line) - (size_t)len, ", %u %s",
+					t->verdicts[v], nt_verdict_name((enum nt_verdict)v));
+	if (t->shown)
+		blank(t->shown_len);
+	fputs(line, stderr);
+	t->shown_len = (int)strlen(line);
+	t->shown = true;
+}
+
+static int tty_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *hs)
+{
+	struct nt_cmd_tty *t = ctx;
+	int ret;
+
+	nt_cmd_tty_clear(t);
+	ret = t->inner->begin(t->inner->ctx, run, hs);
+	if (t->report_tty)
+		fflush(t->report);
+	t->rounds = run->cfg.shape.rounds;
+	t->done = 0;
+	memset(t->verdicts, 0, sizeof(t->verdicts));
+	draw(t, true);
+	return ret;
+}
+
+static int tty_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
+{
+	struct nt_cmd_tty *t = ctx;
+	int ret;
+
+	if (t->report_tty)
+		nt_cmd_tty_clear(t);
+	ret = t->inner->round(t->inner->ctx, run, rv);
+	if (t->report_tty)
+		fflush(t->report);
+	t->done = rv->round->index;
+	if ((unsigned)rv->round->verdict < NT_VERDICT_COUNT)
+		t->verdicts[rv->round->verdict]++;
+	draw(t, t->report_tty);
+	return ret;
+}
+
+static int tty_end(void *ctx, const struct nt_run *run, const struct nt_round_view *td)
+{
+	struct nt_cmd_tty *t = ctx;
+
+	nt_cmd_tty_clear(t);
+	return t->inner->end(t->inner->ctx, run, td);
+}
+
+void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE *report,
+		     bool report_tty, unsigned n_variants)
+{
+	const char *term = getenv("TERM");
+
+	memset(t, 0, sizeof(*t));
+	t->inner = inner;
+	t->report = report;
+	t->report_tty = report_tty;
+	/* A terminal that says it is dumb (Emacs shells, some CI logs) gets no redrawn line. */
+	t->progress = isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
+	t->start_ns = nt_now_mono_ns();
+	t->n_variants = n_variants;
+	t->sink = (struct nt_run_sink){
+		.begin = tty_begin, .round = tty_round, .end = tty_end, .ctx = t
+	};
+}
+
+const struct nt_run_sink *nt_cmd_tty_sink(struct nt_cmd_tty *t)
+{
+	return &t->sink;
+}
+
+void nt_cmd_tty_variant(struct nt_cmd_tty *t, unsigned i, const char *name)
+{
+	t->variant = i;
+	t->name = name;
+	t->done = 0;
+	draw(t, true);
+}
+
+void nt_cmd_tty_step(void *ctx, unsigned round)
+{
+	struct nt_cmd_tty *t = ctx;
+	struct termios saved, raw;
+	bool restore;
+	char key;
+
+	nt_cmd_tty_clear(t);
+	t->shown_len = fprintf(stderr,
+			       "-- round %u of %u shown: press a key for the next one (Ctrl-C "
+			       "stops) --",
+			       round, t->rounds);
+	t->shown = t->shown_len > 0;
+	restore = tcgetattr(STDIN_FILENO, &saved) == 0;
+	if (restore) {
+		raw = saved;
+		/* One key, unseen; ISIG stays, so Ctrl-C still stops the run. */
+		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		raw.c_cc[VMIN] = 1;
+		raw.c_cc[VTIME] = 0;
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	}
+	while (!nt_cmd_stop && read(STDIN_FILENO, &key, 1) < 0 && errno == EINTR)
+		;
+	if (restore)
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	nt_cmd_tty_clear(t);
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lesson.js - steps a class through the ladders nagle-trace drew (the page
+ * is written by src/render/lesson.c; every picture is the C ladder's SVG).
+ *
+ * The page holds tracks (a variant of a run, or a flow of a capture), each
+ * with a strip of its rounds and one <figure> per round whose ladder was
+ * kept. Every drawn item of a ladder carries data-step; the figure's
+ * <ol class="nt-steps"> says, per step, what happened (the item's text) and
+ * why (data-why, empty when nothing is known yet). This script only shows,
+ * hides and highlights; it draws nothing and loads nothing.
+ *
+ * State: variant, round, step. The URL fragment
+ * #variant=NAME&round=N&step=K opens the page there, and the page mirrors
+ * its state on <body data-variant data-round data-step> and in the fragment.
+ */
+(function () {
+	'use strict';
+	var body = document.body;
+	var tracks = Array.prototype.slice.call(document.querySelectorAll('.nt-track'));
+	if (!tracks.length)
+		return;
+	var $ = function (sel, root) { return (root || document).querySelector(sel); };
+	var state = {
+		variant: body.dataset.variant || tracks[0].dataset.variant,
+		round: parseInt(body.dataset.round, 10) || 1,
+		step: parseInt(body.dataset.step, 10) || 0
+	};
+	var guessed = {};
+
+	function track() {
+		for (var i = 0; i < tracks.length; i++)
+			if (tracks[i].dataset.variant === state.variant)
+				return tracks[i];
+		return tracks[0];
+	}
+	function rounds(t) { return parseInt(t.dataset.rounds, 10) || 1; }
+	function figure(t) { return $('.nt-round[data-round="' + state.round + '"]', t); }
+	function nsteps(f) { return f ? parseInt(f.dataset.steps, 10) || 0 : 0; }
+	function key() { return state.variant + '/' + state.round; }
+	function predicting() { return body.classList.contains('nt-predict'); }
+	function revealed(f) {
+		return !predicting() || guessed[key()] || !f || !f.dataset.reveal ||
+			state.step >= parseInt(f.dataset.reveal, 10);
+	}
+
+	function readHash() {
+		var h = location.hash.replace(/^#/, '');
+		h.split('&').forEach(function (kv) {
+			var p = kv.split('=');
+			var v = decodeURIComponent(p[1] || '');
+			if (p[0] === 'variant' && v) state.variant = v;
+			if (p[0] === 'round' && /^\d+$/.test(v)) state.round = parseInt(v, 10);
+			if (p[0] === 'step' && /^\d+$/.test(v)) state.step = parseInt(v, 10);
+			if (p[0] === 'mode') {
+				body.classList.toggle('nt-projector', v.indexOf('projector') >= 0);
+				body.classList.toggle('nt-predict', v.indexOf('predict') >= 0);
+			}
+		});
+	}
+
+	function clamp() {
+		var t = track();
+		state.variant = t.dataset.variant;
+		state.round = Math.max(1, Math.min(state.round, rounds(t)));
+		state.step = Math.max(0, Math.min(state.step, nsteps(figure(t))));
+	}
+
+	function showSteps(f) {
+		var items = f.querySelectorAll('[data-step]');
+		for (var i = 0; i < items.length; i++) {
+			var k = parseInt(items[i].dataset.step, 10);
+			items[i].classList.toggle('nt-future', k > state.step);
+			items[i].classList.toggle('nt-now', k === state.step);
+		}
+	}
+
+	function panel(f) {
+		var li = f ? $('.nt-steps li[data-step="' + state.step + '"]', f) : null;
+		var last = f && state.step === nsteps(f);
+		$('#nt-step-title').textContent = f ? (state.step === 0 ?
+			'Before the round: press \u2192 to step' :
+			'Step ' + state.step + ' of ' + nsteps(f)) : 'No ladder for this round';
+		$('#nt-what').textContent = li ? li.textContent : (f ? '' :
+			(track().dataset.noladder || ''));
+		$('#nt-why').textContent = li ? (li.dataset.why || '') : '';
+		var notes = $('#nt-notes');
+		notes.innerHTML = '';
+		if (f && last && revealed(f)) {
+			var src = $('.nt-notes', f);
+			if (src) notes.innerHTML = src.innerHTML;
+		}
+	}
+
+	function strip(t) {
+		var cells = t.querySelectorAll('.nt-cell');
+		for (var i = 0; i < cells.length; i++) {
+			var c = cells[i];
+			var from = parseInt(c.dataset.round, 10);
+			var to = parseInt(c.dataset.last || c.dataset.round, 10);
+			c.classList.toggle('nt-here', state.round >= from && state.round <= to);
+			c.classList.toggle('nt-hide', !guessed[state.variant + '/' + from] &&
+				!(from === state.round && revealed(figure(t))));
+		}
+	}
+
+	function guess(f) {
+		var g = $('#nt-guess');
+		var ask = predicting() && f && f.dataset.reveal && !guessed[key()] &&
+			state.step + 1 === parseInt(f.dataset.reveal, 10);
+		g.hidden = !ask;
+		return ask;
+	}
+
+	function render() {
+		clamp();
+		var t = track();
+		tracks.forEach(function (x) { x.hidden = x !== t; });
+		var figs = t.querySelectorAll('.nt-round');
+		for (var i = 0; i < figs.length; i++)
+			figs[i].hidden = figs[i].dataset.round !== String(state.round);
+		var f = figure(t);
+		var none = $('.nt-noladder', t);
+		if (none) none.hidden = !!f;
+		if (f) {
+			showSteps(f);
+			f.classList.toggle('nt-revealed', revealed(f));
+		}
+		panel(f);
+		strip(t);
+		guess(f);
+		$('#nt-variant').value = state.variant;
+		$('#nt-where').textContent = (t.dataset.label || state.variant) + ', ' +
+			(t.dataset.unit || 'round') + ' ' + state.round + ' of ' + rounds(t);
+		body.dataset.variant = state.variant;
+		body.dataset.round = String(state.round);
+		body.dataset.step = String(state.step);
+		var h = '#variant=' + encodeURIComponent(state.variant) + '&round=' + state.round +
+			'&step=' + state.step;
+		if (location.hash !== h && history.replaceState)
+			history.replaceState(null, '', h);
+	}
+
+	function step(d) {
+		var f = figure(track());
+		if (d > 0 && guess(f))
+			return;
+		if (d > 0 && f && state.step >= nsteps(f) && state.round < rounds(track())) {
+			state.round++;
+			state.step = 0;
+		} else {
+			state.step += d;
+		}
+		render();
+	}
+	function round(d) { state.round += d; state.step = 0; render(); }
+	function variant(d) {
+		var i = tracks.indexOf(track());
+		state.variant = tracks[(i + d + tracks.length) % tracks.length].dataset.variant;
+		render();
+	}
+	function toggle(cls, id) {
+		var on = body.classList.toggle(cls);
+		$(id).setAttribute('aria-pressed', on ? 'true' : 'false');
+		render();
+	}
+
+	function answer(v) {
+		var f = figure(track());
+		if (!f) return;
+		guessed[key()] = true;
+		var right = v === f.dataset.verdict;
+		$('#nt-result').textContent = (right ? 'Right: ' : 'Not quite: ') + 'round ' +
+			state.round + ' is ' + f.dataset.verdict + '.';
+		state.step++;
+		render();
+	}
+
+	document.addEventListener('keydown', function (e) {
+		if (e.target && e.target.tagName === 'SELECT') return;
+		var k = e.key;
+		if (k === 'ArrowRight' || k === ' ' || k === 'Enter') step(1);
+		else if (k === 'ArrowLeft' || k === 'Backspace') step(-1);
+		else if (k === 'ArrowDown' || k === 'n' || k === 'PageDown') round(1);
+		else if (k === 'ArrowUp' || k === 'p' || k === 'PageUp') round(-1);
+		else if (k === 'Home') { state.step = 0; render(); }
+		else if (k === 'End') { state.step = 1e9; render(); }
+		else if (k === 'v') variant(1);
+		else if (k === 'V') variant(-1);
+		else if (k === 'f') toggle('nt-projector', '#nt-projector');
+		else if (k === 'g') toggle('nt-predict', '#nt-predict');
+		else return;
+		e.preventDefault();
+	});
+	document.addEventListener('click', function (e) {
+		var el = e.target.closest ? e.target.closest('[data-nt]') : null;
+		if (el && el.dataset.nt === 'prev') step(-1);
+		else if (el && el.dataset.nt === 'next') step(1);
+		else if (el && el.dataset.nt === 'round-') round(-1);
+		else if (el && el.dataset.nt === 'round+') round(1);
+		else if (el && el.dataset.nt === 'projector') toggle('nt-projector', '#nt-projector');
+		else if (el && el.dataset.nt === 'predict') toggle('nt-predict', '#nt-predict');
+		else if (el && el.dataset.nt === 'guess') answer(el.dataset.verdict);
+		else if (el && el.dataset.nt === 'cell') {
+			state.round = parseInt(el.dataset.round, 10);
+			state.step = 0;
+			render();
+		} else if (e.target.closest && e.target.closest('.nt-round')) step(1);
+	});
+	$('#nt-variant').addEventListener('change', function (e) {
+		state.variant = e.target.value;
+		render();
+	});
+	window.addEventListener('hashchange', function () { readHash(); render(); });
+	readHash();
+	render();
+	body.classList.add('nt-ready');
+})();

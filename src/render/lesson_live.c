@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lesson_live.c - one round of a live run on the lesson page: its ladder
+ * with every item a step, what each step is, why where the round's verdict
+ * says why, and the notes shown after the last step (the verdict, the
+ * explanation and the kernel's evidence).
+ *
+ * Today a step's why comes from the round as the verdict rule assembled it
+ * (struct nt_round's marks): the held header, the late ACK and the body it
+ * releases, and the evidence at the writes and reads it belongs to. Every
+ * other step says what happened and leaves why empty; step_why() is the one
+ * place a per-segment rule would fill it in.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nt/clock.h"
+#include "nt/render/escape.h"
+#include "nt/render/fmt.h"
+#include "nt/render/labels.h"
+#include "nt/render/lesson.h"
+#include "nt/render/why.h"
+#include "nt/render/render.h"
+#include "nt/render/svg.h"
+
+/* The step at which the verdict shows: the mark the rule decided on. */
+static long reveal_step(const struct nt_round *r)
+{
+	long mark = -1;
+
+	switch (r->verdict) {
+	case NT_VERDICT_STALLED:
+	case NT_VERDICT_HELD:
+		mark = r->marks.a;
+		break;
+	case NT_VERDICT_UNHELD:
+		mark = r->marks.b;
+		break;
+	case NT_VERDICT_COALESCED:
+		mark = r->marks.h;
+		break;
+	default:
+		break;
+	}
+	return mark >= 0 ? mark + 1 : 0;
+}
+
+static void step_what(const struct nt_event *e, int64_t t0, char *buf, size_t len)
+{
+	char label[64];
+	double rel_ms = nt_ns_to_ms(e->t_ns - t0);
+
+	if (e->kind == NT_EVENT_SYSCALL)
+		snprintf(buf, len, "%s: %s returned %" PRId64 " (+%.3f ms)",
+			 e->sys.side == NT_SIDE_CLIENT ? "Client" : "Target",
+			 nt_label_call(e->sys.call), e->sys.bytes, rel_ms);
+	else
+		snprintf(buf, len, "%s: %s, seq %" PRIu32 ", ack %" PRIu32 " (+%.3f ms)",
+			 e->seg.dir == NT_DIR_C2T ? "Client \u2192 Target" : "Target \u2192 Client",
+			 nt_label_segment(&e->seg, label, sizeof(label)), e->seg.seq_rel,
+			 e->seg.ack_rel, rel_ms);
+}
+
+/* What the verdict rule and the kernel's evidence say about event @i; "" when nothing. */
+/* After the step's own sentence: the kernel rules the model says decided it (nt/render/why.h). */
+static void model_why(const struct nt_round_view *rv, size_t i, char *buf, size_t len)
+{
+	const struct nt_predict_why *why[NT_WHY_MAX];
+	unsigned n = nt_why_event(rv, i, why);
+	size_t used = strlen(buf);
+
+	for (unsigned k = 0; k < n && used + 1 < len; k++) {
+		int w = snprintf(buf + used, len - used, "%sKernel rule %s: %s.", used ? " " : "",
+				 nt_predict_rule_name(why[k]->rule), why[k]->text);
+
+		if (w < 0)
+			break;
+		used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+	}
+}
+
+static void step_why(const struct nt_round_view *rv, size_t i, const char *client_ev,
+		     const char *target_ev, char *buf, size_t len)
+{
+	const struct nt_round *r = rv->round;
+	const struct nt_event *e = &rv->ev[i];
+	bool stalled = r->verdict == NT_VERDICT_STALLED;
+	long at = (long)i;
+
+	buf[0] = '\0';
+	if (at == r->marks.h && r->verdict == NT_VERDICT_COALESCED)
+		snprintf(buf, len,
+			 "Header and body left in one segment: nothing was left for "
+			 "Nagle to hold.");
+	else if (at == r->marks.h && (stalled || r->verdict == NT_VERDICT_HELD))
+		snprintf(buf, len,
+			 "The header leaves at once: nothing of the client's was "
+			 "unacknowledged. Until it is acknowledged, Nagle holds any "
+			 "further small segment (tcp_nagle_check).");
+	else if (at == r->marks.a && stalled)
+		snprintf(buf, len,
+			 "%.3f ms after the header: the target delayed this ACK, waiting for a "
+			 "reply it could not send before the body arrived, until its delayed-ACK "
+			 "timer fired. The body was held by Nagle all that time.",
+			 nt_ns_to_ms(r->gap_ns));
+	else if (at == r->marks.a && r->body_written_after_ack)
+		snprintf(buf, len,
+			 "This ACK arrived before write(body) returned: Nagle had "
+			 "nothing to hold.");
+	else if (at == r->marks.a && r->verdict == NT_VERDICT_HELD)
+		snprintf(buf, len,
+			 "The ACK came at once (the target was in quick-ACK mode): "
+			 "Nagle held the body only until now.");
+	else if (at == r->marks.b && r->release_ns >= 0 &&
+		 (stalled || r->verdict == NT_VERDICT_HELD))
+		snprintf(buf, len, "The ACK released the body: it leaves %.3f ms after it.",
+			 nt_ns_to_ms(r->release_ns));
+	else if (at == r->marks.b && r->verdict == NT_VERDICT_UNHELD)
+		snprintf(buf, len, "The body left before the header's ACK: nothing held it.");
+	else if (e->kind == NT_EVENT_SYSCALL && client_ev &&
+		 (e->sys.call == NT_CALL_WRITE_BODY || e->sys.call == NT_CALL_WRITE_REQUEST))
+		snprintf(buf, len, "The kernel's evidence: %s.",
+			 strncmp(client_ev, "evidence: ", 10) ? client_ev : client_ev + 10);
+	else if (e->kind == NT_EVENT_SYSCALL && target_ev && e->sys.call == NT_CALL_READ_REQUEST)
+		snprintf(buf, len, "The kernel's evidence: %s.", target_ev);
+	model_why(rv, i, buf, len);
+}
+
+static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
+		  const char *client_ev, const char *target_ev)
+{
+	const char *why, *fix;
+	char rtt[32], gap[32], line[512];
+
+	fprintf(out, "<p><strong>Round %u: %s.</strong> Round trip %s, header&#8594;ACK %s.</p>\n",
+		r->index, nt_verdict_name(r->verdict), nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)),
+		nt_fmt_ms(r->gap_ns, gap, sizeof(gap)));
+	nt_render_explain(run, &why, &fix);
+	if (why && r->verdict == NT_VERDICT_STALLED) {
+		fputs("<p><strong>Why:</strong> ", out);
+		nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
+		nt_escape_xml(out, fix);
+		fputs(".</p>\n", out);
+	}
+	if (!client_ev && !target_ev)
+		return;
+	fputs("<ul>\n", out);
+	if (client_ev)
+		nt_lesson_escape_lines(out, client_ev);
+	if (target_ev)
+		nt_lesson_escape_lines(out, target_ev);
+	fputs("</ul>\n", out);
+}
+
+int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
+{
+	const struct nt_round *r = rv->round;
+	int64_t t0 = nt_round_view_origin(rv);
+	char *client_ev, *target_ev;
+	char what[160], why[1200];
+	int ret;
+
+	nt_lesson_figure_begin(out, r->index, nt_verdict_name(r->verdict), reveal_step(r), rv->n);
+	ret = nt_svg_round(out, run, rv);
+	if (ret < 0)
+		return ret;
+	nt_text_evidence(rv, &client_ev, &target_ev);
+	nt_lesson_steps_begin(out);
+	for (size_t i = 0; i < rv->n; i++) {
+		step_what(&rv->ev[i], t0, what, sizeof(what));
+		step_why(rv, i, client_ev, target_ev, why, sizeof(why));
+		nt_lesson_step(out, i + 1, what, why);
+	}
+	nt_lesson_notes_begin(out);
+	notes(out, run, r, client_ev, target_ev);
+	free(client_ev);
+	free(target_ev);
+	return nt_lesson_figure_end(out);
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# --rtt and --capture-at (issue 18): the trace through the delay line. At the
+# client a stalled round's header->ACK gap is the target's delayed ACK (about
+# 40 ms here, HZ 250) plus the RTT; at the target it is the delay alone.
+# Windows are wide for a loaded two-core machine; the precise figures belong
+# in tests/bench/.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_unshare
+need_tool python3
+
+# One run: the default variant, 4 rounds, RTT 20 ms, seen at the client.
+nt --rtt 20 --rounds 4 --format json -o "$NT_TMP/client.json"
+[ "$rc" = 0 ] || fail "--rtt 20 exited $rc (expectation auto not met?)"
+json_check "$NT_TMP/client.json" '
+c = doc["config"]
+assert c["rtt_ns"] == 20000000 and c["delay_line"] == "wire", c
+assert c["capture_at"] == "client" and c["interface"] == "nt-c", c
+r = doc["rounds"]
+assert r[0]["verdict"] == "held", r[0]            # a quick ACK, an RTT late
+assert r[0]["rtt_ns"] >= 20e6, r[0]               # header out, ACK back: one RTT at least
+assert 20e6 <= r[0]["header_ack_gap_ns"] < 30e6, r[0]
+for x in r[1:]:
+    assert x["verdict"] == "stalled", x
+    assert 55e6 <= x["header_ack_gap_ns"] <= 120e6, x  # delayed-ACK timer + RTT
+    assert x["rtt_ns"] >= 60e6, x                      # and the body still has its RTT to go
+s = doc["summary"]
+assert s["wire_dropped"] == 0 and not s["uncertain"], s
+assert s["expectation"]["met"], s["expectation"]
+'
+
+# The same from the target's side: the gap is the delayed ACK alone.
+nt --rtt 20 --rounds 4 --capture-at target --format json -o "$NT_TMP/target.json"
+[ "$rc" = 0 ] || fail "--rtt 20 --capture-at target exited $rc"
+json_check "$NT_TMP/target.json" '
+c = doc["config"]
+assert c["capture_at"] == "target" and c["interface"] == "nt-t", c
+r = doc["rounds"]
+assert r[0]["verdict"] == "held" and r[0]["header_ack_gap_ns"] < 10e6, r[0]
+for x in r[1:]:
+    assert x["verdict"] == "stalled", x
+    assert 35e6 <= x["header_ack_gap_ns"] <= 100e6, x
+'
+
+# TCP_NODELAY: no stall, the round trip is the path's RTT.
+nt --rtt 20 --rounds 4 --variant nodelay --format json -o "$NT_TMP/nodelay.json"
+[ "$rc" = 0 ] || fail "--rtt 20 --variant nodelay exited $rc"
+json_check "$NT_TMP/nodelay.json" '
+r = doc["rounds"]
+assert all(x["verdict"] != "stalled" for x in r), r
+p50 = doc["summary"]["rtt_p50_ns"]
+assert 20e6 <= p50 <= 30e6, p50
+'
+
+# The text report names the path and prices the stall.
+nt --rtt 20 --rounds 3 --brief -o "$NT_TMP/text.txt"
+[ "$rc" = 0 ] || fail "--rtt 20 --brief exited $rc"
+grep -q '^  path: RTT 20 ms, half each way (user-space delay line); captured at the client$' \
+	"$NT_TMP/text.txt" || fail "no path line: $(cat "$NT_TMP/text.txt")"
+grep -q '^  stall cost: header->ACK .* = the target.s ACK delay .* + RTT 20 ms$' "$NT_TMP/text.txt" ||
+	fail "no stall-cost line: $(cat "$NT_TMP/text.txt")"
+grep -q '^  delay line: 0 frames dropped$' "$NT_TMP/text.txt" || fail "no delay-line line"
+
+# --rtt 0 is today's lab: one veth pair, no path line.
+nt --rtt 0 --rounds 2 --format json -o "$NT_TMP/zero.json"
+[ "$rc" = 0 ] || fail "--rtt 0 exited $rc"
+json_check "$NT_TMP/zero.json" '
+c = doc["config"]
+assert c["rtt_ns"] == 0 and c["delay_line"] == "none", c
+assert doc["rounds"][1]["header_ack_gap_ns"] < 55e6, doc["rounds"][1]
+'
+
+# Bad values: exit 2, one line and the --help hint, nothing on standard output.
+for bad in -1 abc 1e9 10001 0.0001; do
+	set +e
+	unshare -Urn "$NAGLE_TRACE" --rtt "$bad" >"$NT_TMP/out" 2>"$NT_TMP/err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "--rtt $bad exited $rc, not 2"
+	[ "$(wc -l <"$NT_TMP/err")" = 2 ] || fail "--rtt $bad: not one line: $(cat "$NT_TMP/err")"
+	head -1 "$NT_TMP/err" | grep -q -- "--rtt: \"$bad\" is" || fail "--rtt $bad: $(cat "$NT_TMP/err")"
+	[ ! -s "$NT_TMP/out" ] || fail "--rtt $bad wrote to standard output"
+done
+set +e
+unshare -Urn "$NAGLE_TRACE" --capture-at middle 2>"$NT_TMP/err" >/dev/null
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(wc -l <"$NT_TMP/err")" = 2 ] || fail "--capture-at middle: rc $rc, $(cat "$NT_TMP/err")"
+echo "ok"

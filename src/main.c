@@ -24,11 +24,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "trace", nt_cmd_trace },
-	{ "analyze", nt_cmd_analyze },
-	{ "run", nt_cmd_run },
-	{ "predict", nt_cmd_predict },
-	{ "completion", nt_cmd_completion },
+	{ "trace", nt_cmd_trace },     { "analyze", nt_cmd_analyze },	    { "run", nt_cmd_run },
+	{ "predict", nt_cmd_predict }, { "completion", nt_cmd_completion },
 };
 
 int main(int argc, char **argv)

@@ -23,10 +23,15 @@ struct command {
 	int (*main)(int argc, char **argv);
 };
 
+/* clang-format off: one command a line */
 static const struct command commands[] = {
-	{ "trace", nt_cmd_trace },     { "analyze", nt_cmd_analyze },	    { "run", nt_cmd_run },
-	{ "predict", nt_cmd_predict }, { "completion", nt_cmd_completion },
+	{ "trace", nt_cmd_trace },
+	{ "analyze", nt_cmd_analyze },
+	{ "run", nt_cmd_run },
+	{ "predict", nt_cmd_predict },
+	{ "completion", nt_cmd_completion },
 };
+/* clang-format on */
 
 int main(int argc, char **argv)
 {

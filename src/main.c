@@ -23,7 +23,8 @@ struct command {
 	int (*main)(int argc, char **argv);
 };
 
-/* clang-format off: one command a line */
+/* One command a line. */
+/* clang-format off */
 static const struct command commands[] = {
 	{ "trace", nt_cmd_trace },
 	{ "analyze", nt_cmd_analyze },

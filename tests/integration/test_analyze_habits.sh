@@ -6,6 +6,7 @@
 # flag). Needs no privileges.
 set -eu
 . "$(dirname "$0")/lib.sh"
+need_unshare
 : "${NT_SOURCE_DIR:?}"
 caps=$NT_SOURCE_DIR/tests/golden/captures
 bgp=$caps/tcpdump-tests-bgp-4byte-asn.pcap

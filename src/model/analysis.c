@@ -252,6 +252,9 @@ static bool count_frame(struct nt_analysis *an, struct nt_analysis_file *f, int6
 	if (f->first_t_ns < 0)
 		f->first_t_ns = t_ns;
 	f->last_t_ns = t_ns;
+	/* A microsecond capture, scaled to nanoseconds by libpcap, has none below a microsecond. */
+	if (t_ns % 1000)
+		f->sub_us = true;
 	if (st != NT_DECODE_OK) {
 		if ((unsigned)st < NT_DECODE_STATUS_COUNT) {
 			f->not_decoded[st]++;

@@ -168,9 +168,9 @@ static void worst_section(FILE *out, const struct nt_analysis *an, const struct 
 		"%s (A) sent %" PRIu32 " bytes at %s (frame %" PRIu64
 		"), then nothing; %s (B) acknowledged them %s ms later with a pure ACK "
 		"(%s), and A's next data followed that ACK by %s ms: %s ms lost.\n",
-		a, ep->held_len, nt_fmt_utc(ep->held_t_ns, t, sizeof(t)), ep->held_frame, b,
-		nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)), nt_delack_name(ep->delack),
-		nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
+		a, ep->held_len, nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)),
+		ep->held_frame, b, nt_fmt_ms_trunc(ep->ack_delay_ns, d, sizeof(d)),
+		nt_delack_name(ep->delack), nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
 		nt_label_lost(ep->lost_min_ns, ep->stall_ns, st, sizeof(st)));
 	fputs("\nFrame numbers as Wireshark counts them, times in ms from the held segment, "
 	      "seq/ack relative.\n\n```text\n",

@@ -105,7 +105,7 @@ int nt_analysis_svg_flow(FILE *out, const struct nt_analysis *an, const struct n
 		 nt_delack_name(ep->delack));
 	snprintf(footer[0], sizeof(footer[0]),
 		 "times from the held segment (frame %" PRIu64 ", %s)", ep->held_frame,
-		 nt_fmt_utc(ep->held_t_ns, t, sizeof(t)));
+		 nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)));
 	snprintf(footer[1], sizeof(footer[1]),
 		 "this flow: %" PRIu32 " stall%s, %s ms lost; all flows: %" PRIu64 " stall%s",
 		 r->stalls, nt_plural(r->stalls),

@@ -42,7 +42,7 @@ static void episode(FILE *out, const char *label, const struct nt_analysis *an,
 		"  %s stall: %s (+%s ms in file), frame %" PRIu64 "\n"
 		"    %s sent %u byte%s, then nothing; %s acked them after %s ms (%s);\n"
 		"    the next data followed the ACK by %s ms (window %s ms): %s ms lost",
-		label, nt_fmt_utc(ep->held_t_ns, t, sizeof(t)),
+		label, nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)),
 		nt_fmt_ms_trunc(ep->held_t_ns - f->first_t_ns, rel, sizeof(rel)), ep->held_frame,
 		src, ep->held_len, nt_plural(ep->held_len), dst,
 		nt_fmt_ms_trunc(ep->ack_delay_ns, a, sizeof(a)), nt_delack_name(ep->delack),

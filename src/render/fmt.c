@@ -32,6 +32,11 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 
 const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len)
 {
+	return nt_fmt_utc_digits(t_ns, 9, buf, len);
+}
+
+const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t len)
+{
 	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;
 	int64_t frac = t_ns - s * NT_NS_PER_SEC;
 	time_t secs = (time_t)s;
@@ -43,7 +48,10 @@ const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len)
 		return buf;
 	}
 	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%09" PRId64 "Z", frac);
+	if (digits == 6)
+		snprintf(buf + n, len - n, ".%06" PRId64 "Z", frac / 1000);
+	else
+		snprintf(buf + n, len - n, ".%09" PRId64 "Z", frac);
 	return buf;
 }
 

@@ -151,6 +151,14 @@ void nt_label_episode_ends(const struct nt_flow_result *r, const struct nt_stall
 			c2t ? r->target_port : r->client_port, b, len);
 }
 
+const char *nt_label_capture_time(const struct nt_analysis *an, const struct nt_flow_result *r,
+				  int64_t t_ns, char *buf, size_t len)
+{
+	bool sub_us = r->file < an->n_files ? an->files[r->file].sub_us : true;
+
+	return nt_fmt_utc_digits(t_ns, sub_us ? 9 : 6, buf, len);
+}
+
 const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_flow_result *r,
 				const struct nt_stall_episode *ep, char *buf, size_t len)
 {
@@ -159,6 +167,6 @@ const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_fl
 	if (an->n_files > 1)
 		snprintf(file, sizeof(file), "file %u, ", r->file + 1);
 	snprintf(buf, len, "%sframe %" PRIu64 ", %s", file, ep->held_frame,
-		 nt_fmt_utc(ep->held_t_ns, t, sizeof(t)));
+		 nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)));
 	return buf;
 }

@@ -6,6 +6,7 @@
 # flag). Needs no privileges.
 set -eu
 . "$(dirname "$0")/lib.sh"
+need_unshare
 : "${NT_SOURCE_DIR:?}"
 caps=$NT_SOURCE_DIR/tests/golden/captures
 bgp=$caps/tcpdump-tests-bgp-4byte-asn.pcap
@@ -29,6 +30,14 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] || fail "-c 0 exited $rc, want 2"
+
+# Times to the capture's own precision: six decimals for tcpdump's microsecond
+# file, nine for nagle-trace's own nanosecond -w file.
+grep -q 'first stall: 2019-04-11T17:16:41\.910018Z ' <("$NAGLE_TRACE" analyze "$bgp") ||
+	fail "a microsecond capture's time not printed with six decimals"
+unshare -Urn "$NAGLE_TRACE" --rounds 3 -w "$NT_TMP/ns.pcap" >/dev/null || fail "trace -w"
+grep -Eq 'first stall: [0-9-]+T[0-9:]+\.[0-9]{9}Z ' <("$NAGLE_TRACE" analyze "$NT_TMP/ns.pcap") ||
+	fail "a nanosecond capture's time not printed with nine decimals"
 
 # Link types by name; singular counts.
 grep -q '^file 1: .*: EN10MB (Ethernet), 91 packets' <("$NAGLE_TRACE" analyze "$bgp") ||

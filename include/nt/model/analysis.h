@@ -142,6 +142,8 @@ struct nt_flow_result {
  * @flows_with_stalls: of which stalled
  * @stalls: stall episodes
  * @error: why reading stopped early (one line), NULL when read completely
+ * @sub_us: some frame's time has digits below the microsecond: times are
+ *          printed with nine decimals, else six (a microsecond capture)
  */
 struct nt_analysis_file {
 	char *path;
@@ -156,6 +158,7 @@ struct nt_analysis_file {
 	uint64_t flows_with_stalls;
 	uint64_t stalls;
 	char *error;
+	bool sub_us;
 };
 
 /**

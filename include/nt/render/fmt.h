@@ -53,6 +53,18 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len);
 const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len);
 
 /**
+ * nt_fmt_utc_digits() - nt_fmt_utc() with @digits decimals of the second
+ * @t_ns: nanoseconds since the epoch
+ * @digits: 9, or 6 for a capture with microsecond timestamps (any other
+ *          value is taken as 9); the digits left out are dropped, not rounded
+ * @buf: filled
+ * @len: size of @buf (NT_FMT_UTC_LEN)
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t len);
+
+/**
  * nt_fmt_endpoint() - "192.0.2.1:80" or "[2001:db8::1]:80"
  * @family: AF_INET or AF_INET6
  * @addr: network order (4 or 16 bytes)

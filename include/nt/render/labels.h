@@ -114,6 +114,20 @@ void nt_label_episode_ends(const struct nt_flow_result *r, const struct nt_stall
 			   char *a, char *b, size_t len);
 
 /**
+ * nt_label_capture_time() - an absolute time of a flow's file, to that
+ * capture's own precision (six decimals for a microsecond capture)
+ * @an: the analysis
+ * @r: the flow
+ * @t_ns: the time
+ * @buf: filled
+ * @len: size of @buf (NT_FMT_UTC_LEN)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_capture_time(const struct nt_analysis *an, const struct nt_flow_result *r,
+				  int64_t t_ns, char *buf, size_t len);
+
+/**
  * nt_label_occurrence() - where a stall happened, as the tables show it:
  * "frame 37, 2019-04-11T17:16:41.910018000Z", with "file 2, " in front when
  * several files were read

@@ -30,10 +30,14 @@
  * The lab caps GSO at one segment per frame (IFLA_GSO_MAX_SEGS = 1), so no
  * frame exceeds the MTU. In immediate mode libpcap uses a TPACKET_V2 ring
  * with one snaplen-sized slot per frame: a 256 KiB snaplen left a 2 MiB ring
- * 8 slots and dropped frames in the quick-ACK variants' bursts.
+ * 8 slots and dropped frames in the quick-ACK variants' bursts. The verdicts
+ * need the headers alone (Ethernet, IPv6 and a TCP header with options: 114
+ * bytes), so 256 bytes unless -w keeps the frames whole (a 1500-byte MTU
+ * frame fits in 2048).
  */
-#define CAPTURE_SNAPLEN	     4096
-#define CAPTURE_BUFFER_BYTES (4u * 1024 * 1024)
+#define CAPTURE_SNAPLEN	      256
+#define CAPTURE_SNAPLEN_WHOLE 2048
+#define CAPTURE_BUFFER_BYTES  (4u * 1024 * 1024)
 #define CAPTURE_BUFFER_MAX   (512u * 1024 * 1024)
 
 /*
@@ -363,18 +367,18 @@ static int start_target(struct pipeline *pl, struct nt_exchange *ex,
 /*
  * The capture's buffer for one round's frames. The exchange runs on this
  * thread, so while a large request is written nothing drains the capture:
- * a round's frames must fit. packet_rcv() charges each frame's skb truesize
- * (a veth TSO skb of up to 64 KiB, not the snaplen it is trimmed to) against
- * the buffer, so it is sized from the bytes, with four times their size for
- * that overhead: 4 MiB up to a 512 MiB cap (a 16 MiB body takes 68 MiB). A
- * packet socket gets no more than net.core.rmem_max of it in a user
- * namespace (nt_trace_capture()); libpcap's ring gets all of it, and its
- * memory is allocated at open.
+ * two rounds' frames must fit. A ring slot holds one frame's snaplen plus
+ * libpcap's headers; a round is a segment per MSS of its bytes and about
+ * one ACK for every two (tcp_ack_snd_check()), with room for the handshake:
+ * a 16 MiB body at a 256-byte snaplen takes 14 MiB, at 2048 bytes 76 MiB.
+ * 4 MiB at least, 512 MiB at most. A packet socket gets no more than
+ * net.core.rmem_max of it in a user namespace (nt_trace_capture()).
  */
-static unsigned capture_buffer_bytes(const struct nt_shape *s)
+static unsigned capture_buffer_bytes(const struct nt_shape *s, unsigned snaplen)
 {
 	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
-	uint64_t want = 4 * round + CAPTURE_BUFFER_BYTES;
+	uint64_t frames = (round / 1400 + 2) * 3 / 2 + 16;
+	uint64_t want = 2 * frames * (snaplen + 128) + CAPTURE_BUFFER_BYTES;
 
 	return want > CAPTURE_BUFFER_MAX ? CAPTURE_BUFFER_MAX : (unsigned)want;
 }
@@ -405,8 +409,9 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 	struct nt_capture_config cc = {
 		.ifname = nt_lab_ifname(lab, opt->capture_at),
 		.filter = filter,
-		.snaplen = CAPTURE_SNAPLEN,
-		.buffer_bytes = capture_buffer_bytes(&opt->shape),
+		.snaplen = opt->pcap ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN,
+		.buffer_bytes = capture_buffer_bytes(&opt->shape,
+						     opt->pcap ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN),
 		.stamps = opt->stamps,
 	};
 	ret = nt_lab_enter(lab, opt->capture_at, err);

@@ -187,6 +187,7 @@ static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t
 
 static void conn_init(struct conn *c, struct cap *cap, uint16_t cport)
 {
+	memset(c, 0, sizeof(*c)); /* host 0: 10.0.0.1, as every scenario but bench's */
 	c->cap = cap;
 	c->seq[0] = 1000000;
 	c->seq[1] = 3000000000u;

@@ -38,7 +38,7 @@
 #define CAPTURE_SNAPLEN	      256
 #define CAPTURE_SNAPLEN_WHOLE 2048
 #define CAPTURE_BUFFER_BYTES  (4u * 1024 * 1024)
-#define CAPTURE_BUFFER_MAX   (512u * 1024 * 1024)
+#define CAPTURE_BUFFER_MAX    (512u * 1024 * 1024)
 
 /*
  * After the exchange has closed, how long to wait for the FIN exchange to show
@@ -410,8 +410,8 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 		.ifname = nt_lab_ifname(lab, opt->capture_at),
 		.filter = filter,
 		.snaplen = opt->pcap ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN,
-		.buffer_bytes = capture_buffer_bytes(&opt->shape,
-						     opt->pcap ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN),
+		.buffer_bytes = capture_buffer_bytes(&opt->shape, opt->pcap ? CAPTURE_SNAPLEN_WHOLE
+									    : CAPTURE_SNAPLEN),
 		.stamps = opt->stamps,
 	};
 	ret = nt_lab_enter(lab, opt->capture_at, err);

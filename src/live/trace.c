@@ -37,8 +37,8 @@
  */
 #define CAPTURE_SNAPLEN	      256
 #define CAPTURE_SNAPLEN_WHOLE 2048
-#define CAPTURE_BUFFER_BYTES  (4u * 1024 * 1024)
-#define CAPTURE_BUFFER_MAX    (512u * 1024 * 1024)
+#define CAPTURE_BUFFER_BYTES  (4u << 20)
+#define CAPTURE_BUFFER_MAX    (512u << 20)
 
 /*
  * After the exchange has closed, how long to wait for the FIN exchange to show

@@ -93,7 +93,7 @@ struct nt_trace_config {
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err);
 
 /* Rounds (request + reply bytes) above this are captured with libpcap's ring by default. */
-#define NT_TRACE_PACKET_ROUND_MAX (2u * 1024 * 1024)
+#define NT_TRACE_PACKET_ROUND_MAX (2u << 20) /* 2 MiB */
 
 /**
  * nt_trace_capture() - the capture back end a run uses: @opt->capture, or

@@ -262,6 +262,8 @@ static int y_at(const struct nt_ladder *l, const struct nt_ladder_pos *pos, int6
 		return pos[0].y;
 	while (k + 1 < l->n && it[k + 1].t_ns <= t_ns)
 		k++;
+	if (t_ns == it[k].t_ns)
+		return pos[k].y;
 	if (k + 1 == l->n) {
 		extra = advance_px(t_ns - it[k].t_ns);
 		return pos[k].y + (extra < NT_LADDER_SLOPE_PX ? extra : NT_LADDER_SLOPE_PX);

@@ -10,6 +10,12 @@
  * an item goes where every lane it uses is clear, no higher than time order
  * and its gap to the previous item put it. A break band needs every lane of
  * its panel clear.
+ *
+ * With a flight time (--rtt), the sweep is the same, at each item's time at
+ * the capture; an arrow's far end is found afterwards, at the height its
+ * departure's or arrival's time has between the items around it (y_at()).
+ * Its label moves beside the capture's lifeline and the bands' words beside
+ * the other, where the long sloped lines cannot cross them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,19 +24,9 @@
 #include "nt/clock.h"
 #include "nt/render/escape.h"
 #include "nt/render/ladder.h"
+#include "ladder_int.h"
 
-/* The look: dark on white, blue one way, brown the other, red for a stall. */
-#define FONT_STACK                                                                             \
-	"system-ui, -apple-system, &apos;Segoe UI&apos;, Roboto, &apos;Helvetica Neue&apos;, " \
-	"Arial, &apos;DejaVu Sans&apos;, sans-serif"
-#define COLOR_TEXT	 "#111111"
-#define COLOR_LEFT	 "#0b3d91"
-#define COLOR_RIGHT	 "#8a3b00"
-#define COLOR_STALL	 "#b00020"
-#define COLOR_STALL_FILL "#fde3e6"
-#define COLOR_LIFELINE	 "#444444"
-
-/* Font sizes of the CSS below, and the lanes. */
+/* Font sizes of the CSS (ladder_svg.c), and the lanes. */
 #define SEG_PX	     15
 #define CALL_PX	     14
 #define LANE_GAP_PX  4	/* clear space between two items' drawings in a lane */
@@ -589,70 +585,4 @@ int nt_ladder_draw(FILE *out, const struct nt_ladder *l, int height)
 	nt_ladder_draw_at(out, l, pos, height);
 	free(pos);
 	return 0;
-}
-
-const char *nt_ladder_css(void)
-{
-	return ".nt-ladder text { font-family: " FONT_STACK "; fill: " COLOR_TEXT
-	       "; font-size: 15px; }\n"
-	       ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
-	       ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
-	       ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
-	       ".nt-ladder .seg { font-size: 15px; }\n"
-	       ".nt-ladder .seg.key { font-weight: bold; fill: " COLOR_STALL "; }\n"
-	       ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " COLOR_STALL "; }\n";
-}
-
-static void svg_defs(FILE *out)
-{
-	static const struct {
-		const char *id, *color;
-	} heads[] = { { "c2t", COLOR_LEFT }, { "t2c", COLOR_RIGHT }, { "key", COLOR_STALL } };
-
-	fputs("<defs>\n", out);
-	for (unsigned i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		fprintf(out,
-			"<marker id=\"nt-head-%s\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
-			"markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" "
-			"orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"%s\"/></marker>\n",
-			heads[i].id, heads[i].color);
-	fputs("</defs>\n", out);
-}
-
-void nt_ladder_svg_begin(FILE *out, int width, int height, const char *title, bool standalone)
-{
-	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"nt-ladder\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n<title>",
-		width, height, width, height);
-	nt_escape_xml(out, title);
-	fputs("</title>\n", out);
-	/*
-	 * A page holds many diagrams: marker ids must be unique in it, so the
-	 * first inline diagram defines them for all (markers are found by id
-	 * document-wide), and the page's one <style> carries the rules.
-	 */
-	if (standalone) {
-		svg_defs(out);
-		fprintf(out, "<style>\n%s</style>\n", nt_ladder_css());
-	}
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
-		height);
-}
-
-void nt_ladder_svg_defs(FILE *out)
-{
-	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" "
-	      "style=\"position:absolute\" aria-hidden=\"true\">\n",
-	      out);
-	svg_defs(out);
-	fputs("</svg>\n", out);
-}
-
-int nt_ladder_svg_end(FILE *out)
-{
-	fputs("</svg>\n", out);
-	return ferror(out) ? -EIO : 0;
 }

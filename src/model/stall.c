@@ -85,30 +85,41 @@ static bool is_pure_ack(const struct nt_stall_seg *seg)
 	       !(seg->flags & (NT_TCP_SYN | NT_TCP_FIN | NT_TCP_RST));
 }
 
-/* The ACK field: time the peer's data, and judge the peer's held segment. */
+/*
+ * The ACK field: judge the peer's held segment, and time the peer's data.
+ * Seen away from the ACK's sender (a), ACK - H holds the round trip between
+ * the capture point and a besides a's delay: the threshold applies to what
+ * is left, with rtt(a) as known before this ACK. A late ACK is no RTT sample
+ * (the delay would be taken for the path when it is the first sample).
+ */
 static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 		   const struct nt_stall_params *p, const struct nt_stall_seg *seg)
 {
-	if (a->sample_t_ns >= 0 && !nt_seq_before(seg->ack, a->sample_end)) {
-		int64_t rtt = seg->t_ns - a->sample_t_ns;
+	int64_t path_ns = a->rtt_ns > 0 ? a->rtt_ns : 0;
+	bool late = false;
 
-		if (rtt >= 0 && (a->rtt_ns < 0 || rtt < a->rtt_ns))
-			a->rtt_ns = rtt;
-		a->sample_t_ns = -1;
-	}
 	if (b->state == NT_STALL_HELD) {
 		uint32_t h_end = b->h_seq + b->h_len;
 
 		if (!nt_seq_before(seg->ack, h_end)) {
 			if (is_pure_ack(seg) && seg->ack == h_end &&
-			    seg->t_ns - b->h_t_ns >= p->threshold_ns) {
+			    seg->t_ns - b->h_t_ns - path_ns >= p->threshold_ns) {
 				b->state = NT_STALL_ACKED;
 				b->ack_t_ns = seg->t_ns;
 				b->ack_frame = seg->frame_index;
+				b->ack_path_ns = path_ns;
+				late = true;
 			} else {
 				b->state = NT_STALL_IDLE;
 			}
 		}
+	}
+	if (a->sample_t_ns >= 0 && !nt_seq_before(seg->ack, a->sample_end)) {
+		int64_t rtt = seg->t_ns - a->sample_t_ns;
+
+		if (!late && rtt >= 0 && (a->rtt_ns < 0 || rtt < a->rtt_ns))
+			a->rtt_ns = rtt;
+		a->sample_t_ns = -1;
 	}
 	if (!a->ack_seen || nt_seq_after(seg->ack, a->ack_max)) {
 		a->ack_max = seg->ack;
@@ -145,7 +156,8 @@ static void fill_episode(const struct nt_stall_side *a, const struct nt_stall_pa
 	if (nt_known(a->answer_t_ns) && a->answer_t_ns > a->h_t_ns)
 		ep->lost_min_ns = seg->t_ns - a->answer_t_ns;
 	ep->kind = ep->release_gap_ns <= ep->window_ns ? NT_EPISODE_STALL : NT_EPISODE_THINK_TIME;
-	ep->delack = nt_delack_classify(ep->ack_delay_ns);
+	/* The timer is the peer's delay: ACK - H less the path to the peer. */
+	ep->delack = nt_delack_classify(ep->ack_delay_ns - a->ack_path_ns);
 }
 
 int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,

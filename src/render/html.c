@@ -99,8 +99,16 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 			fputs("</code></h3>\n", out);
 		}
 		if (why) {
+			const struct nt_summary *s = &runs[i].summary;
+
 			fputs("<p><strong>Why:</strong> ", out);
 			nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+			if (s->verdicts[NT_VERDICT_STALLED] &&
+			    nt_label_stall_cost(&runs[i].cfg, s->stall_min_ns, s->stall_max_ns,
+						line, sizeof(line))[0]) {
+				fputs(".</p>\n<p><strong>Stall cost:</strong> ", out);
+				nt_escape_xml(out, line);
+			}
 			fputs(".</p>\n<p><strong>Fix:</strong> ", out);
 			nt_escape_xml(out, fix);
 			fputs(".</p>\n", out);
@@ -309,7 +317,15 @@ static void intro(FILE *out, const struct nt_run *first)
 	nt_escape_xml(out, first->cfg.client_addr);
 	fputs(", target ", out);
 	nt_escape_xml(out, first->cfg.target_addr);
-	fputs(", captured at the client. Step through a round on its ladder; time flows down, "
+	if (first->cfg.rtt_ns > 0) {
+		char path[128];
+
+		fputs("; ", out);
+		nt_escape_xml(out, nt_label_path(&first->cfg, path, sizeof(path)));
+	} else {
+		fputs(", captured at the client", out);
+	}
+	fputs(". Step through a round on its ladder; time flows down, "
 	      "gaps of 1 ms or more are drawn as marked breaks.</p>\n",
 	      out);
 }

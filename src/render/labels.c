@@ -4,7 +4,9 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
@@ -168,5 +170,83 @@ const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_fl
 		snprintf(file, sizeof(file), "file %u, ", r->file + 1);
 	snprintf(buf, len, "%sframe %" PRIu64 ", %s", file, ep->held_frame,
 		 nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)));
+	return buf;
+}
+
+const char *nt_label_rtt_ms(int64_t rtt_ns, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%.3f", nt_ns_to_ms(rtt_ns));
+
+	if (n < 0 || (size_t)n >= len)
+		return buf;
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+const char *nt_label_path(const struct nt_run_config *c, char *buf, size_t len)
+{
+	bool wire = !c->delay_line || strcmp(c->delay_line, "wire") == 0;
+	char rtt[32];
+
+	if (c->rtt_ns <= 0) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	snprintf(buf, len, "RTT %s ms (%s), captured at the %s",
+		 nt_label_rtt_ms(c->rtt_ns, rtt, sizeof(rtt)),
+		 wire ? "user-space delay line" : c->delay_line,
+		 c->capture_at ? c->capture_at : "client");
+	return buf;
+}
+
+/* "80.1" or "80.1 to 82.0" (ms). */
+static const char *ms_range(int64_t lo_ns, int64_t hi_ns, char *buf, size_t len)
+{
+	char lo[24], hi[24];
+
+	snprintf(lo, sizeof(lo), "%.1f", nt_ns_to_ms(lo_ns));
+	snprintf(hi, sizeof(hi), "%.1f", nt_ns_to_ms(hi_ns));
+	if (strcmp(lo, hi) == 0)
+		snprintf(buf, len, "%s", lo);
+	else
+		snprintf(buf, len, "%s to %s", lo, hi);
+	return buf;
+}
+
+/*
+ * At the client, header->ACK is the target's delayed ACK plus one RTT (the
+ * header's flight and the ACK's); at the target it is the delay alone, and
+ * the client waits one RTT more.
+ */
+const char *nt_label_stall_cost(const struct nt_run_config *c, int64_t lo_ns, int64_t hi_ns,
+				char *buf, size_t len)
+{
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+	char rtt[32], seen[64], other[64];
+
+	if (c->rtt_ns <= 0 || lo_ns < 0) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	if (hi_ns < lo_ns)
+		hi_ns = lo_ns;
+	nt_label_rtt_ms(c->rtt_ns, rtt, sizeof(rtt));
+	ms_range(lo_ns, hi_ns, seen, sizeof(seen));
+	if (at_target) {
+		ms_range(lo_ns + c->rtt_ns, hi_ns + c->rtt_ns, other, sizeof(other));
+		snprintf(buf, len,
+			 "the target's ACK delay %s ms (seen here) + RTT %s ms = %s ms at the "
+			 "client",
+			 seen, rtt, other);
+	} else {
+		ms_range(lo_ns - c->rtt_ns, hi_ns - c->rtt_ns, other, sizeof(other));
+		snprintf(buf, len,
+			 "header->ACK %s ms = the target's ACK delay %s ms (delayed-ACK timer) + "
+			 "RTT %s ms",
+			 seen, other, rtt);
+	}
 	return buf;
 }

@@ -10,6 +10,12 @@
  * an item goes where every lane it uses is clear, no higher than time order
  * and its gap to the previous item put it. A break band needs every lane of
  * its panel clear.
+ *
+ * With a flight time (--rtt), the sweep is the same, at each item's time at
+ * the capture; an arrow's far end is found afterwards, at the height its
+ * departure's or arrival's time has between the items around it (y_at()).
+ * Its label moves beside the capture's lifeline and the bands' words beside
+ * the other, where the long sloped lines cannot cross them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,19 +24,9 @@
 #include "nt/clock.h"
 #include "nt/render/escape.h"
 #include "nt/render/ladder.h"
+#include "ladder_int.h"
 
-/* The look: dark on white, blue one way, brown the other, red for a stall. */
-#define FONT_STACK                                                                             \
-	"system-ui, -apple-system, &apos;Segoe UI&apos;, Roboto, &apos;Helvetica Neue&apos;, " \
-	"Arial, &apos;DejaVu Sans&apos;, sans-serif"
-#define COLOR_TEXT	 "#111111"
-#define COLOR_LEFT	 "#0b3d91"
-#define COLOR_RIGHT	 "#8a3b00"
-#define COLOR_STALL	 "#b00020"
-#define COLOR_STALL_FILL "#fde3e6"
-#define COLOR_LIFELINE	 "#444444"
-
-/* Font sizes of the CSS below, and the lanes. */
+/* Font sizes of the CSS (ladder_svg.c), and the lanes. */
 #define SEG_PX	     15
 #define CALL_PX	     14
 #define LANE_GAP_PX  4	/* clear space between two items' drawings in a lane */
@@ -95,13 +91,23 @@ static int descent(int font_px)
 	return (font_px + 3) / 4;
 }
 
-/* A call's label beside its tick: does it fit its side on one line? */
-static bool tick_fits(const struct nt_ladder_item *it)
+/* A label beside a lifeline (a call's, or an arrow's with a flight): does it fit its side on one line? */
+static bool side_fits(const struct nt_ladder_item *it, int font_px, bool bold)
 {
 	int room = NT_LADDER_LEFT_X - TICK_LABEL_X - 6;
 
-	return nt_ladder_label_width_px(it->text, CALL_PX, false) <= room ||
-	       !strstr(it->text, "  ");
+	return nt_ladder_label_width_px(it->text, font_px, bold) <= room || !strstr(it->text, "  ");
+}
+
+static bool tick_fits(const struct nt_ladder_item *it)
+{
+	return side_fits(it, CALL_PX, false);
+}
+
+/* With a flight time, an arrow's label sits beside the capture's lifeline. */
+static bool flying(const struct nt_ladder *l, const struct nt_ladder_item *it)
+{
+	return l->oneway_ns > 0 && !it->is_tick;
 }
 
 static void lane_use(struct extent *e, enum lane l, int top, int bot)
@@ -111,9 +117,20 @@ static void lane_use(struct extent *e, enum lane l, int top, int bot)
 	e->bot[l] = bot;
 }
 
-static void extent_of(const struct nt_ladder_item *it, struct extent *e)
+static void extent_of(const struct nt_ladder *l, const struct nt_ladder_item *it, struct extent *e)
 {
 	memset(e, 0, sizeof(*e));
+	if (flying(l, it)) {
+		enum lane side = l->capture_right ? LANE_RIGHT : LANE_LEFT;
+
+		if (side_fits(it, SEG_PX, it->key))
+			lane_use(e, side, 5 - ascent(SEG_PX), 5 + descent(SEG_PX));
+		else
+			lane_use(e, side, -3 - ascent(SEG_PX), 14 + descent(SEG_PX));
+		/* The line's end and its arrowhead at the capture's lifeline. */
+		lane_use(e, LANE_MID, -5, 5);
+		return;
+	}
 	if (it->is_tick) {
 		enum lane side = it->from_left ? LANE_LEFT : LANE_RIGHT;
 
@@ -223,9 +240,72 @@ static int place(struct cursor *c, const struct extent *e, int y_min, bool band,
 	return y;
 }
 
+/*
+ * The height of the moment @t_ns on panel @l: between the heights of the
+ * items around it, in proportion to the time (a break band stands for its
+ * gap); no higher than the first item, and at most a slope below the last.
+ */
+static int y_at(const struct nt_ladder *l, const struct nt_ladder_pos *pos, int64_t t_ns)
+{
+	const struct nt_ladder_item *it = l->items;
+	int64_t span_ns;
+	size_t k = 0;
+	int extra;
+
+	if (!l->n)
+		return NT_LADDER_TOP_PX;
+	if (t_ns <= it[0].t_ns)
+		return pos[0].y;
+	while (k + 1 < l->n && it[k + 1].t_ns <= t_ns)
+		k++;
+	if (t_ns == it[k].t_ns)
+		return pos[k].y;
+	if (k + 1 == l->n) {
+		extra = advance_px(t_ns - it[k].t_ns);
+		return pos[k].y + (extra < NT_LADDER_SLOPE_PX ? extra : NT_LADDER_SLOPE_PX);
+	}
+	span_ns = it[k + 1].t_ns - it[k].t_ns;
+	return pos[k].y + (int)((int64_t)(pos[k + 1].y - pos[k].y) * (t_ns - it[k].t_ns) / span_ns);
+}
+
+/* Each item's two ends: an arrow's departure and arrival heights. */
+static void ends_of(const struct nt_ladder *l, struct nt_ladder_pos *pos)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct nt_ladder_item *it = &l->items[i];
+		struct nt_ladder_pos *p = &pos[i];
+		bool from_capture = it->from_left != l->capture_right;
+
+		if (it->is_tick) {
+			p->y_from = p->y_to = p->y;
+		} else if (!l->oneway_ns) {
+			p->y_from = it->from_left ? p->y : p->y - NT_LADDER_SLOPE_PX;
+			p->y_to = p->y_from + NT_LADDER_SLOPE_PX;
+		} else if (from_capture) {
+			/* Seen leaving: it arrives a flight later. */
+			p->y_from = p->y;
+			p->y_to = y_at(l, pos, it->t_ns + l->oneway_ns);
+		} else {
+			/* Seen arriving: it left a flight earlier. */
+			p->y_from = y_at(l, pos, it->t_ns - l->oneway_ns);
+			p->y_to = p->y;
+		}
+	}
+}
+
+static int footers(const struct nt_ladder *l)
+{
+	int n = 0;
+
+	while (n < 3 && l->footer[n])
+		n++;
+	return n;
+}
+
 int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n,
 		     struct nt_ladder_pos *const *pos)
 {
+	int foot_px = FOOT_PX;
 	struct cursor cur[8];
 	int64_t prev_rel = 0;
 	int prev_y = 0, bottom = NT_LADDER_TOP_PX;
@@ -245,17 +325,25 @@ int nt_ladder_layout(const struct nt_ladder *const *ls, unsigned n,
 		bool band = i > 0 && rel - c->last_rel_ns >= NT_LADDER_BREAK_NS;
 		struct extent e;
 
-		extent_of(it, &e);
+		extent_of(ls[k], it, &e);
 		prev_y = place(c, &e, any ? prev_y + advance_px(rel - prev_rel) : 0, band,
 			       &pos[k][i]);
 		prev_rel = rel;
 		c->last_rel_ns = rel;
 		any = true;
 	}
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		if (lanes_max(&cur[i]) > bottom)
 			bottom = lanes_max(&cur[i]);
-	return bottom + 8 + FOOT_PX;
+		ends_of(ls[i], pos[i]);
+		/* An arrow may land below the last item: the arrowhead's 4 px with it. */
+		for (size_t j = 0; j < ls[i]->n; j++)
+			if (pos[i][j].y_to + 4 > bottom)
+				bottom = pos[i][j].y_to + 4;
+		if (footers(ls[i]) > 2)
+			foot_px = FOOT_PX + 20 * (footers(ls[i]) - 2);
+	}
+	return bottom + 8 + foot_px;
 }
 
 int nt_ladder_height(const struct nt_ladder *l)
@@ -294,6 +382,51 @@ static void draw_participants(FILE *out, const struct nt_ladder *l)
 	}
 }
 
+/* A label beside a lifeline, split over two lines at its double space when too wide for its side. */
+static void side_label(FILE *out, const struct nt_ladder_item *it, bool left, int y_px, bool fits,
+		       const char *class, const char *fill)
+{
+	int x = left ? NT_LADDER_LEFT_X : NT_LADDER_RIGHT_X;
+	int tx = left ? x - TICK_LABEL_X : x + TICK_LABEL_X;
+	const char *split = fits ? NULL : strstr(it->text, "  ");
+
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"%s\"", tx,
+		split ? y_px - 3 : y_px + 5, left ? "end" : "start", class);
+	if (fill)
+		fprintf(out, " fill=\"%s\"", fill);
+	fputc('>', out);
+	if (split) {
+		/* The first part on one line, the time under it. */
+		fprintf(out, "%.*s<tspan x=\"%d\" dy=\"17\">", (int)(split - it->text), it->text,
+			tx);
+		nt_escape_xml(out, split + 2);
+		fputs("</tspan>", out);
+	} else {
+		nt_escape_xml(out, it->text);
+	}
+	fputs("</text>\n", out);
+}
+
+/* An arrow with a flight: from its departure's height to its arrival's; its label beside the capture. */
+static void draw_flight(FILE *out, const struct nt_ladder *l, const struct nt_ladder_item *it,
+			const struct nt_ladder_pos *p)
+{
+	bool ltr = it->from_left;
+	int x1 = ltr ? NT_LADDER_LEFT_X : NT_LADDER_RIGHT_X;
+	int x2 = ltr ? NT_LADDER_RIGHT_X - 2 : NT_LADDER_LEFT_X + 2;
+	const char *color = it->key ? COLOR_STALL : ltr ? COLOR_LEFT : COLOR_RIGHT;
+
+	fprintf(out,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\" "
+		"marker-end=\"url(#nt-head-%s)\"/>\n",
+		x1, p->y_from, x2, p->y_to, color, it->key ? 3 : 2,
+		it->key ? "key"
+		: ltr	? "c2t"
+			: "t2c");
+	side_label(out, it, !l->capture_right, p->y, side_fits(it, SEG_PX, it->key),
+		   it->key ? "seg key" : "seg", color);
+}
+
 static void draw_arrow(FILE *out, const struct nt_ladder_item *it, int y_px)
 {
 	bool ltr = it->from_left;
@@ -320,33 +453,28 @@ static void draw_arrow(FILE *out, const struct nt_ladder_item *it, int y_px)
 static void draw_tick(FILE *out, const struct nt_ladder_item *it, int y_px)
 {
 	int x = it->from_left ? NT_LADDER_LEFT_X : NT_LADDER_RIGHT_X;
-	int tx = it->from_left ? x - TICK_LABEL_X : x + TICK_LABEL_X;
-	const char *split = tick_fits(it) ? NULL : strstr(it->text, "  ");
 
 	fprintf(out,
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 		"stroke-width=\"3\"/>\n",
 		x - 8, y_px, x + 8, y_px, COLOR_TEXT);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"call\">", tx,
-		split ? y_px - 3 : y_px + 5, it->from_left ? "end" : "start");
-	if (split) {
-		/* Too wide for its side: the call on one line, its time under it. */
-		fprintf(out, "%.*s<tspan x=\"%d\" dy=\"17\">", (int)(split - it->text), it->text,
-			tx);
-		nt_escape_xml(out, split + 2);
-		fputs("</tspan>", out);
-	} else {
-		nt_escape_xml(out, it->text);
-	}
-	fputs("</text>\n", out);
+	side_label(out, it, it->from_left, y_px, tick_fits(it), "call", NULL);
 }
 
-/* Two slanted strokes interrupt each lifeline; the gap's length sits between them. */
+/*
+ * Two slanted strokes interrupt each lifeline; the gap's length sits between
+ * them, or, when arrows fly across the band (@anchor not "middle"), beside
+ * the lifeline away from the capture: "start" right of the right one, "end"
+ * left of the left one.
+ */
 static void draw_break(FILE *out, int y_top, int y_bottom, bool stall, const char *label,
-		       const char *note)
+		       const char *note, const char *anchor)
 {
 	int mid = (y_top + y_bottom) / 2;
-	int x_mid = (NT_LADDER_LEFT_X + NT_LADDER_RIGHT_X) / 2;
+	const char *split;
+	int x_mid = strcmp(anchor, "start") == 0 ? NT_LADDER_RIGHT_X + TICK_LABEL_X
+		    : strcmp(anchor, "end") == 0 ? NT_LADDER_LEFT_X - TICK_LABEL_X
+						 : (NT_LADDER_LEFT_X + NT_LADDER_RIGHT_X) / 2;
 
 	for (int i = 0; i < 2; i++) {
 		fprintf(out,
@@ -357,17 +485,31 @@ static void draw_break(FILE *out, int y_top, int y_bottom, bool stall, const cha
 			lifeline_x[i] - 12, mid - 2, lifeline_x[i] - 12, mid + 10, COLOR_LIFELINE);
 	}
 	if (stall) {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"stall\">",
-			x_mid, mid - 6);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"stall\">", x_mid,
+			mid - 6, anchor);
 		nt_escape_xml(out, label);
-		fprintf(out,
-			"</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">",
-			x_mid, mid + 16);
+		fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"note\">",
+			x_mid, mid + 16, anchor);
 	} else {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"note\">",
-			x_mid, mid + 5);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" class=\"note\">", x_mid,
+			mid + 5, anchor);
 	}
-	nt_escape_xml(out, note);
+	split = strcmp(anchor, "middle") != 0 && nt_ladder_label_width_px(note, CALL_PX, false) >
+							 NT_LADDER_LEFT_X - TICK_LABEL_X - 6
+			? strstr(note, ", ")
+			: NULL;
+	if (split) {
+		/* Beside a lifeline, too wide for its side: over two lines. */
+		char first[96];
+
+		snprintf(first, sizeof(first), "%.*s,", (int)(split - note), note);
+		nt_escape_xml(out, first);
+		fprintf(out, "<tspan x=\"%d\" dy=\"17\">", x_mid);
+		nt_escape_xml(out, split + 2);
+		fputs("</tspan>", out);
+	} else {
+		nt_escape_xml(out, note);
+	}
 	fputs("</text>\n", out);
 }
 
@@ -388,10 +530,15 @@ static void draw_items(FILE *out, const struct nt_ladder *l, const struct nt_lad
 
 			l->break_text(l, it->t_ns - l->items[i - 1].t_ns, in_stall, label, note,
 				      sizeof(label));
-			draw_break(out, p->band_top, p->band_bottom, in_stall, label, note);
+			draw_break(out, p->band_top, p->band_bottom, in_stall, label, note,
+				   !l->oneway_ns      ? "middle"
+				   : l->capture_right ? "end"
+						      : "start");
 		}
 		if (it->is_tick)
 			draw_tick(out, it, p->y);
+		else if (flying(l, it))
+			draw_flight(out, l, it, p);
 		else
 			draw_arrow(out, it, p->y);
 		if (l->steps)
@@ -402,7 +549,7 @@ static void draw_items(FILE *out, const struct nt_ladder *l, const struct nt_lad
 void nt_ladder_draw_at(FILE *out, const struct nt_ladder *l, const struct nt_ladder_pos *pos,
 		       int height)
 {
-	int n_footer = l->footer[1] ? 2 : l->footer[0] ? 1 : 0;
+	int n_footer = footers(l);
 
 	text_line(out, 32, "title", l->title);
 	text_line(out, 56, "note", l->subtitle);
@@ -420,7 +567,8 @@ void nt_ladder_draw_at(FILE *out, const struct nt_ladder *l, const struct nt_lad
 		fprintf(out,
 			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 			"stroke-width=\"2\"/>\n",
-			lifeline_x[i], NT_LADDER_TOP_PX - 10, lifeline_x[i], height - FOOT_PX,
+			lifeline_x[i], NT_LADDER_TOP_PX - 10, lifeline_x[i],
+			height - FOOT_PX - (n_footer > 2 ? 20 * (n_footer - 2) : 0),
 			COLOR_LIFELINE);
 	draw_items(out, l, pos);
 	for (int i = 0; i < n_footer; i++)
@@ -437,70 +585,4 @@ int nt_ladder_draw(FILE *out, const struct nt_ladder *l, int height)
 	nt_ladder_draw_at(out, l, pos, height);
 	free(pos);
 	return 0;
-}
-
-const char *nt_ladder_css(void)
-{
-	return ".nt-ladder text { font-family: " FONT_STACK "; fill: " COLOR_TEXT
-	       "; font-size: 15px; }\n"
-	       ".nt-ladder .title { font-size: 20px; font-weight: bold; }\n"
-	       ".nt-ladder .who { font-size: 16px; font-weight: bold; }\n"
-	       ".nt-ladder .addr, .nt-ladder .note, .nt-ladder .call { font-size: 14px; }\n"
-	       ".nt-ladder .seg { font-size: 15px; }\n"
-	       ".nt-ladder .seg.key { font-weight: bold; fill: " COLOR_STALL "; }\n"
-	       ".nt-ladder .stall { font-size: 17px; font-weight: bold; fill: " COLOR_STALL "; }\n";
-}
-
-static void svg_defs(FILE *out)
-{
-	static const struct {
-		const char *id, *color;
-	} heads[] = { { "c2t", COLOR_LEFT }, { "t2c", COLOR_RIGHT }, { "key", COLOR_STALL } };
-
-	fputs("<defs>\n", out);
-	for (unsigned i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		fprintf(out,
-			"<marker id=\"nt-head-%s\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
-			"markerWidth=\"8\" markerHeight=\"8\" markerUnits=\"userSpaceOnUse\" "
-			"orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"%s\"/></marker>\n",
-			heads[i].id, heads[i].color);
-	fputs("</defs>\n", out);
-}
-
-void nt_ladder_svg_begin(FILE *out, int width, int height, const char *title, bool standalone)
-{
-	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"nt-ladder\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n<title>",
-		width, height, width, height);
-	nt_escape_xml(out, title);
-	fputs("</title>\n", out);
-	/*
-	 * A page holds many diagrams: marker ids must be unique in it, so the
-	 * first inline diagram defines them for all (markers are found by id
-	 * document-wide), and the page's one <style> carries the rules.
-	 */
-	if (standalone) {
-		svg_defs(out);
-		fprintf(out, "<style>\n%s</style>\n", nt_ladder_css());
-	}
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
-		height);
-}
-
-void nt_ladder_svg_defs(FILE *out)
-{
-	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" "
-	      "style=\"position:absolute\" aria-hidden=\"true\">\n",
-	      out);
-	svg_defs(out);
-	fputs("</svg>\n", out);
-}
-
-int nt_ladder_svg_end(FILE *out)
-{
-	fputs("</svg>\n", out);
-	return ferror(out) ? -EIO : 0;
 }

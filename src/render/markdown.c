@@ -33,12 +33,14 @@
 static void header_line(FILE *out, const struct nt_run *run)
 {
 	const struct nt_run_config *c = &run->cfg;
+	char path[128];
 
 	fprintf(out,
 		"Linux %s, variant `%s`, header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
-		" B, %u rounds, capture %s on %s%s\n",
+		" B, %u rounds, capture %s on %s%s%s%s\n",
 		c->kernel, c->variant, c->shape.header_bytes, c->shape.body_bytes,
 		c->shape.reply_bytes, c->shape.rounds, c->capture, c->ifname,
+		c->rtt_ns > 0 ? "; " : "", nt_label_path(c, path, sizeof(path)),
 		run->interrupted ? " (interrupted before it finished)" : "");
 }
 
@@ -180,6 +182,10 @@ static void explain(FILE *out, const struct nt_run *run)
 		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
 	} else {
 		fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
+		if (run->summary.verdicts[NT_VERDICT_STALLED] &&
+		    nt_label_stall_cost(&run->cfg, run->summary.stall_min_ns,
+					run->summary.stall_max_ns, line, sizeof(line))[0])
+			fprintf(out, "\n**Stall cost:** %s.\n", line);
 		fprintf(out, "\n**Fix:** %s.\n", fix);
 	}
 	/* The legend line of the model (docs/model.md): how it fared, and this variant's why. */
@@ -248,7 +254,7 @@ static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned 
 	FILE *out = r->out;
 	const struct nt_run *shown;
 	unsigned pick;
-	char v[128];
+	char v[128], path[128];
 	int ret;
 
 	if (!n_runs)
@@ -269,10 +275,11 @@ static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned 
 		fprintf(out, "## nagle-trace: %u variants compared\n\n", n_runs);
 		fprintf(out,
 			"Linux %s, header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
-			" B, %u rounds per variant, each in its own lab\n",
+			" B, %u rounds per variant, each in its own lab%s%s\n",
 			shown->cfg.kernel, shown->cfg.shape.header_bytes,
 			shown->cfg.shape.body_bytes, shown->cfg.shape.reply_bytes,
-			shown->cfg.shape.rounds);
+			shown->cfg.shape.rounds, shown->cfg.rtt_ns > 0 ? "; " : "",
+			nt_label_path(&shown->cfg, path, sizeof(path)));
 		compare_table(out, runs, n_runs);
 	}
 	ret = round_section(out, shown, &d->picks[pick]);

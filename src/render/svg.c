@@ -32,6 +32,8 @@
  * @title: @l's title (markup)
  * @subtitle: @l's subtitle (markup)
  * @footer: @l's footer line (markup)
+ * @path: @l's second footer line with an RTT: the path (markup)
+ * @cost: @l's third, a stalled round's cost on that path (markup)
  */
 struct panel {
 	struct nt_ladder l;
@@ -39,6 +41,8 @@ struct panel {
 	char *title;
 	char *subtitle;
 	char footer[256];
+	char *path;
+	char *cost;
 };
 
 static void break_text(const struct nt_ladder *l, int64_t gap_ns, bool in_stall, char *label,
@@ -96,7 +100,30 @@ static void panel_fini(struct panel *p)
 	free((void *)p->l.items);
 	free(p->title);
 	free(p->subtitle);
+	free(p->path);
+	free(p->cost);
 	memset(p, 0, sizeof(*p));
+}
+
+/* With an RTT: the arrows' flight, and the path and a stall's cost under the ladder. */
+static int path_footers(struct panel *p, const struct nt_run_config *c, bool stalled)
+{
+	char line[192];
+
+	p->l.oneway_ns = c->rtt_ns / 2;
+	p->l.capture_right = c->capture_at && strcmp(c->capture_at, "target") == 0;
+	p->path = markup("", nt_label_path(c, line, sizeof(line)), "");
+	if (!p->path)
+		return -ENOMEM;
+	p->l.footer[1] = p->path;
+	if (!stalled ||
+	    !nt_label_stall_cost(c, p->round->gap_ns, p->round->gap_ns, line, sizeof(line))[0])
+		return 0;
+	p->cost = markup("stall cost: ", line, "");
+	if (!p->cost)
+		return -ENOMEM;
+	p->l.footer[2] = p->cost;
+	return 0;
 }
 
 static int panel_init(struct panel *p, const struct nt_run *run, const struct nt_round_view *rv)
@@ -132,10 +159,15 @@ static int panel_init(struct panel *p, const struct nt_run *run, const struct nt
 	p->subtitle = markup(tail, c->kernel, "");
 	snprintf(p->footer, sizeof(p->footer),
 		 "round trip %s, header&#8594;ACK %s; times from the round&apos;s first write, at "
-		 "the client",
-		 nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)), nt_fmt_ms(r->gap_ns, gap, sizeof(gap)));
+		 "the %s",
+		 nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)), nt_fmt_ms(r->gap_ns, gap, sizeof(gap)),
+		 c->capture_at && strcmp(c->capture_at, "target") == 0 ? "target" : "client");
 	p->l.title = p->title;
 	p->l.subtitle = p->subtitle;
+	if (c->rtt_ns > 0 && path_footers(p, c, stalled) < 0) {
+		panel_fini(p);
+		return -ENOMEM;
+	}
 	if (!items || !p->title || !p->subtitle) {
 		panel_fini(p);
 		return -ENOMEM;

@@ -17,6 +17,7 @@
 #include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
+#include "nt/render/labels.h"
 #include "nt/render/render.h"
 #include "nt/render/why.h"
 #include "nt/unknown.h"
@@ -323,18 +324,6 @@ static void print_section(FILE *out, const struct nt_round_view *v, const char *
 	}
 }
 
-/* The path's RTT as the user gave it: "20", "0.5", "0.125" ms. */
-static const char *rtt_ms_str(int64_t rtt_ns, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "%.3f", nt_ns_to_ms(rtt_ns));
-
-	while (n > 1 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 1 && buf[n - 1] == '.')
-		buf[n - 1] = '\0';
-	return buf;
-}
-
 static void print_header(FILE *out, const struct nt_run *run, const struct style *st)
 {
 	const struct nt_run_config *c = &run->cfg;
@@ -355,7 +344,7 @@ static void print_header(FILE *out, const struct nt_run *run, const struct style
 		fprintf(out,
 			"  path: RTT %s ms, half each way (user-space delay line); captured at "
 			"the %s\n",
-			rtt_ms_str(c->rtt_ns, rtt, sizeof(rtt)),
+			nt_label_rtt_ms(c->rtt_ns, rtt, sizeof(rtt)),
 			c->capture_at ? c->capture_at : "client");
 	fprintf(out, "  times relative to each round's first write; seq/ack relative\n");
 }
@@ -375,35 +364,17 @@ static void print_verdict_counts(FILE *out, const struct nt_summary *s)
 	}
 }
 
-/*
- * With a delay line, what a stall costs: at the client, header->ACK is the
- * target's delayed ACK plus one RTT (the header's flight and the ACK's); at
- * the target, the delay alone, and the client waits one RTT more.
- */
+/* With a delay line, what a stall costs (the sentence every format states). */
 static void print_stall_cost(FILE *out, const struct nt_run *run)
 {
 	const struct nt_summary *s = &run->summary;
-	const struct nt_run_config *c = &run->cfg;
-	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
-	int64_t lo = s->stall_min_ns, hi = s->stall_max_ns;
-	char rtt[32];
+	char cost[192];
 
-	if (c->rtt_ns <= 0 || !s->verdicts[NT_VERDICT_STALLED] || lo < 0)
+	if (!s->verdicts[NT_VERDICT_STALLED])
 		return;
-	rtt_ms_str(c->rtt_ns, rtt, sizeof(rtt));
-	if (at_target)
-		fprintf(out,
-			"  stall cost: the target's ACK delay %.1f to %.1f ms (seen here) + RTT %s "
-			"ms = %.1f to %.1f ms at the client\n",
-			nt_ns_to_ms(lo), nt_ns_to_ms(hi), rtt, nt_ns_to_ms(lo + c->rtt_ns),
-			nt_ns_to_ms(hi + c->rtt_ns));
-	else
-		fprintf(out,
-			"  stall cost: header->ACK %.1f to %.1f ms = the target's ACK delay %.1f "
-			"to "
-			"%.1f ms (delayed-ACK timer) + RTT %s ms\n",
-			nt_ns_to_ms(lo), nt_ns_to_ms(hi), nt_ns_to_ms(lo - c->rtt_ns),
-			nt_ns_to_ms(hi - c->rtt_ns), rtt);
+	nt_label_stall_cost(&run->cfg, s->stall_min_ns, s->stall_max_ns, cost, sizeof(cost));
+	if (cost[0])
+		fprintf(out, "  stall cost: %s\n", cost);
 }
 
 static void print_summary(FILE *out, const struct nt_run *run, const struct style *st)

@@ -62,6 +62,82 @@ grep -q '^  stall cost: header->ACK .* = the target.s ACK delay .* + RTT 20 ms$'
 	fail "no stall-cost line: $(cat "$NT_TMP/text.txt")"
 grep -q '^  delay line: 0 frames dropped$' "$NT_TMP/text.txt" || fail "no delay-line line"
 
+# Every variant through the delay line: each as the model predicts (--expect auto).
+nt --variant all --rtt 10 --rounds 4 --brief -o "$NT_TMP/all.txt"
+[ "$rc" = 0 ] || fail "--variant all --rtt 10 exited $rc: $(tail -20 "$NT_TMP/all.txt")"
+
+# IPv6 through the delay line: the same stall, the same path line.
+nt --ipv6 --rtt 10 --rounds 3 --format json -o "$NT_TMP/v6.json"
+[ "$rc" = 0 ] || fail "--ipv6 --rtt 10 exited $rc"
+json_check "$NT_TMP/v6.json" '
+c = doc["config"]
+assert c["rtt_ns"] == 10000000 and c["client"]["addr"].startswith("2001:db8:"), c
+r = doc["rounds"]
+assert r[0]["rtt_ns"] >= 10e6, r[0]
+assert all(x["verdict"] == "stalled" and x["header_ack_gap_ns"] >= 45e6 for x in r[1:]), r
+assert doc["summary"]["wire_dropped"] == 0, doc["summary"]
+'
+
+# The -w file through analyze, captured at either end: exactly the stalled
+# rounds 2..N (at the client, round 1's ACK is an RTT late but not delayed),
+# each named after the delayed-ACK timer once the path's RTT is taken off.
+for at in client target; do
+	nt --rtt 20 --rounds 4 --capture-at "$at" -w "$NT_TMP/$at.pcap" --format json \
+		-o "$NT_TMP/$at-w.json"
+	[ "$rc" = 0 ] || fail "--capture-at $at -w exited $rc"
+	"$NAGLE_TRACE" analyze "$NT_TMP/$at.pcap" --format json >"$NT_TMP/$at-an.json" ||
+		fail "analyze of the $at capture exited $?"
+	json_check "$NT_TMP/$at-an.json" '
+f = doc["flows"]
+assert len(f) == 1, f
+f = f[0]
+assert f["stalls"] == 3 and f["think_time"] == 0, (f["stalls"], f["think_time"])
+assert f["by_delack"]["delack_min"] == 3, f["by_delack"]
+# the first stall is round 2, not round 1 (about 30 ms after the SYN at either end)
+assert f["first_stall"]["t_ns"] - f["first_t_ns"] > 50e6, f["first_stall"]
+rtt = f["rtt_from_capture"]
+far = rtt["target_ns"] if "'"$at"'" == "client" else rtt["client_ns"]
+assert 20e6 <= far < 30e6, rtt
+'
+done
+
+# TCP_NODELAY at RTT 1 ms over 2000 rounds: nothing dropped anywhere, the
+# round trip the path's (p50 within 0.5 ms of 1 ms on a loaded machine).
+nt --variant nodelay --rtt 1 --rounds 2000 --format json -o "$NT_TMP/n1.json"
+[ "$rc" = 0 ] || fail "--variant nodelay --rtt 1 --rounds 2000 exited $rc"
+json_check "$NT_TMP/n1.json" '
+s = doc["summary"]
+assert s["dropped"] == 0 and s["wire_dropped"] == 0 and not s["uncertain"], s
+assert 1.0e6 <= s["rtt_p50_ns"] <= 1.5e6, s["rtt_p50_ns"]
+'
+
+# The drawings: the path in the footer, the stall's cost, arrows sloped by
+# their 10 ms flight (far more than the fixed 18 px), no label collisions.
+src="${NT_SOURCE_DIR:?}"
+mkdir -p "$NT_TMP/draw"
+for at in client target; do
+	for fmt in svg html; do
+		nt --rtt 20 --rounds 3 --capture-at "$at" --format "$fmt" -o "$NT_TMP/draw/$at.$fmt"
+		[ "$rc" = 0 ] || fail "--rtt 20 --capture-at $at --format $fmt exited $rc"
+		grep -q "RTT 20 ms (user-space delay line), captured at the $at" "$NT_TMP/draw/$at.$fmt" ||
+			fail "$at.$fmt: no path line"
+	done
+	grep -q "stall cost: " "$NT_TMP/draw/$at.svg" || fail "$at.svg: no stall cost"
+	grep -q "Stall cost:" "$NT_TMP/draw/$at.html" || fail "$at.html: no stall cost"
+	python3 - "$NT_TMP/draw/$at.svg" <<'PY' || fail "$at.svg: no arrow slopes by its flight"
+import re, sys
+ys = [(int(a), int(b)) for a, b in re.findall(r'<line x1="(?:240|520)" y1="(\d+)" x2="(?:242|518)" y2="(\d+)"', open(sys.argv[1]).read())]
+assert ys and max(b - a for a, b in ys) > 60, ys
+PY
+done
+python3 "$src/tests/svg/check_svg.py" "$NT_TMP"/draw/*.svg "$NT_TMP"/draw/*.html ||
+	fail "labels collide (check_svg.py above)"
+nt --rtt 20 --rounds 3 --format markdown -o "$NT_TMP/draw/r.md"
+grep -q '^Linux .*; RTT 20 ms (user-space delay line), captured at the client$' "$NT_TMP/draw/r.md" ||
+	fail "markdown: no path in the header line"
+grep -q '^\*\*Stall cost:\*\* header->ACK .* + RTT 20 ms\.$' "$NT_TMP/draw/r.md" ||
+	fail "markdown: no stall cost"
+
 # --rtt 0 is today's lab: one veth pair, no path line.
 nt --rtt 0 --rounds 2 --format json -o "$NT_TMP/zero.json"
 [ "$rc" = 0 ] || fail "--rtt 0 exited $rc"

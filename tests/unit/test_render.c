@@ -659,6 +659,89 @@ static void test_ladder_joint(void **state)
 	assert_int_equal(pb[1].band_top, -1);
 }
 
+/*
+ * With a flight time (RTT 20 ms, 10 ms each way) an arrow runs from its
+ * departure's height to its arrival's: the header captured leaving the
+ * client at 0 lands where the target's call 10 ms later is; the ACK captured
+ * arriving at 50 ms left where the target's call at 40 ms is. At the target,
+ * the mirror image. Without one, every arrow falls the fixed slope.
+ */
+static void test_ladder_flight(void **state)
+{
+	const int64_t oneway_ns = 10000000;
+	struct nt_ladder_item items[4] = {
+		{ .t_ns = 0, .from_left = true, .text = "header 4 B  +0.000 ms" },
+		{ .t_ns = oneway_ns, .is_tick = true, .text = "read = 4  +10.000 ms" },
+		{ .t_ns = 4 * oneway_ns, .is_tick = true, .text = "write = 2  +40.000 ms" },
+		{ .t_ns = 5 * oneway_ns, .from_left = false, .text = "pure ACK  +50.000 ms" },
+	};
+	struct nt_ladder l = { .items = items, .n = 4, .oneway_ns = oneway_ns };
+	struct nt_ladder_pos pos[4], *p = pos;
+	const struct nt_ladder *lp = &l;
+
+	(void)state;
+	nt_ladder_layout(&lp, 1, &p);
+	assert_int_equal(pos[0].y_from, pos[0].y);
+	assert_int_equal(pos[0].y_to, pos[1].y);
+	assert_true(pos[0].y_to - pos[0].y_from > NT_LADDER_BREAK_PX);
+	assert_int_equal(pos[3].y_to, pos[3].y);
+	assert_int_equal(pos[3].y_from, pos[2].y);
+
+	/* Captured at the target: the header is seen arriving, the ACK leaving. */
+	items[0].t_ns = oneway_ns;
+	items[1] = (struct nt_ladder_item){
+		.t_ns = 0, .is_tick = true, .from_left = true, .text = "write = 4  +0.000 ms"
+	};
+	items[2] = (struct nt_ladder_item){ .t_ns = 4 * oneway_ns,
+					    .from_left = false,
+					    .text = "pure ACK  +40.000 ms" };
+	items[3] = (struct nt_ladder_item){ .t_ns = 5 * oneway_ns,
+					    .is_tick = true,
+					    .from_left = true,
+					    .text = "write = 8  +50.000 ms" };
+	/* In time order: the client's write first. */
+	struct nt_ladder_item sorted[4] = { items[1], items[0], items[2], items[3] };
+
+	l.items = sorted;
+	l.capture_right = true;
+	nt_ladder_layout(&lp, 1, &p);
+	assert_int_equal(pos[1].y_from, pos[0].y);
+	assert_int_equal(pos[1].y_to, pos[1].y);
+	assert_int_equal(pos[2].y_from, pos[2].y);
+	assert_int_equal(pos[2].y_to, pos[3].y);
+
+	/* No flight: the fixed slope, as before. */
+	l.oneway_ns = 0;
+	nt_ladder_layout(&lp, 1, &p);
+	assert_int_equal(pos[1].y_to - pos[1].y_from, NT_LADDER_SLOPE_PX);
+	assert_int_equal(pos[1].y_from, pos[1].y);
+	assert_int_equal(pos[2].y_to, pos[2].y);
+}
+
+/* The path and the stall's cost, as every format words them. */
+static void test_label_path_cost(void **state)
+{
+	struct nt_run_config c = { .rtt_ns = 20000000,
+				   .delay_line = "wire",
+				   .capture_at = "client" };
+	char buf[192];
+
+	(void)state;
+	assert_string_equal(nt_label_path(&c, buf, sizeof(buf)),
+			    "RTT 20 ms (user-space delay line), captured at the client");
+	assert_string_equal(nt_label_stall_cost(&c, 63900000, 63900000, buf, sizeof(buf)),
+			    "header->ACK 63.9 ms = the target's ACK delay 43.9 ms (delayed-ACK "
+			    "timer) + RTT 20 ms");
+	c.capture_at = "target";
+	c.rtt_ns = 500000;
+	assert_string_equal(nt_label_stall_cost(&c, 40000000, 41000000, buf, sizeof(buf)),
+			    "the target's ACK delay 40.0 to 41.0 ms (seen here) + RTT 0.5 ms = "
+			    "40.5 to 41.5 ms at the client");
+	c.rtt_ns = 0;
+	assert_string_equal(nt_label_path(&c, buf, sizeof(buf)), "");
+	assert_string_equal(nt_label_stall_cost(&c, 40000000, 41000000, buf, sizeof(buf)), "");
+}
+
 static void test_view_helpers(void **state)
 {
 	struct nt_segment seg = { .role = NT_ROLE_HEADER, .payload_bytes = 4 };
@@ -691,6 +774,8 @@ int main(void)
 		cmocka_unit_test(test_ladder_no_collision),
 		cmocka_unit_test(test_ladder_joint),
 		cmocka_unit_test(test_ladder_layout),
+		cmocka_unit_test(test_ladder_flight),
+		cmocka_unit_test(test_label_path_cost),
 		cmocka_unit_test(test_view_helpers),
 		cmocka_unit_test(test_view_pick),
 		cmocka_unit_test(test_streamed_equals_whole),

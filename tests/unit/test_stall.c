@@ -268,6 +268,48 @@ static void test_receiver_vantage(void **state)
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
 }
 
+/*
+ * Seen at the client of a 20 ms path: the handshake times the target 20 ms
+ * away. Round 1's header is ACKed at once (20 ms: the path alone), no stall;
+ * round 2's after the delayed-ACK timer (63 ms: 43 + 20), a stall named
+ * delack_min, and its late ACK is no RTT sample.
+ */
+static void test_client_vantage_path(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	seg_mss(&s, 0, C, NT_TCP_SYN, 1000, 0, 0, 1460);
+	seg_mss(&s, 20000, T, NT_TCP_SYN | NT_TCP_ACK, 5000, 1001, 0, 1460);
+	seg(&s, 20010, C, A, 1001, 5001, 0);
+	/* Round 1: a quick ACK one RTT later, the body, the reply. */
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 50050, T, A, 5001, 1005, 0);
+	seg(&s, 50080, C, PA, 1005, 5001, 8);
+	seg(&s, 70100, T, PA, 5001, 1013, 2);
+	assert_int_equal(s.n_ep, 0);
+	assert_int_equal(s.tr.side[T].rtt_ns, 20000 * US);
+	/* Round 2: the header waits out the target's 43 ms timer, plus the path. */
+	seg(&s, 70120, C, PA, 1013, 5003, 4);
+	seg(&s, 133120, T, A, 5003, 1017, 0);
+	seg(&s, 133150, C, PA, 1017, 5003, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].ack_delay_ns, 63 * MS);
+	assert_int_equal(s.ep[0].delack, NT_DELACK_MIN);
+	assert_int_equal(s.tr.side[T].rtt_ns, 20000 * US);
+
+	/* Without the handshake the path is unknown: a 20 ms ACK is taken for a stall. */
+	start(&s, AF_INET);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 50050, T, A, 5001, 1005, 0);
+	seg(&s, 50080, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].delack, NT_DELACK_OTHER);
+	assert_int_equal(s.tr.side[T].rtt_ns, -1);
+}
+
 /* Mid-stream, no SYN: MSS inferred (floor 536), still a stall; a full segment never is H. */
 static void test_mid_stream(void **state)
 {
@@ -378,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_retransmission),
 		cmocka_unit_test(test_delack_max_and_overcovering),
 		cmocka_unit_test(test_receiver_vantage),
+		cmocka_unit_test(test_client_vantage_path),
 		cmocka_unit_test(test_mid_stream),
 		cmocka_unit_test(test_both_directions),
 		cmocka_unit_test(test_wraparound),

@@ -154,10 +154,13 @@ enum nt_stall_state {
  * @h_frame: H's frame
  * @ack_t_ns: the late ACK's time
  * @ack_frame: the late ACK's frame
+ * @ack_path_ns: the round trip between the capture point and the peer (the
+ *               ACK's sender) known when the late ACK came, 0 unknown: the
+ *               part of ACK - H that was the path, not the peer's delay
  * @answer_t_ns: the peer's last data since H (NT_UNKNOWN: none)
  * @answer_frame: its frame
  *
- * Fields are grouped by size, without holes: two sides are 208 bytes, read
+ * Fields are grouped by size, without holes: two sides are 224 bytes, read
  * on every packet.
  */
 struct nt_stall_side {
@@ -177,6 +180,7 @@ struct nt_stall_side {
 	uint64_t h_frame;
 	int64_t ack_t_ns;
 	uint64_t ack_frame;
+	int64_t ack_path_ns;
 	int64_t answer_t_ns;
 	uint64_t answer_frame;
 };

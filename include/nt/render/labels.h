@@ -13,6 +13,7 @@
 
 #include "nt/model/analysis.h"
 #include "nt/model/event.h"
+#include "nt/model/run.h"
 #include "nt/model/stats.h"
 
 /**
@@ -141,5 +142,45 @@ const char *nt_label_capture_time(const struct nt_analysis *an, const struct nt_
  */
 const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_flow_result *r,
 				const struct nt_stall_episode *ep, char *buf, size_t len);
+
+/**
+ * nt_label_rtt_ms() - a path's RTT as the user gave it: "20", "0.5", "0.125"
+ * @rtt_ns: the RTT
+ * @buf: filled (in milliseconds, trailing zeros dropped)
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_label_rtt_ms(int64_t rtt_ns, char *buf, size_t len);
+
+/**
+ * nt_label_path() - the path a run went over, for a document's header:
+ * "RTT 20 ms (user-space delay line), captured at the client"
+ * @c: the run's configuration
+ * @buf: filled; "" when the path added no RTT
+ * @len: size of @buf (128 suffices)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_path(const struct nt_run_config *c, char *buf, size_t len);
+
+/**
+ * nt_label_stall_cost() - what a stall costs on a path with an RTT, in
+ * plain text: at the client "header->ACK 80.1 ms = the target's ACK delay
+ * 60.1 ms (delayed-ACK timer) + RTT 20 ms"; at the target "the target's ACK
+ * delay 40.1 ms (seen here) + RTT 20 ms = 60.1 ms at the client"
+ * @c: the run's configuration (its RTT and capture end)
+ * @lo_ns: the shortest stalled header->ACK gap, as captured
+ * @hi_ns: the longest ("lo to hi" when they differ)
+ * @buf: filled; "" when the path added no RTT or @lo_ns is unknown (< 0)
+ * @len: size of @buf (192 suffices)
+ *
+ * Every format states the cost with this sentence: text's "stall cost:"
+ * line, Markdown's and HTML's why section, an SVG panel's footer.
+ *
+ * Return: @buf.
+ */
+const char *nt_label_stall_cost(const struct nt_run_config *c, int64_t lo_ns, int64_t hi_ns,
+				char *buf, size_t len);
 
 #endif

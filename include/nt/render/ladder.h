@@ -56,8 +56,10 @@
  * @text: the label, plain text (escaped when drawn); a tick's label may be
  *        split at its first double space when it is too wide for its side
  *
- * The capture sits on the left: an arrow from the left starts at its time,
- * one from the right ends at it.
+ * The capture sits on the left (on the right with struct nt_ladder's
+ * @capture_right): an arrow from the capture's side starts at its time, one
+ * from the other side ends at it. With a flight time (struct nt_ladder's
+ * @oneway_ns) an arrow's other end is at its time plus or minus the flight.
  */
 struct nt_ladder_item {
 	int64_t t_ns;
@@ -93,10 +95,20 @@ typedef void nt_ladder_break_fn(const struct nt_ladder *l, int64_t gap_ns, bool 
  * @shade_from: index of the item where the shaded stall begins, -1 for none
  * @shade_to: index of the item where it ends
  * @break_text: the words of a break band
- * @footer: up to two lines under the ladder, markup; NULL for none
+ * @footer: up to three lines under the ladder, markup; NULL for none (the
+ *          first NULL ends them)
  * @steps: mark item i's drawing (its break band included) as step i + 1
  *         (`<g class="nt-st" data-step="i+1">`) and the shading as the step
  *         of @shade_to, for a page that shows a round step by step
+ * @oneway_ns: each arrow's flight time (half the path's RTT); 0: none, every
+ *             arrow falls NT_LADDER_SLOPE_PX. With a flight, an arrow runs
+ *             from the height of its departure's time to that of its
+ *             arrival's (interpolated between the items' heights), its label
+ *             sits beside the capture's lifeline like a call's, and a break
+ *             band's words beside the other lifeline, so the sloped lines
+ *             cross no label
+ * @capture_right: the items' times are the right lifeline's (a capture at
+ *                 the target)
  * @ctx: the caller's, for @break_text
  */
 struct nt_ladder {
@@ -110,22 +122,28 @@ struct nt_ladder {
 	long shade_from;
 	long shade_to;
 	nt_ladder_break_fn *break_text;
-	const char *footer[2];
+	const char *footer[3];
 	bool steps;
+	int64_t oneway_ns;
+	bool capture_right;
 	const void *ctx;
 };
 
 /**
  * struct nt_ladder_pos - where an item is drawn
- * @y: its y coordinate (an arrow from the left starts there, one from the
- *     right ends there; a tick is there)
+ * @y: its y coordinate, at its time (an arrow from the capture's side
+ *     starts there, one from the other side ends there; a tick is there)
  * @band_top: a break band before it: the band's top; -1 for none
  * @band_bottom: the band's bottom
+ * @y_from: an arrow's start (its departure); @y itself for a tick
+ * @y_to: an arrow's end (its arrival)
  */
 struct nt_ladder_pos {
 	int y;
 	int band_top;
 	int band_bottom;
+	int y_from;
+	int y_to;
 };
 
 /**

@@ -162,6 +162,7 @@ static void userrun_config(struct nt_userrun_config *uc, const struct run_cmd *r
 		/* The report owns standard output when it goes there. */
 		.client_stdout_fd = o->out.path ? -1 : STDERR_FILENO,
 		.ipv6 = o->ipv6,
+		.rtt_ns = o->rtt_ns,
 		.fix = &o->fixes[i],
 		.preload = rc->preload,
 		.capture = o->capture,
@@ -277,7 +278,7 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 			nt_run_quote_lines(stderr, ri->client_stderr_tail, "  | ");
 		}
 	}
-	if (ri->cap_dropped + ri->cap_if_dropped)
+	if (nt_runinfo_lost(ri))
 		fprintf(stderr, "nagle-trace: %swarning: %s\n", pre,
 			nt_run_incomplete(ri, why, sizeof(why)));
 }
@@ -294,7 +295,7 @@ int nt_run_exit_status(const struct nt_run_report *runs, unsigned n, unsigned n_
 
 		if (ri->end_kind != NT_RUN_END_CLIENT_EXITED || nt_run_proc_failed(&ri->client))
 			failed = true;
-		if (runs[i].an->sum.stalls || ri->cap_dropped + ri->cap_if_dropped)
+		if (runs[i].an->sum.stalls || nt_runinfo_lost(ri))
 			stalled = true;
 	}
 	if (failed || n < n_fixes)

@@ -8,6 +8,7 @@
 #include "nt/cli.h"
 #include "nt/clock.h"
 #include "nt/cmd/run_opts.h"
+#include "nt/cmd/trace_opts.h"
 #include "nt/cmd/stall_opts.h"
 #include "nt/live/procs.h"
 #include "nt/render/format.h"
@@ -44,6 +45,8 @@ static const char usage_head[] =
 	"                        rto-min=MS      the target's route: rto_min lock MS ms,\n"
 	"                                        which caps the delayed-ACK timer (>= 6.7)\n"
 	"  --ipv6              the lab speaks IPv6 (2001:db8::/64)\n"
+	"  --rtt MS            a path with this round-trip time (0.001 to 10000, half each\n"
+	"                      way, the lab's user-space delay line; default 0)\n"
 	"  --capture B         capture back end: packet (default), pcap, or none (no\n"
 	"                      capture, no analysis: to measure what the capture costs)\n"
 	"  -w, --write FILE    the captured frames to FILE (pcap); with several fixes,\n"
@@ -88,6 +91,7 @@ enum {
 	OPT_TARGET_LOG,
 	OPT_FIX,
 	OPT_IPV6,
+	OPT_RTT,
 	OPT_CAPTURE,
 	OPT_FORMAT,
 	OPT_BRIEF,
@@ -104,6 +108,7 @@ static const struct option long_opts[] = {
 	{ "target-log", required_argument, NULL, OPT_TARGET_LOG },
 	{ "fix", required_argument, NULL, OPT_FIX },
 	{ "ipv6", no_argument, NULL, OPT_IPV6 },
+	{ "rtt", required_argument, NULL, OPT_RTT },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "write", required_argument, NULL, 'w' },
 	NT_STALL_LONG_OPTS,
@@ -189,6 +194,14 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_run_opts *o, str
 	case OPT_IPV6:
 		o->ipv6 = true;
 		return 0;
+	case OPT_RTT: {
+		uint64_t us = 0;
+
+		ret = nt_cli_parse_decimal(cli->name, cli->arg, 3, 0, NT_TRACE_RTT_US_MAX, &us,
+					   err);
+		o->rtt_ns = (int64_t)us * NT_NS_PER_US;
+		return ret;
+	}
 	case OPT_CAPTURE:
 		return parse_capture(cli, o, err);
 	case 'w':

@@ -277,6 +277,8 @@ static void describe(struct nt_runinfo *ri, const struct nt_userrun_config *cfg,
 	snprintf(ri->client_addr, sizeof(ri->client_addr), "%s", lab->client_addr_str);
 	snprintf(ri->target_addr, sizeof(ri->target_addr), "%s", lab->target_addr_str);
 	ri->capture = cfg->capture ? cfg->capture->name : "none";
+	ri->rtt_ns = cfg->rtt_ns;
+	ri->delay_line = lab->delay_line;
 	ri->sample_period_ns = NT_USERRUN_SAMPLE_NS;
 	if (uname(&u) == 0)
 		snprintf(ri->kernel, sizeof(ri->kernel), "%s", u.release);
@@ -303,10 +305,23 @@ static int finish(struct pipeline *pl, struct nt_err *err)
 	return 0;
 }
 
+/* The delay line's losses, read while it is still up (nt_lab_down() closes it). */
+static int count_wire_drops(struct nt_runinfo *ri, struct nt_lab *lab, struct nt_err *err)
+{
+	struct nt_wire_stats st;
+	int ret;
+
+	if (strcmp(lab->delay_line, "wire") != 0)
+		return 0;
+	ret = nt_wire_stats(&lab->wire, &st, err);
+	ri->wire_dropped = nt_wire_dropped(&st);
+	return ret;
+}
+
 int nt_userrun(const struct nt_userrun_config *cfg, struct nt_analysis *an, struct nt_runinfo *ri,
 	       struct nt_err *err)
 {
-	struct nt_lab_config lc = { .ipv6 = cfg->ipv6, .autocork = -1 };
+	struct nt_lab_config lc = { .ipv6 = cfg->ipv6, .autocork = -1, .rtt_ns = cfg->rtt_ns };
 	struct pipeline pl = {
 		.cfg = cfg,
 		.an = an,
@@ -328,6 +343,8 @@ int nt_userrun(const struct nt_userrun_config *cfg, struct nt_analysis *an, stru
 		ret = run_commands(&pl, &lab, err);
 	if (ret == 0)
 		ret = finish(&pl, err);
+	if (ret == 0)
+		ret = count_wire_drops(ri, &lab, err);
 	nt_capture_close(&pl.cap);
 	nt_userrun_probe_close(&pl.probe);
 	nt_lab_down(&lab);

@@ -16,6 +16,7 @@ void nt_runinfo_init(struct nt_runinfo *ri)
 	ri->fix_about = "";
 	ri->end = "";
 	ri->capture = "none";
+	ri->delay_line = "none";
 	ri->listen_wait_ns = -1;
 	ri->target.run_ns = ri->client.run_ns = -1;
 	ri->target.exit_status = ri->client.exit_status = -1;
@@ -129,4 +130,9 @@ const char *nt_run_ns_name(enum nt_run_ns ns)
 bool nt_run_proc_failed(const struct nt_run_proc *p)
 {
 	return !p->started || !p->exited || p->exit_status != 0;
+}
+
+uint64_t nt_runinfo_lost(const struct nt_runinfo *ri)
+{
+	return ri->cap_dropped + ri->cap_if_dropped + ri->wire_dropped;
 }

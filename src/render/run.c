@@ -66,13 +66,14 @@ void nt_run_quote_lines(FILE *out, const char *text, const char *prefix)
 
 const char *nt_run_incomplete(const struct nt_runinfo *ri, char *buf, size_t len)
 {
-	uint64_t lost = ri->cap_dropped + ri->cap_if_dropped;
+	uint64_t lost = nt_runinfo_lost(ri);
 
 	if (lost)
 		snprintf(buf, len,
-			 "the capture dropped %" PRIu64 " frame%s: stalls may be missing, the "
+			 "the %s dropped %" PRIu64 " frame%s: stalls may be missing, the "
 			 "counts are lower bounds",
-			 lost, nt_plural(lost));
+			 ri->wire_dropped ? "capture and the delay line" : "capture", lost,
+			 nt_plural(lost));
 	else if (!ri->complete)
 		snprintf(buf, len,
 			 "the run ended before the client did (%s): the report covers "
@@ -156,6 +157,11 @@ static void exchanges_text(FILE *out, const struct nt_runinfo *ri)
 
 static void capture_text(FILE *out, const struct nt_runinfo *ri)
 {
+	if (ri->rtt_ns > 0)
+		fprintf(out,
+			"  path: RTT %.3f ms, half each way (user-space delay line), %" PRIu64
+			" frame%s dropped by it\n",
+			(double)ri->rtt_ns / 1e6, ri->wire_dropped, nt_plural(ri->wire_dropped));
 	if (strcmp(ri->capture, "none") == 0) {
 		fputs("  capture: none (--capture none): no analysis\n", out);
 		return;
@@ -338,6 +344,9 @@ static struct json_object *capture_json(bool *oom, const struct nt_runinfo *ri)
 	nt_json_put_i64(oom, o, "received", (int64_t)ri->cap_received, ri->cap_stats_known);
 	nt_json_put_i64(oom, o, "dropped", (int64_t)ri->cap_dropped, ri->cap_stats_known);
 	nt_json_put_i64(oom, o, "if_dropped", (int64_t)ri->cap_if_dropped, ri->cap_stats_known);
+	nt_json_put(oom, o, "rtt_ns", json_object_new_int64(ri->rtt_ns));
+	nt_json_put(oom, o, "delay_line", json_object_new_string(ri->delay_line));
+	nt_json_put(oom, o, "wire_dropped", nt_json_u64(ri->wire_dropped));
 	return o;
 }
 

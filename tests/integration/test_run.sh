@@ -245,6 +245,19 @@ r = doc["run"]; f = doc["flows"]
 assert r["family"] == "ipv6" and r["target_addr"] == "2001:db8::2", r
 assert f and f[0]["family"] == "ipv6" and f[0]["stalls"] >= 7, f
 assert r["target_sockets"]["sockets"][0]["client_addr"] == "2001:db8::1", r["target_sockets"]'
+# A path with a round-trip time (--rtt): the same stalls, each an RTT dearer,
+# found by the RTT-aware detector at the client's end; nothing lost on the wire.
+run --rtt 10 --target "$SERVER 7000" --client "$PYCLIENT target 7000 10" --format json \
+	-o "$NT_TMP/rtt.json"
+ok "rtt"
+validate "$NT_TMP/rtt.json"
+json_check "$NT_TMP/rtt.json" '
+c = doc["run"]["capture"]; s = doc["summary"]
+assert (c["rtt_ns"], c["delay_line"], c["wire_dropped"]) == (10000000, "wire", 0), c
+assert s["stalls"] >= 7, s
+assert doc["run"]["exchanges"]["p50_ns"] >= 50e6, doc["run"]["exchanges"]'
+run --rtt -1 --target true --client true
+[ "$rc" = 2 ] || fail "run --rtt -1: exit $rc, want 2"
 
 # 11. SIGINT mid-run: exit 130 promptly, the report of what was captured
 # written, every process of the run gone.

@@ -33,6 +33,7 @@
  * @fixes: --fix, in order
  * @n_fixes: how many (at least 1: "none")
  * @ipv6: --ipv6
+ * @rtt_ns: --rtt: the path's round-trip time (the lab's delay line), 0 none
  * @out: --format, -o, -w, --brief
  * @fail_on_stall: exit 1 when any run stalled
  * @capture: the capture back end, NULL for --capture none
@@ -49,6 +50,7 @@ struct nt_run_opts {
 	struct nt_fix fixes[NT_FIX_MAX];
 	unsigned n_fixes;
 	bool ipv6;
+	int64_t rtt_ns;
 	struct nt_cmd_output out;
 	bool fail_on_stall;
 	const struct nt_capture_ops *capture;

@@ -62,6 +62,7 @@ struct nt_userrun_config {
 	int target_log_fd;
 	int client_stdout_fd;
 	bool ipv6;
+	int64_t rtt_ns;
 	const struct nt_fix *fix;
 	const char *preload;
 	const struct nt_capture_ops *capture;

@@ -153,6 +153,9 @@ struct nt_sock_samples {
  * @cap_received: frames the kernel queued for the capture
  * @cap_dropped: frames it dropped for lack of buffer space
  * @cap_if_dropped: frames the interface dropped
+ * @rtt_ns: the path's round-trip time (--rtt), 0 for the plain veth pair
+ * @delay_line: what added it: "none" or "wire" (the lab's delay line)
+ * @wire_dropped: frames the delay line lost, in either direction
  * @ns: counter deltas per namespace (enum nt_run_ns)
  * @socks: the target's sockets, in order of their first reading
  * @n_socks: how many are kept
@@ -188,6 +191,9 @@ struct nt_runinfo {
 	uint64_t cap_received;
 	uint64_t cap_dropped;
 	uint64_t cap_if_dropped;
+	int64_t rtt_ns;
+	const char *delay_line;
+	uint64_t wire_dropped;
 	struct nt_run_counters ns[NT_RUN_NS_COUNT];
 	struct nt_sock_samples *socks;
 	size_t n_socks;
@@ -257,5 +263,14 @@ const char *nt_run_ns_name(enum nt_run_ns ns);
  * Return: the answer.
  */
 bool nt_run_proc_failed(const struct nt_run_proc *p);
+
+/**
+ * nt_runinfo_lost() - frames lost on the way to the analysis: by the capture
+ * (its buffer, the interface) or by the delay line
+ * @ri: the run
+ *
+ * Return: how many; more than 0 makes every count a lower bound.
+ */
+uint64_t nt_runinfo_lost(const struct nt_runinfo *ri);
 
 #endif

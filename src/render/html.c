@@ -33,12 +33,12 @@
 static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
 	fputs("<table>\n<tr><th>variant</th><th>rounds</th><th>verdicts</th><th>p50 RTT</th>"
-	      "<th>p90 RTT</th><th>max RTT</th><th>expectation</th></tr>\n",
+	      "<th>p90 RTT</th><th>p99 RTT</th><th>max RTT</th><th>expectation</th></tr>\n",
 	      out);
 	for (unsigned i = 0; i < n_runs; i++) {
 		const struct nt_run *run = &runs[i];
 		const struct nt_summary *s = &run->summary;
-		char v[128], p50[32], p90[32], max[32];
+		char v[128], p50[32], p90[32], p99[32], max[32];
 
 		fputs("<tr><td><code>", out);
 		nt_escape_xml(out, run->cfg.variant);
@@ -47,9 +47,10 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 		nt_escape_xml(out, nt_label_verdicts(s, v, sizeof(v)));
 		fprintf(out,
 			"</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-			"<td class=\"num\">%s</td>",
+			"<td class=\"num\">%s</td><td class=\"num\">%s</td>",
 			nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
 			nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_fmt_ms(s->rtt_p99_ns, p99, sizeof(p99)),
 			nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)));
 		fprintf(out, "<td%s>%s: %s", run->expectation_met ? "" : " class=\"notmet\"",
 			nt_expect_name(run->cfg.expect), run->expectation_met ? "met" : "NOT met");

@@ -57,12 +57,14 @@ static void round_row(FILE *out, const struct nt_round *r)
 static void summary_line(FILE *out, const struct nt_run *run)
 {
 	const struct nt_summary *s = &run->summary;
-	char v[128], p50[32], p90[32], max[32];
+	char v[128], p50[32], p90[32], p99[32], max[32];
 
-	fprintf(out, "\n%u rounds: %s; round trip p50 %s, p90 %s, max %s. Expectation (%s): %s",
+	fprintf(out,
+		"\n%u rounds: %s; round trip p50 %s, p90 %s, p99 %s, max %s. Expectation (%s): %s",
 		s->rounds, nt_label_verdicts(s, v, sizeof(v)),
 		nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
 		nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+		nt_fmt_ms(s->rtt_p99_ns, p99, sizeof(p99)),
 		nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)), nt_expect_name(run->cfg.expect),
 		run->expectation_met ? "**met**" : "**NOT met**: ");
 	if (!run->expectation_met)
@@ -72,18 +74,21 @@ static void summary_line(FILE *out, const struct nt_run *run)
 
 static void compare_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 {
-	fputs("\n| variant | verdicts | p50 RTT | p90 RTT | max RTT | expectation met |\n", out);
-	fputs("| --- | --- | ---: | ---: | ---: | --- |\n", out);
+	fputs("\n| variant | verdicts | p50 RTT | p90 RTT | p99 RTT | max RTT | expectation met "
+	      "|\n",
+	      out);
+	fputs("| --- | --- | ---: | ---: | ---: | ---: | --- |\n", out);
 	for (unsigned i = 0; i < n_runs; i++) {
 		const struct nt_run *run = &runs[i];
 		const struct nt_summary *s = &run->summary;
-		char v[128], p50[32], p90[32], max[32];
+		char v[128], p50[32], p90[32], p99[32], max[32];
 
 		fprintf(out, "| `%s` | ", run->cfg.variant);
 		nt_escape_md_cell(out, nt_label_verdicts(s, v, sizeof(v)));
-		fprintf(out, " | %s | %s | %s | %s (%s) |\n",
+		fprintf(out, " | %s | %s | %s | %s | %s (%s) |\n",
 			nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
 			nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_fmt_ms(s->rtt_p99_ns, p99, sizeof(p99)),
 			nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)),
 			run->expectation_met ? "yes" : "**no**", nt_expect_name(run->cfg.expect));
 	}

@@ -39,17 +39,6 @@
 /* /proc/net/netstat is about 4 KiB on 6.x; /proc/net/tcp holds a handful of sockets here. */
 #define PROC_BUF_BYTES ((size_t)64 * 1024)
 
-/*
- * seq_read_iter() fills its page-sized buffer with whole records and stops
- * early only when the next record does not fit, so a read returning less
- * than half a page reached the end. Every further pread() at a new offset
- * walks the table again from the start, and for /proc/net/tcp that walk is
- * the whole established hash: a namespace made with the default
- * net.ipv4.tcp_child_ehash_entries = 0 shares the host's table (262144
- * buckets here, about 0.9 ms per walk).
- */
-#define PROC_SHORT_READ_BYTES 2048
-
 #define TX_FLAGS                                                                              \
 	(SOF_TIMESTAMPING_TX_SCHED | SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_TX_ACK | \
 	 SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY)
@@ -78,37 +67,10 @@ static struct nt_round_evidence *round_of(struct nt_evidence *ev, unsigned round
 	return &ev->out->rounds[(round - 1) % ev->out->n_rounds];
 }
 
-static int open_proc(const char *name)
-{
-	char path[64];
-
-	/* thread-self: this thread's namespace, not the main thread's (/proc/net -> self/net). */
-	snprintf(path, sizeof(path), "/proc/thread-self/net/%s", name);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-/* The whole file from offset 0, NUL-terminated in ev->buf; false on failure. */
+/* The whole file from offset 0, NUL-terminated in ev->buf (never grown: the exchange waits). */
 static bool read_proc(struct nt_evidence *ev, int fd)
 {
-	size_t got = 0;
-
-	if (fd < 0)
-		return false;
-	while (got + 1 < ev->buf_bytes) {
-		ssize_t n = pread(fd, ev->buf + got, ev->buf_bytes - 1 - got, (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return false;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-		if (n < PROC_SHORT_READ_BYTES)
-			break;
-	}
-	ev->buf[got] = '\0';
-	return true;
+	return nt_procnet_read(fd, &ev->buf, &ev->buf_bytes, ev->buf_bytes);
 }
 
 static void read_counters(struct nt_evidence *ev, uint64_t *vals, bool *have)
@@ -158,8 +120,8 @@ int nt_evidence_open_target(struct nt_evidence *ev, struct nt_run_evidence *out,
 	}
 	for (unsigned i = 0; i < out->n_rounds; i++)
 		nt_round_evidence_reset(&out->rounds[i]);
-	ev->target_tcp_fd = open_proc(family == AF_INET6 ? "tcp6" : "tcp");
-	ev->target_netstat_fd = open_proc("netstat");
+	ev->target_tcp_fd = nt_procnet_open(family == AF_INET6 ? "tcp6" : "tcp");
+	ev->target_netstat_fd = nt_procnet_open("netstat");
 	return 0;
 }
 
@@ -167,7 +129,7 @@ void nt_evidence_open_client(struct nt_evidence *ev)
 {
 	if (!ev->buf)
 		return;
-	ev->client_netstat_fd = open_proc("netstat");
+	ev->client_netstat_fd = nt_procnet_open("netstat");
 	/* Both namespaces' files are open now: take the starting values together. */
 	read_counters(ev, ev->before, ev->have_before);
 }

@@ -5,8 +5,11 @@
  * that does not have every field is rejected, not half-filled.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nt/live/procnet.h"
 
@@ -227,4 +230,59 @@ int nt_procnet_netstat_value(const char *text, const char *prefix, const char *n
 		return -ENOENT;
 	}
 	return -ENOENT;
+}
+
+/* Less than half a page from seq_read_iter(): the end (see nt_procnet_read()). */
+#define SHORT_READ_BYTES   2048
+#define FIRST_BUFFER_BYTES ((size_t)16 * 1024)
+
+int nt_procnet_open(const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/thread-self/net/%s", name);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* Room for at least one more byte and the NUL, within @max_bytes; false when none. */
+static bool make_room(char **buf, size_t *bytes, size_t got, size_t max_bytes)
+{
+	size_t grown = *bytes ? *bytes * 2 : FIRST_BUFFER_BYTES;
+	char *p;
+
+	if (got + 1 < *bytes)
+		return true;
+	if (*bytes >= max_bytes)
+		return false;
+	if (grown > max_bytes)
+		grown = max_bytes;
+	p = realloc(*buf, grown);
+	if (!p)
+		return false;
+	*buf = p;
+	*bytes = grown;
+	return got + 1 < *bytes;
+}
+
+bool nt_procnet_read(int fd, char **buf, size_t *bytes, size_t max_bytes)
+{
+	size_t got = 0;
+
+	if (fd < 0 || !make_room(buf, bytes, 0, max_bytes))
+		return false;
+	while (make_room(buf, bytes, got, max_bytes)) {
+		ssize_t n = pread(fd, *buf + got, *bytes - 1 - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return false;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (n < SHORT_READ_BYTES)
+			break;
+	}
+	(*buf)[got] = '\0';
+	return true;
 }

@@ -29,50 +29,12 @@
 #include "nt/live/procnet.h"
 #include "nt/live/userrun.h"
 
-#define BUF_INITIAL_BYTES ((size_t)16 * 1024)
-#define BUF_MAX_BYTES	  ((size_t)16 * 1024 * 1024)
-
-static int open_proc(const char *name)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/thread-self/net/%s", name);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
+#define BUF_MAX_BYTES ((size_t)16 * 1024 * 1024)
 
 /* The whole text of @fd from offset 0, NUL-terminated in p->buf; false on failure. */
 static bool read_all(struct nt_userrun_probe *p, int fd)
 {
-	size_t len = 0;
-
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
-		return false;
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= p->buf_bytes) {
-			size_t grown = p->buf_bytes ? p->buf_bytes * 2 : BUF_INITIAL_BYTES;
-			char *buf;
-
-			if (grown > BUF_MAX_BYTES)
-				break;
-			buf = realloc(p->buf, grown);
-			if (!buf)
-				return false;
-			p->buf = buf;
-			p->buf_bytes = grown;
-		}
-		n = read(fd, p->buf + len, p->buf_bytes - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return false;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	p->buf[len] = '\0';
-	return true;
+	return nt_procnet_read(fd, &p->buf, &p->buf_bytes, BUF_MAX_BYTES);
 }
 
 static void read_counters(struct nt_userrun_probe *p, enum nt_run_ns ns, uint64_t *vals,
@@ -100,13 +62,13 @@ int nt_userrun_probe_open(struct nt_userrun_probe *p, const struct nt_lab *lab, 
 	if (ret)
 		return ret;
 	/* Missing files (no IPv6 in the kernel) leave their part of the report empty. */
-	p->tcp_fd[0] = open_proc("tcp");
-	p->tcp_fd[1] = open_proc("tcp6");
-	p->netstat_fd[NT_RUN_NS_TARGET] = open_proc("netstat");
+	p->tcp_fd[0] = nt_procnet_open("tcp");
+	p->tcp_fd[1] = nt_procnet_open("tcp6");
+	p->netstat_fd[NT_RUN_NS_TARGET] = nt_procnet_open("netstat");
 	ret = nt_lab_enter_client(lab, err);
 	if (ret)
 		return ret;
-	p->netstat_fd[NT_RUN_NS_CLIENT] = open_proc("netstat");
+	p->netstat_fd[NT_RUN_NS_CLIENT] = nt_procnet_open("netstat");
 	for (int ns = 0; ns < NT_RUN_NS_COUNT; ns++)
 		read_counters(p, (enum nt_run_ns)ns, p->start[ns], p->start_known[ns]);
 	return 0;

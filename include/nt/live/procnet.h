@@ -112,4 +112,34 @@ static inline uint64_t nt_procnet_ticks_to_ms(unsigned long ticks)
  */
 int nt_procnet_netstat_value(const char *text, const char *prefix, const char *name, uint64_t *out);
 
+/**
+ * nt_procnet_open() - a /proc/net file of the calling thread's network
+ * namespace (/proc/thread-self/net/NAME: /proc/net follows the main
+ * thread's, which a thread that entered another namespace is not in)
+ * @name: "tcp", "tcp6", "netstat"
+ *
+ * Return: the descriptor (O_CLOEXEC), or -1 with errno set.
+ */
+int nt_procnet_open(const char *name);
+
+/**
+ * nt_procnet_read() - a /proc file's whole text from offset 0
+ * @fd: the file, -1 fails
+ * @buf: the buffer, NUL-terminated on success; grown with realloc() (a NULL
+ *       *@buf starts at 16 KiB) while it is under @max_bytes
+ * @bytes: its size, updated when it grows
+ * @max_bytes: the most it may grow to; what does not fit is cut
+ *
+ * seq_read_iter() fills its page-sized buffer with whole records and stops
+ * early only when the next record does not fit, so a read returning less
+ * than half a page reached the end: no further pread() is made. Each one at
+ * a new offset walks the table again from the start, and for /proc/net/tcp
+ * that walk is the whole established hash: a namespace made with the default
+ * net.ipv4.tcp_child_ehash_entries = 0 shares the host's table (262144
+ * buckets here, about 0.9 ms per walk).
+ *
+ * Return: true, or false when the file could not be read (or memory ran out).
+ */
+bool nt_procnet_read(int fd, char **buf, size_t *bytes, size_t max_bytes);
+
 #endif

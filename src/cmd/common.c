@@ -63,3 +63,17 @@ void nt_cmd_version(FILE *out)
 	fprintf(out, "nagle-trace %s\n%s\nlibmnl %s\njson-c %s\n", NT_VERSION,
 		nt_capture_library_version(), NT_LIBMNL_VERSION, nt_json_library_version());
 }
+
+int nt_cmd_parse_action(int c, int version_code, const char *name, enum nt_cmd_action *action,
+			struct nt_err *err)
+{
+	if (c == 'h') {
+		*action = NT_CMD_HELP;
+		return 0;
+	}
+	if (c == version_code) {
+		*action = NT_CMD_VERSION;
+		return 0;
+	}
+	return nt_err_set(err, 0, "unknown option '%s'", name);
+}

@@ -217,14 +217,8 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_run_opts *o, str
 	case OPT_FAIL_ON_STALL:
 		o->fail_on_stall = true;
 		return 0;
-	case 'h':
-		o->action = NT_CMD_HELP;
-		return 0;
-	case OPT_VERSION:
-		o->action = NT_CMD_VERSION;
-		return 0;
 	}
-	return nt_err_set(err, 0, "unknown option '%s'", cli->name);
+	return nt_cmd_parse_action(c, OPT_VERSION, cli->name, &o->action, err);
 }
 
 /* Every rule that needs the whole command line. */

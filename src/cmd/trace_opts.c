@@ -462,14 +462,8 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_trace_opts *opt,
 		opt->hz = (unsigned)hz;
 		return ret;
 	}
-	case 'h':
-		opt->action = NT_CMD_HELP;
-		return 0;
-	case OPT_VERSION:
-		opt->action = NT_CMD_VERSION;
-		return 0;
 	}
-	return nt_err_set(err, 0, "unknown option '%s'", cli->name);
+	return nt_cmd_parse_action(c, OPT_VERSION, cli->name, &opt->action, err);
 }
 
 /* Every cross-option rule in one place. */

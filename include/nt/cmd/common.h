@@ -47,6 +47,20 @@ struct nt_cmd_output {
 };
 
 /**
+ * nt_cmd_parse_action() - the options every command has, after its own:
+ * -h/--help, --version; anything else is unknown
+ * @c: the option's code
+ * @version_code: the command's code for --version
+ * @name: the option as typed, for the message
+ * @action: set for -h and --version
+ * @err: filled for an unknown option
+ *
+ * Return: 0, or -EINVAL for an option the command does not have.
+ */
+int nt_cmd_parse_action(int c, int version_code, const char *name, enum nt_cmd_action *action,
+			struct nt_err *err);
+
+/**
  * nt_cmd_parse_color() - --color's value
  * @name: the option as typed
  * @text: "auto", "always" or "never"

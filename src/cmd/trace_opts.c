@@ -96,6 +96,9 @@ static const struct option predict_options[] = {
 static const char usage_head[] =
 	"usage: nagle-trace [trace] [options]\n"
 	"       nagle-trace analyze [options] FILE... [filter expression]\n"
+	"       nagle-trace run --target CMD --client CMD [options]\n"
+	"       nagle-trace predict [options]\n"
+	"       nagle-trace completion bash\n"
 	"\n"
 	"Build a private client and target network namespace joined by a veth pair, run a\n"
 	"write-write-read exchange between them while capturing, print a per-segment\n"

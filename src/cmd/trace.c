@@ -127,7 +127,7 @@ static int pcap_open(struct trace_cmd *tc)
 }
 
 /* Runs every variant, each in its own lab: how many runs are in tc->runs, or a -errno. */
-static int run_variants(struct trace_cmd *tc)
+static int run_variants_masked(struct trace_cmd *tc, const sigset_t *waitmask)
 {
 	struct nt_trace_opts *opt = &tc->opt;
 	unsigned n = 0;
@@ -137,6 +137,7 @@ static int run_variants(struct trace_cmd *tc)
 		int ret;
 
 		t.stop = &nt_cmd_stop;
+		t.waitmask = waitmask;
 		t.sink = nt_trace_export_sink(&tc->exp[i], nt_cmd_tty_sink(&tc->tty));
 		if (opt->step) {
 			t.step = nt_cmd_tty_step;
@@ -159,6 +160,29 @@ static int run_variants(struct trace_cmd *tc)
 			return ret;
 	}
 	return (int)n;
+}
+
+/*
+ * SIGINT and SIGTERM stay blocked while the runs go, open only inside their
+ * waits (ppoll()'s mask): a signal between the check of the stop flag and
+ * the wait ends the wait instead of being slept through. Unblocked after,
+ * a pending one is delivered then and sets the flag as usual.
+ */
+static int run_variants(struct trace_cmd *tc)
+{
+	sigset_t block, saved, waitmask;
+	int ret;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	waitmask = saved;
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	ret = run_variants_masked(tc, &waitmask);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	return ret;
 }
 
 static void print_timings(const struct nt_run *r)

@@ -3,6 +3,8 @@
  * tty.c - a live run on a terminal (see nt/cmd/tty.h).
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -134,6 +136,7 @@ void nt_cmd_tty_step(void *ctx, unsigned round)
 {
 	struct nt_cmd_tty *t = ctx;
 	struct termios saved, raw;
+	sigset_t wait;
 	bool restore;
 	char key;
 
@@ -152,8 +155,21 @@ void nt_cmd_tty_step(void *ctx, unsigned round)
 		raw.c_cc[VTIME] = 0;
 		(void)tcsetattr(STDIN_FILENO, TCSANOW, &raw);
 	}
-	while (!nt_cmd_stop && read(STDIN_FILENO, &key, 1) < 0 && errno == EINTR)
-		;
+	/* The run holds SIGINT and SIGTERM blocked but in its waits: open them for this one too. */
+	sigprocmask(SIG_BLOCK, NULL, &wait);
+	sigdelset(&wait, SIGINT);
+	sigdelset(&wait, SIGTERM);
+	while (!nt_cmd_stop) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+
+		if (ppoll(&pfd, 1, NULL, &wait) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (read(STDIN_FILENO, &key, 1) >= 0 || errno != EINTR)
+			break;
+	}
 	if (restore)
 		(void)tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	nt_cmd_tty_clear(t);

@@ -270,7 +270,7 @@ static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
 				       .tv_nsec = left % NT_NS_PER_SEC };
 		struct pollfd pfd = { .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
 
-		if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR)
+		if (ppoll(&pfd, 1, &ts, opt->waitmask) < 0 && errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the capture");
 		ret = drain_capture(pl, err);
 		if (ret < 0)
@@ -314,7 +314,8 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 		}
 		struct timespec ts = { .tv_sec = wait_ns / NT_NS_PER_SEC,
 				       .tv_nsec = wait_ns % NT_NS_PER_SEC };
-		if (ppoll(pfd, (nfds_t)n, wait_ns >= 0 ? &ts : NULL, NULL) < 0 && errno != EINTR)
+		if (ppoll(pfd, (nfds_t)n, wait_ns >= 0 ? &ts : NULL, opt->waitmask) < 0 &&
+		    errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the exchange and the capture");
 
 		ret = drain_capture(pl, err);

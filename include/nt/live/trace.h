@@ -51,6 +51,10 @@
  * @step_ctx: passed to @step
  * @stamps: the command's receive-timestamp keeper, opened before the lab is
  *          built (nt/capture/stamps.h), or NULL
+ * @waitmask: the signal mask the run's waits (ppoll()) take, or NULL to keep
+ *            the thread's: with SIGINT and SIGTERM blocked elsewhere and open
+ *            here, a signal between the check of @stop and the wait is not
+ *            lost (it ends the wait)
  */
 struct nt_trace_config {
 	const struct nt_variant *variant;
@@ -73,6 +77,7 @@ struct nt_trace_config {
 	void (*step)(void *ctx, unsigned round);
 	void *step_ctx;
 	struct nt_rx_stamps *stamps;
+	const sigset_t *waitmask;
 };
 
 /**

@@ -599,6 +599,20 @@ const char *nt_lab_ifname(const struct nt_lab *lab, enum nt_lab_side side)
 	return side == NT_LAB_TARGET ? lab->target_ifname : lab->client_ifname;
 }
 
+int nt_lab_wire_dropped(struct nt_lab *lab, uint64_t *dropped, struct nt_err *err)
+{
+	struct nt_wire_stats st;
+	int ret;
+
+	*dropped = 0;
+	if (strcmp(lab->delay_line, "wire") != 0)
+		return 0;
+	/* Filled even when the forwarder stopped on an error, which the caller then reports. */
+	ret = nt_wire_stats(&lab->wire, &st, err);
+	*dropped = nt_wire_dropped(&st);
+	return ret;
+}
+
 int nt_lab_side_parse(const char *name, enum nt_lab_side *side)
 {
 	if (strcmp(name, "client") == 0)

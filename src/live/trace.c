@@ -489,20 +489,6 @@ exchange_close:
 	return ret;
 }
 
-/* The delay line's losses, read while it is still up (nt_lab_down() closes it). */
-static int count_wire_drops(struct nt_run *run, struct nt_lab *lab, struct nt_err *err)
-{
-	struct nt_wire_stats st;
-	int ret;
-
-	if (strcmp(lab->delay_line, "wire") != 0)
-		return 0;
-	/* Filled even when the forwarder stopped on an error, which the run then reports. */
-	ret = nt_wire_stats(&lab->wire, &st, err);
-	run->counts.wire_dropped = nt_wire_dropped(&st);
-	return ret;
-}
-
 int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err)
 {
 	const struct nt_variant *v = opt->variant;
@@ -532,7 +518,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	start_prediction(run, opt, &kf);
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	if (ret == 0)
-		ret = count_wire_drops(run, &lab, err);
+		ret = nt_lab_wire_dropped(&lab, &run->counts.wire_dropped, err);
 	nt_lab_down(&lab);
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
 	tm->close_ns = lap(&t);

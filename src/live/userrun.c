@@ -305,19 +305,6 @@ static int finish(struct pipeline *pl, struct nt_err *err)
 	return 0;
 }
 
-/* The delay line's losses, read while it is still up (nt_lab_down() closes it). */
-static int count_wire_drops(struct nt_runinfo *ri, struct nt_lab *lab, struct nt_err *err)
-{
-	struct nt_wire_stats st;
-	int ret;
-
-	if (strcmp(lab->delay_line, "wire") != 0)
-		return 0;
-	ret = nt_wire_stats(&lab->wire, &st, err);
-	ri->wire_dropped = nt_wire_dropped(&st);
-	return ret;
-}
-
 int nt_userrun(const struct nt_userrun_config *cfg, struct nt_analysis *an, struct nt_runinfo *ri,
 	       struct nt_err *err)
 {
@@ -344,7 +331,7 @@ int nt_userrun(const struct nt_userrun_config *cfg, struct nt_analysis *an, stru
 	if (ret == 0)
 		ret = finish(&pl, err);
 	if (ret == 0)
-		ret = count_wire_drops(ri, &lab, err);
+		ret = nt_lab_wire_dropped(&lab, &ri->wire_dropped, err);
 	nt_capture_close(&pl.cap);
 	nt_userrun_probe_close(&pl.probe);
 	nt_lab_down(&lab);

@@ -185,6 +185,17 @@ int nt_lab_side_parse(const char *name, enum nt_lab_side *side);
 const char *nt_lab_side_name(enum nt_lab_side side);
 
 /**
+ * nt_lab_wire_dropped() - the frames the delay line lost, in either
+ * direction; read while the lab is up (nt_lab_down() closes the line)
+ * @lab: a lab that is up
+ * @dropped: set; 0 for a lab without a delay line
+ * @err: filled when the forwarder stopped on an error (@dropped is still set)
+ *
+ * Return: 0, or the forwarder's negative errno.
+ */
+int nt_lab_wire_dropped(struct nt_lab *lab, uint64_t *dropped, struct nt_err *err);
+
+/**
  * nt_lab_down() - stop and join the forwarder, release the lab's descriptors;
  * idempotent, safe on a partly built or zeroed lab (descriptors of 0 are
  * treated as unset only when the lab was never initialised: nt_lab_up() sets

@@ -375,9 +375,15 @@ static int start_target(struct pipeline *pl, struct nt_exchange *ex,
  * 4 MiB at least, 512 MiB at most. A packet socket gets no more than
  * net.core.rmem_max of it in a user namespace (nt_trace_capture()).
  */
+/* One round's bytes on the wire: the request and the reply. */
+static uint64_t round_bytes(const struct nt_shape *s)
+{
+	return (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
+}
+
 static unsigned capture_buffer_bytes(const struct nt_shape *s, unsigned snaplen)
 {
-	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
+	uint64_t round = round_bytes(s);
 	uint64_t frames = (round / 1400 + 2) * 3 / 2 + 16;
 	uint64_t want = 2 * frames * (snaplen + 128) + CAPTURE_BUFFER_BYTES;
 
@@ -386,12 +392,10 @@ static unsigned capture_buffer_bytes(const struct nt_shape *s, unsigned snaplen)
 
 const struct nt_capture_ops *nt_trace_capture(const struct nt_trace_config *opt)
 {
-	const struct nt_shape *s = &opt->shape;
-	uint64_t round = (uint64_t)s->header_bytes + s->body_bytes + s->reply_bytes;
-
 	if (opt->capture)
 		return opt->capture;
-	return nt_capture_backend(round > NT_TRACE_PACKET_ROUND_MAX ? "pcap" : "packet");
+	return nt_capture_backend(round_bytes(&opt->shape) > NT_TRACE_PACKET_ROUND_MAX ? "pcap"
+										       : "packet");
 }
 
 /*

@@ -7,7 +7,7 @@
  * architecture), and /proc/net/tcp converts its timers to USER_HZ too
  * (jiffies_to_clock_t()). The build configuration says it; the kernel
  * exposes it as /proc/config.gz with CONFIG_IKCONFIG_PROC, distributions as
- * /boot/config-RELEASE. zlib reads the former.
+ * /boot/config-RELEASE. zlib reads both.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,7 +36,8 @@ bool nt_kernel_config_hz(const char *line, unsigned *hz)
 	return true;
 }
 
-static bool hz_from_gz(const char *path, unsigned *hz)
+/* CONFIG_HZ from a configuration file, gzip-compressed or not (gzread() reads plain files as they are). */
+static bool hz_from(const char *path, unsigned *hz)
 {
 	gzFile f = gzopen(path, "rb");
 	char line[256];
@@ -50,28 +51,14 @@ static bool hz_from_gz(const char *path, unsigned *hz)
 	return found;
 }
 
-static bool hz_from_file(const char *path, unsigned *hz)
-{
-	FILE *f = fopen(path, "re");
-	char line[256];
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = nt_kernel_config_hz(line, hz);
-	fclose(f);
-	return found;
-}
-
 static void read_hz(struct nt_kernel_facts *kf)
 {
 	char boot[sizeof(kf->release) + 16];
 
 	snprintf(boot, sizeof(boot), "/boot/config-%s", kf->release);
-	if (hz_from_gz(CONFIG_GZ, &kf->hz)) {
+	if (hz_from(CONFIG_GZ, &kf->hz)) {
 		snprintf(kf->hz_source, sizeof(kf->hz_source), "%s", CONFIG_GZ);
-	} else if (kf->release[0] && hz_from_file(boot, &kf->hz)) {
+	} else if (kf->release[0] && hz_from(boot, &kf->hz)) {
 		snprintf(kf->hz_source, sizeof(kf->hz_source), "%s", boot);
 	} else {
 		kf->hz = NT_KERNEL_HZ_ASSUMED;

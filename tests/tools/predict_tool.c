@@ -11,38 +11,20 @@
  *                     [--rto-min-ms MS] [--mtu B] [--summary]
  *
  * The variant-to-knobs mapping is nt_variant_knobs(), as for
- * `nagle-trace predict` and `--expect auto`. HZ: CONFIG_HZ from
- * /boot/config-$(uname -r) when readable, else --hz, else 250.
+ * `nagle-trace predict` and `--expect auto`. HZ: --hz, else the running
+ * kernel's CONFIG_HZ (/proc/config.gz or /boot/config-RELEASE), else 250.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
+#include "nt/live/kernel.h"
 #include "nt/live/variant.h"
 #include "nt/model/predict.h"
 
 #define MS 1000000LL
-
-/* CONFIG_HZ of the running kernel from its build configuration, 0 if unknown. */
-static unsigned config_hz(const char *release)
-{
-	char path[256], line[256];
-	unsigned hz = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CONFIG_HZ=%u", &hz) == 1)
-			break;
-	fclose(f);
-	return hz;
-}
 
 static void json_string(const char *s)
 {
@@ -227,16 +209,16 @@ int main(int argc, char **argv)
 	struct nt_predict_why fix;
 	struct nt_predict *p = malloc(sizeof(*p));
 	struct nt_err err = { { 0 } };
-	struct utsname u;
+	struct nt_kernel_facts kf;
 	unsigned counts[NT_VERDICT_COUNT] = { 0 }, n = 0;
 	bool summary = false;
 
 	nt_predict_knobs_default(&k);
-	if (uname(&u) == 0) {
-		nt_kernel_version_parse(u.release, &k.kernel);
-		if (config_hz(u.release))
-			k.hz = config_hz(u.release);
-	}
+	/* The running kernel's release and CONFIG_HZ, as nagle-trace reads them (src/live/kernel.c). */
+	nt_kernel_facts_read(&kf);
+	if (kf.version.major)
+		k.kernel = kf.version;
+	k.hz = kf.hz;
 	parse(argc, argv, &k, &summary);
 	if (!p || nt_predict_init(p, &k, &err) < 0) {
 		fprintf(stderr, "predict_tool: %s\n", p ? err.msg : "out of memory");

@@ -15,13 +15,24 @@ static unsigned add(const struct nt_predict_why *w, const struct nt_predict_why 
 	return n;
 }
 
-/* The round's first reply segment: the marks do not name it. */
-static long reply_index(const struct nt_round_view *rv)
+static bool is_reply(const struct nt_event *e)
 {
-	for (size_t i = 0; i < rv->n; i++)
-		if (rv->ev[i].kind == NT_EVENT_SEGMENT && rv->ev[i].seg.role == NT_ROLE_REPLY)
-			return (long)i;
-	return -1;
+	return e->kind == NT_EVENT_SEGMENT && e->seg.role == NT_ROLE_REPLY;
+}
+
+/*
+ * Whether event @i is the round's first reply segment (the marks do not name
+ * it). Looked for backwards from @i, and only for a reply: every event of a
+ * round is asked, and a 16 MiB request has tens of thousands.
+ */
+static bool first_reply(const struct nt_round_view *rv, size_t i)
+{
+	if (!is_reply(&rv->ev[i]))
+		return false;
+	while (i-- > 0)
+		if (is_reply(&rv->ev[i]))
+			return false;
+	return true;
 }
 
 unsigned nt_why_event(const struct nt_round_view *rv, size_t i,
@@ -50,7 +61,7 @@ unsigned nt_why_event(const struct nt_round_view *rv, size_t i,
 			n = add(&p->release, out, n);
 		return n;
 	}
-	if (at == reply_index(rv))
+	if (first_reply(rv, i))
 		return add(&p->reply, out, n);
 	return 0;
 }

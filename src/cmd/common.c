@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "nt/capture/capture.h"
+#include "nt/cli.h"
+#include "nt/clock.h"
 #include "nt/cmd/common.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
@@ -76,4 +78,14 @@ int nt_cmd_parse_action(int c, int version_code, const char *name, enum nt_cmd_a
 		return 0;
 	}
 	return nt_err_set(err, 0, "unknown option '%s'", name);
+}
+
+int nt_cmd_parse_rtt(const char *name, const char *text, int64_t *rtt_ns, struct nt_err *err)
+{
+	uint64_t us = 0;
+	int ret = nt_cli_parse_decimal(name, text, 3, 0, NT_CMD_RTT_US_MAX, &us, err);
+
+	if (ret == 0)
+		*rtt_ns = (int64_t)us * NT_NS_PER_US;
+	return ret;
 }

@@ -8,7 +8,6 @@
 #include "nt/cli.h"
 #include "nt/clock.h"
 #include "nt/cmd/run_opts.h"
-#include "nt/cmd/trace_opts.h"
 #include "nt/cmd/stall_opts.h"
 #include "nt/live/procs.h"
 #include "nt/render/format.h"
@@ -194,14 +193,8 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_run_opts *o, str
 	case OPT_IPV6:
 		o->ipv6 = true;
 		return 0;
-	case OPT_RTT: {
-		uint64_t us = 0;
-
-		ret = nt_cli_parse_decimal(cli->name, cli->arg, 3, 0, NT_TRACE_RTT_US_MAX, &us,
-					   err);
-		o->rtt_ns = (int64_t)us * NT_NS_PER_US;
-		return ret;
-	}
+	case OPT_RTT:
+		return nt_cmd_parse_rtt(cli->name, cli->arg, &o->rtt_ns, err);
 	case OPT_CAPTURE:
 		return parse_capture(cli, o, err);
 	case 'w':

@@ -351,9 +351,7 @@ static int parse_exchange(int c, const char *name, const char *arg, struct nt_tr
 		t->ipv6 = true;
 		return 0;
 	case OPT_RTT:
-		ret = nt_cli_parse_decimal(name, arg, 3, 0, NT_TRACE_RTT_US_MAX, &v, err);
-		t->rtt_ns = (int64_t)v * NT_NS_PER_US;
-		return ret;
+		return nt_cmd_parse_rtt(name, arg, &t->rtt_ns, err);
 	case OPT_VARIANT:
 		if (opt->compare)
 			return nt_err_set(err, 0, "--variant and --compare both name variants");

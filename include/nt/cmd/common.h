@@ -46,6 +46,21 @@ struct nt_cmd_output {
 	bool explain;
 };
 
+/* --rtt's upper bound, in microseconds: 10000 ms, ten seconds. */
+#define NT_CMD_RTT_US_MAX 10000000u
+
+/**
+ * nt_cmd_parse_rtt() - --rtt's value: milliseconds with up to three decimals
+ * (a microsecond), 0 to NT_CMD_RTT_US_MAX
+ * @name: the option as typed
+ * @text: its value
+ * @rtt_ns: set on success
+ * @err: filled on failure, quoting @text
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nt_cmd_parse_rtt(const char *name, const char *text, int64_t *rtt_ns, struct nt_err *err);
+
 /**
  * nt_cmd_parse_action() - the options every command has, after its own:
  * -h/--help, --version; anything else is unknown

@@ -21,7 +21,6 @@
 #define NT_TRACE_BYTES_MAX	  16777216u    /* 16 MiB */
 #define NT_TRACE_STREAM_BYTES_MAX (1ull << 31) /* rounds x request or reply bytes: no seq wrap */
 #define NT_TRACE_VARIANTS_MAX	  32
-#define NT_TRACE_RTT_US_MAX	  10000000u /* --rtt 10000 (ms): ten seconds */
 
 /**
  * struct nt_trace_opts - the trace command's parsed command line

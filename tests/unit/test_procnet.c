@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "test_data.h"
+
 #include "nt/live/procnet.h"
 
 /* The target's connection socket, from tcp.txt: 4 request bytes unread, rto 20, ato 4, 27 = quick 13 << 1 | pingpong. */
@@ -35,20 +37,7 @@ static const char tcp4_listen[] = "   0: 0100007F:1389 00000000:0000 0A 00000000
 
 static char *slurp(const char *name)
 {
-	char path[512];
-	FILE *f;
-	char *buf;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/unit/data/procnet/%s", NT_TEST_DATA_DIR, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	buf = calloc(1, 65536);
-	assert_non_null(buf);
-	n = fread(buf, 1, 65535, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return nt_test_data("procnet", name);
 }
 
 static void test_tcp4_line(void **state)

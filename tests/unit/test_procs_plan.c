@@ -23,24 +23,13 @@
 
 #include <cmocka.h>
 
+#include "test_data.h"
+
 #include "nt/live/procs_plan.h"
 
 static char *slurp(const char *name)
 {
-	char path[512];
-	FILE *f;
-	char *buf;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/unit/data/procnet/%s", NT_TEST_DATA_DIR, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	buf = calloc(1, 65536);
-	assert_non_null(buf);
-	n = fread(buf, 1, 65535, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return nt_test_data("procnet", name);
 }
 
 static void test_hosts_ours_first(void **state)

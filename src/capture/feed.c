@@ -1,8 +1,210 @@
 // SPDX-License-Identifier: MIT
 /*
  * feed.c - a capture file through the analysis (see nt/capture/feed.h).
+ *
+ * Two threads. With thousands of concurrent flows, settling a frame into its flow (the
+ * flow table's cache misses, the stall rule) costs about as much as reading
+ * and decoding it. So a reader thread runs libpcap's loop and
+ * nt_analysis_decode(), the caller's thread runs nt_analysis_settle(), and
+ * on two cores the halves overlap.
+ *
+ * Order: one producer, one consumer, and a ring of batches settled in the
+ * order they were filled. The settling thread sees the frames in capture
+ * order exactly as the one-thread loop does, so every result is the same,
+ * byte for byte; the decoder is pure and shares nothing with the analysis.
+ *
+ * Ownership: the reader owns slot @filled % RING while the ring is not full;
+ * the settler owns slot @settled % RING while @settled < @filled. Each
+ * counter has one writer, which stores it (release) after it is done with
+ * the slot; the other side reads the slot only after loading the counter
+ * (acquire).
+ *
+ * Waiting: a side that finds the ring full (reader) or empty (settler)
+ * spins a while before it sleeps on a condition variable. A hand-over comes
+ * every few microseconds, and a thread that sleeps lets its CPU go idle: on
+ * a virtual machine waking an idle virtual CPU goes through the host's
+ * scheduler, measured here at up to milliseconds a wake (docs/performance.md).
+ * Sleeping is safe against a lost wake-up: the sleeper sets its flag, then
+ * checks the counter again, both under @mu; the other side stores its
+ * counter, then reads the flag (both sequentially consistent, so one of
+ * them sees the other's store) and signals under @mu.
  */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
 #include "nt/capture/feed.h"
+
+/* 8 x 256 frames x ~140 bytes: under 300 KB, inside one core's L2 cache. */
+#define RING 8
+
+/* Polls of the other side's counter before sleeping: about 50 us. */
+#define SPIN 2000
+
+/* A spinning loop's hint to the CPU (x86 PAUSE: yield to a sibling hyperthread). */
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+/**
+ * struct pipe - the two threads' shared state
+ * @slot: RING batches
+ * @filled: batches the reader handed over, ever (the reader writes it)
+ * @settled: batches the settler gave back, ever (the settler writes it)
+ * @done: the reader handed over its last batch
+ * @mu: guards sleeping
+ * @wake: where a side sleeps
+ * @waits: a side sleeps, or is about to: [0] the reader, [1] the settler
+ * @f: the reader's file
+ * @linktype: its link type
+ * @max_frames: as nt_feed_file()'s
+ * @cur: the slot being filled (the reader's)
+ * @ret: what nt_pcap_file_each() returned
+ * @n: frames it read
+ * @err: why it stopped early
+ */
+struct pipe {
+	struct nt_analysis_batch *slot;
+	atomic_uint filled;
+	atomic_uint settled;
+	atomic_bool done;
+	pthread_mutex_t mu;
+	pthread_cond_t wake[2];
+	atomic_bool waits[2];
+	struct nt_pcap_file *f;
+	int linktype;
+	uint64_t max_frames;
+	struct nt_analysis_batch *cur;
+	int ret;
+	uint64_t n;
+	struct nt_err err;
+};
+
+enum side { READER = 0, SETTLER = 1 };
+
+/* The reader has a free slot / the settler has a full one (or the end). */
+static bool ready(struct pipe *pp, enum side who)
+{
+	unsigned filled = atomic_load_explicit(&pp->filled, memory_order_acquire);
+	unsigned settled = atomic_load_explicit(&pp->settled, memory_order_acquire);
+
+	if (who == READER)
+		return filled - settled < RING;
+	return settled != filled || atomic_load(&pp->done);
+}
+
+static void wait_until_ready(struct pipe *pp, enum side who)
+{
+	for (int k = 0; k < SPIN; k++) {
+		if (ready(pp, who))
+			return;
+		cpu_relax();
+	}
+	pthread_mutex_lock(&pp->mu);
+	atomic_store(&pp->waits[who], true);
+	while (!ready(pp, who))
+		pthread_cond_wait(&pp->wake[who], &pp->mu);
+	atomic_store(&pp->waits[who], false);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/* After a counter's store: wake the other side if it sleeps. */
+static void wake(struct pipe *pp, enum side who)
+{
+	if (!atomic_load(&pp->waits[who]))
+		return;
+	pthread_mutex_lock(&pp->mu);
+	pthread_cond_signal(&pp->wake[who]);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/* The reader: hand @cur over, and take the next slot once it is free. */
+static void hand_over(struct pipe *pp)
+{
+	unsigned filled = atomic_load_explicit(&pp->filled, memory_order_relaxed) + 1;
+
+	atomic_store(&pp->filled, filled);
+	wake(pp, SETTLER);
+	wait_until_ready(pp, READER);
+	pp->cur = &pp->slot[filled % RING];
+	pp->cur->n = 0;
+}
+
+static void on_frame(void *ctx, const struct nt_frame *fr)
+{
+	struct pipe *pp = ctx;
+	struct nt_analysis_batch *b = pp->cur;
+
+	nt_analysis_decode(pp->linktype, fr->t_ns, fr->data, fr->caplen, &b->p[b->n++]);
+	if (b->n == NT_ANALYSIS_BATCH)
+		hand_over(pp);
+}
+
+static void *reader(void *arg)
+{
+	struct pipe *pp = arg;
+
+	pp->ret = nt_pcap_file_each(pp->f, pp->max_frames, on_frame, pp, &pp->n, &pp->err);
+	if (pp->cur->n)
+		atomic_store(&pp->filled, atomic_load(&pp->filled) + 1);
+	atomic_store(&pp->done, true);
+	wake(pp, SETTLER);
+	return NULL;
+}
+
+/* The caller's thread: settle every batch in order until the reader is done. */
+static void settle_all(struct pipe *pp, struct nt_analysis *an)
+{
+	for (unsigned settled = 0;; settled++) {
+		const struct nt_analysis_batch *b = &pp->slot[settled % RING];
+
+		wait_until_ready(pp, SETTLER);
+		if (settled == atomic_load_explicit(&pp->filled, memory_order_acquire))
+			return;				  /* done, and every batch settled */
+		(void)nt_analysis_settle(an, b->p, b->n); /* ENOMEM is in @an->oom */
+		atomic_store(&pp->settled, settled + 1);
+		wake(pp, READER);
+	}
+}
+
+/* nt_pcap_file_each() on a reader thread; false when the thread could not start. */
+static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, uint64_t max_frames,
+				uint64_t *frames_read, int *ret, struct nt_err *err)
+{
+	struct pipe pp = {
+		.f = f,
+		.linktype = nt_pcap_file_linktype(f),
+		.max_frames = max_frames,
+		.err = { "" },
+	};
+	pthread_t tid;
+	bool started;
+
+	pp.slot = malloc(RING * sizeof(*pp.slot));
+	if (!pp.slot)
+		return false;
+	pp.cur = &pp.slot[0];
+	pp.cur->n = 0;
+	pthread_mutex_init(&pp.mu, NULL);
+	pthread_cond_init(&pp.wake[READER], NULL);
+	pthread_cond_init(&pp.wake[SETTLER], NULL);
+	started = pthread_create(&tid, NULL, reader, &pp) == 0;
+	if (started) {
+		settle_all(&pp, an);
+		pthread_join(tid, NULL);
+		*frames_read = pp.n;
+		*ret = pp.ret;
+		if (pp.ret < 0)
+			*err = pp.err;
+	}
+	pthread_cond_destroy(&pp.wake[SETTLER]);
+	pthread_cond_destroy(&pp.wake[READER]);
+	pthread_mutex_destroy(&pp.mu);
+	free(pp.slot);
+	return started;
+}
 
 static void feed_frame(void *ctx, const struct nt_frame *fr)
 {
@@ -10,7 +212,8 @@ static void feed_frame(void *ctx, const struct nt_frame *fr)
 }
 
 enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, const char *filter,
-			      uint64_t max_frames, uint64_t *frames_read, struct nt_err *err)
+			      uint64_t max_frames, bool two_threads, uint64_t *frames_read,
+			      struct nt_err *err)
 {
 	int linktype = nt_pcap_file_linktype(f);
 	struct nt_err local = { "" };
@@ -25,7 +228,8 @@ enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, co
 		nt_err_set(err, 0, "%s", local.msg);
 		return NT_FEED_BAD_FILTER;
 	}
-	ret = nt_pcap_file_each(f, max_frames, feed_frame, an, &n, &local);
+	if (!two_threads || !each_on_two_threads(an, f, max_frames, &n, &ret, &local))
+		ret = nt_pcap_file_each(f, max_frames, feed_frame, an, &n, &local);
 	if (frames_read)
 		*frames_read = n;
 	nt_analysis_file_end(an, ret < 0 ? local.msg : NULL);

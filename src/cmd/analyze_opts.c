@@ -34,8 +34,9 @@ static const char usage_text[] =
 	"  -c N                stop after N packets, over all files\n"
 	"  -n                  accepted for tcpdump habits: addresses are always "
 	"numeric\n" NT_STALL_OPTS_HELP
-	"  --jobs N            read up to N files at once, one thread each (default: one\n"
-	"                      per core; the report is the same; -c reads one at a time)\n";
+	"  --jobs N            use up to N threads (default: one per core): files read at\n"
+	"                      once, or one file decoded ahead; the report is the same\n"
+	"                      (--jobs 1: one thread; -c reads the files one at a time)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"

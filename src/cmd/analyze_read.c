@@ -8,9 +8,10 @@
  * file from one atomic counter, print nothing (what a file says is kept in
  * its note) and share nothing but that counter and the options; the main
  * thread joins them and absorbs the analyses in the order of the files. No
- * lock anywhere. One file stays on one thread: its frames go through one
- * flow table in capture order, which is what the stall rule and the
- * eviction order need.
+ * lock anywhere. One file's frames go through one flow table in capture
+ * order, which is what the stall rule and the eviction order need: a file
+ * read alone gets a second thread only to read and decode ahead of that
+ * (nt_feed_file()), and none when files are read at once.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -51,9 +52,9 @@ static void note_print(const struct note *n)
 		fprintf(stderr, "nagle-trace: %s\n", n->line[i]);
 }
 
-/* Reads one file into @an, at most @max_frames (0: all). */
+/* Reads one file into @an, at most @max_frames (0: all), on two threads if @two_threads. */
 static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const char *path,
-		     const char *filter, uint64_t max_frames, struct note *note)
+		     const char *filter, uint64_t max_frames, bool two_threads, struct note *note)
 {
 	struct nt_err err = { "" };
 	struct nt_pcap_file *f;
@@ -75,7 +76,7 @@ static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const
 			 nt_capture_linktype_name(nt_pcap_file_linktype(f), name, sizeof(name)));
 		note_add(note, "warning: ", msg);
 	}
-	switch (nt_feed_file(an, f, filter, max_frames, &note->read, &err)) {
+	switch (nt_feed_file(an, f, filter, max_frames, two_threads, &note->read, &err)) {
 	case NT_FEED_COMPLETE:
 		break;
 	case NT_FEED_BAD_FILTER:
@@ -97,9 +98,21 @@ static void note_take(const struct note *n, struct nt_analyze_trouble *trouble)
 	trouble->filter |= n->trouble.filter;
 }
 
+/* The threads --jobs allows: N, or one per core. */
+static unsigned threads(const struct nt_analyze_opts *o)
+{
+	cpu_set_t set;
+
+	if (o->jobs)
+		return o->jobs;
+	return sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+}
+
+/* One file after the other, each read on a thread of its own while this one settles it. */
 static void read_serial(const struct nt_analyze_opts *o, struct nt_annotate *annotate,
 			struct nt_analysis *an, struct nt_analyze_trouble *trouble)
 {
+	bool two_threads = threads(o) > 1;
 	bool limited = o->max_packets != 0; /* -c */
 	uint64_t left = o->max_packets;
 
@@ -107,7 +120,8 @@ static void read_serial(const struct nt_analyze_opts *o, struct nt_annotate *ann
 	for (size_t i = 0; i < o->n_files && !an->oom && (!limited || left); i++) {
 		struct note note = { .n_lines = 0 };
 
-		read_one(an, annotate, o->files[i], o->filter, limited ? left : 0, &note);
+		read_one(an, annotate, o->files[i], o->filter, limited ? left : 0, two_threads,
+			 &note);
 		note_take(&note, trouble);
 		left -= note.read;
 	}
@@ -147,7 +161,7 @@ static void *worker(void *arg)
 	while ((i = atomic_fetch_add(&p->next, 1)) < p->o->n_files) {
 		struct job *j = &p->jobs[i];
 
-		read_one(&j->an, p->annotate, p->o->files[i], p->o->filter, 0, &j->note);
+		read_one(&j->an, p->annotate, p->o->files[i], p->o->filter, 0, false, &j->note);
 	}
 	return NULL;
 }
@@ -200,13 +214,11 @@ static void read_parallel(const struct nt_analyze_opts *o, unsigned workers,
 
 unsigned nt_analyze_workers(const struct nt_analyze_opts *o)
 {
-	unsigned n = o->jobs;
-	cpu_set_t set;
+	unsigned n;
 
 	if (o->max_packets || o->n_files < 2)
 		return 1;
-	if (!n)
-		n = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+	n = threads(o);
 	return n < o->n_files ? n : (unsigned)o->n_files;
 }
 

@@ -31,6 +31,16 @@ int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *pa
 	memset(an, 0, sizeof(*an));
 	an->params = *params;
 	an->cur_linktype = -1;
+	an->batch = malloc(sizeof(*an->batch));
+	an->keyed = malloc(sizeof(*an->keyed));
+	if (!an->batch || !an->keyed) {
+		free(an->batch);
+		free(an->keyed);
+		an->batch = NULL;
+		an->keyed = NULL;
+		return -ENOMEM;
+	}
+	an->batch->n = 0;
 	return 0;
 }
 
@@ -49,13 +59,18 @@ void nt_analysis_fini(struct nt_analysis *an)
 		free(an->flows[i]);
 	}
 	free(an->flows);
+	free(an->batch);
+	free(an->keyed);
 	memset(an, 0, sizeof(*an));
 }
 
 int nt_analysis_file_begin(struct nt_analysis *an, const char *path)
 {
-	struct nt_analysis_file *f = realloc(an->files, (an->n_files + 1) * sizeof(*f));
+	struct nt_analysis_file *f;
 
+	if (!an->batch) /* nt_analysis_init() failed */
+		return -ENOMEM;
+	f = realloc(an->files, (an->n_files + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	an->files = f;
@@ -337,15 +352,18 @@ static void note_timeline(struct nt_flow_entry *e, const struct nt_tcp_packet *p
 }
 
 /* One TCP frame, in capture order: its flow, the timeline, the stall rule. */
-static int settle(struct nt_analysis *an, const struct nt_analysis_pending *p)
+static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *p, size_t k,
+		      uint64_t frame)
 {
+	const struct nt_analysis_keyed *kd = an->keyed;
+	bool src_first = kd->src_first[k];
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
 	struct nt_flow_entry *e;
 	struct nt_stall_episode ep;
 	bool created;
 	enum nt_dir dir;
 
-	e = nt_flowtab_lookup_hashed(&an->tab, &p->key, p->hash, p->t_ns, &created);
+	e = nt_flowtab_lookup_hashed(&an->tab, &kd->key[k], kd->hash[k], p->t_ns, &created);
 	if (!e) {
 		an->oom = true;
 		return -ENOMEM;
@@ -353,10 +371,10 @@ static int settle(struct nt_analysis *an, const struct nt_analysis_pending *p)
 	if (e->res)
 		prefetch_report(e->res);
 	if (created)
-		flow_start(an, f, e, &p->pkt, p->src_first);
-	dir = p->src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
+		flow_start(an, f, e, &p->pkt, src_first);
+	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
 	e->packets++;
-	note_timeline(e, &p->pkt, dir, p->t_ns, p->frame);
+	note_timeline(e, &p->pkt, dir, p->t_ns, frame);
 
 	struct nt_stall_seg ss = {
 		.t_ns = p->t_ns,
@@ -366,7 +384,7 @@ static int settle(struct nt_analysis *an, const struct nt_analysis_pending *p)
 		.ack = p->pkt.ack,
 		.len = p->pkt.payload_bytes,
 		.mss_opt = p->pkt.mss,
-		.frame_index = p->frame,
+		.frame_index = frame,
 	};
 	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) != 1)
 		return 0;
@@ -382,44 +400,57 @@ static int settle(struct nt_analysis *an, const struct nt_analysis_pending *p)
 	return 0;
 }
 
-static int settle_oldest(struct nt_analysis *an)
+void nt_analysis_decode(int linktype, int64_t t_ns, const uint8_t *frame, size_t caplen,
+			struct nt_analysis_pending *p)
 {
-	const struct nt_analysis_pending *p = &an->ahead[an->ahead_head];
-
-	an->ahead_head = (an->ahead_head + 1) % NT_ANALYSIS_AHEAD;
-	an->n_ahead--;
-	return settle(an, p);
+	p->t_ns = t_ns;
+	p->status = (uint8_t)nt_decode_frame(linktype, frame, caplen, &p->pkt);
 }
 
 /*
- * With thousands of interleaved flows, every packet's bucket and entry are
- * cache misses, and each waits for the one before it (the bucket names the
- * entry). So a frame is decoded and hashed at once, its bucket asked for,
- * and it waits in @ahead: half-way through, its entry is asked for (the
- * bucket has arrived by then); at the end it is settled, in capture order,
- * with both in the cache. The prefetches are hints: the lookup itself runs
- * as before, on the table as it is then, so results do not depend on them.
+ * How far ahead of the frame being settled its successors' lines are asked
+ * for. With thousands of interleaved flows every packet's bucket and entry
+ * are cache misses, and each waits for the one before it (the bucket names
+ * the entry). So the buckets of the whole batch are asked for while its keys
+ * are made, a frame's entry ENTRY_AHEAD frames before it is settled (its
+ * bucket has arrived by then), and it is settled, in capture order, with
+ * both in the cache. The prefetches are hints: the lookup itself runs as
+ * before, on the table as it is then, so results do not depend on them.
  */
-int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
+#define ENTRY_AHEAD 8
+
+int nt_analysis_settle(struct nt_analysis *an, const struct nt_analysis_pending *p, size_t n)
 {
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
-	struct nt_analysis_pending *p;
+	struct nt_analysis_keyed *kd = an->keyed;
 	int ret = 0;
 
-	if (an->n_ahead == NT_ANALYSIS_AHEAD)
-		ret = settle_oldest(an);
-	p = &an->ahead[(an->ahead_head + an->n_ahead) % NT_ANALYSIS_AHEAD];
-	if (!count_frame(an, f, t_ns, nt_decode_frame(an->cur_linktype, frame, caplen, &p->pkt)))
-		return ret;
-	nt_flow_key_of(&p->pkt, &p->key, &p->src_first);
-	p->hash = nt_flowtab_hash(&p->key);
-	p->t_ns = t_ns;
-	p->frame = f->packets;
-	nt_flowtab_prefetch_bucket(&an->tab, p->hash);
-	if (++an->n_ahead > NT_ANALYSIS_AHEAD / 2) {
-		unsigned half = an->ahead_head + an->n_ahead - 1 - NT_ANALYSIS_AHEAD / 2;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i].status != NT_DECODE_OK)
+			continue;
+		nt_flow_key_of(&p[i].pkt, &kd->key[i], &kd->src_first[i]);
+		kd->hash[i] = nt_flowtab_hash(&kd->key[i]);
+		nt_flowtab_prefetch_bucket(&an->tab, kd->hash[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i + ENTRY_AHEAD < n && p[i + ENTRY_AHEAD].status == NT_DECODE_OK)
+			nt_flowtab_prefetch_entry(&an->tab, kd->hash[i + ENTRY_AHEAD]);
+		if (count_frame(an, f, p[i].t_ns, (enum nt_decode_status)p[i].status) &&
+		    settle_tcp(an, &p[i], i, f->packets) < 0)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
 
-		nt_flowtab_prefetch_entry(&an->tab, an->ahead[half % NT_ANALYSIS_AHEAD].hash);
+int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
+{
+	struct nt_analysis_batch *b = an->batch;
+	int ret = 0;
+
+	nt_analysis_decode(an->cur_linktype, t_ns, frame, caplen, &b->p[b->n++]);
+	if (b->n == NT_ANALYSIS_BATCH) {
+		ret = nt_analysis_settle(an, b->p, b->n);
+		b->n = 0;
 	}
 	return ret;
 }
@@ -428,8 +459,8 @@ void nt_analysis_file_end(struct nt_analysis *an, const char *error)
 {
 	struct nt_analysis_file *f = &an->files[an->n_files - 1];
 
-	while (an->n_ahead)
-		(void)settle_oldest(an);
+	(void)nt_analysis_settle(an, an->batch->p, an->batch->n);
+	an->batch->n = 0;
 	nt_flowtab_flush(&an->tab);
 	nt_flowtab_fini(&an->tab);
 	if (error) {

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (nt_analysis_file_begin(&an, "fuzz") == 0) {
 		if (nt_pcap_file_fopen(fp, "fuzz", &f, &err) == 0) {
-			nt_feed_file(&an, f, NULL, 0, NULL, &err);
+			nt_feed_file(&an, f, NULL, 0, false, NULL, &err);
 			nt_pcap_file_close(f);
 		} else {
 			nt_analysis_file_end(&an, err.msg);

@@ -6,6 +6,8 @@
 #ifndef NT_CAPTURE_FEED_H
 #define NT_CAPTURE_FEED_H
 
+#include <stdbool.h>
+
 #include "nt/capture/pcap_file.h"
 #include "nt/err.h"
 #include "nt/model/analysis.h"
@@ -23,6 +25,9 @@ enum nt_feed_end {
  * @f: the reader (not closed here)
  * @filter: a filter expression, NULL for none
  * @max_frames: read at most this many frames (that pass the filter), 0 for all
+ * @two_threads: read and decode on a thread of its own while the caller's
+ *               thread settles the frames into their flows (feed.c); the
+ *               results are the same. One thread when a thread cannot start.
  * @frames_read: set to how many were read (NULL: not wanted)
  * @err: why reading stopped early
  *
@@ -32,6 +37,7 @@ enum nt_feed_end {
  * Return: how reading ended.
  */
 enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, const char *filter,
-			      uint64_t max_frames, uint64_t *frames_read, struct nt_err *err);
+			      uint64_t max_frames, bool two_threads, uint64_t *frames_read,
+			      struct nt_err *err);
 
 #endif

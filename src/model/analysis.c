@@ -148,6 +148,7 @@ static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt
 	if (!r)
 		return NULL;
 	r->file = (uint32_t)(an->n_files - 1);
+	r->max_ns = INT64_MIN;
 	r->family = e->flow.family;
 	memcpy(r->client_addr, e->flow.client_addr, alen);
 	memcpy(r->target_addr, e->flow.target_addr, alen);
@@ -197,11 +198,58 @@ static int add_wall(struct nt_analysis *an, struct nt_flow_entry *e,
 	return 0;
 }
 
+/* splitmix64: a well-mixed 64-bit sequence from a counter; state advances by a constant. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The median's material: every duration up to NT_STALL_KEPT, then a uniform
+ * sample (reservoir sampling, Vitter's algorithm R: stall number s replaces
+ * a random kept one with probability NT_STALL_KEPT / (s + 1)).
+ *
+ * Up to NT_STALL_KEPT, a store to the heap array would touch a line evicted
+ * since the flow's previous stall (thousands of flows pass in between); the
+ * report's own lines are in cache (prefetched in settle_tcp()): collect a
+ * line's worth there, move it at once.
+ */
+static int keep_duration(struct nt_flow_result *r, int64_t stall_ns)
+{
+	uint32_t k = r->stalls % NT_STALL_BATCH;
+
+	if (r->stalls >= NT_STALL_KEPT) {
+		uint64_t j = next_random(&r->sample_state) % ((uint64_t)r->stalls + 1);
+
+		if (j < NT_STALL_KEPT)
+			r->stall_ns[j] = stall_ns;
+		return 0;
+	}
+	r->recent_ns[k] = stall_ns;
+	if (k == NT_STALL_BATCH - 1) {
+		if (r->stalls + 1 > r->stall_ns_cap) {
+			uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : NT_STALL_BATCH;
+			int64_t *v = realloc(r->stall_ns, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			r->stall_ns = v;
+			r->stall_ns_cap = cap;
+		}
+		memcpy(r->stall_ns + r->stalls + 1 - NT_STALL_BATCH, r->recent_ns,
+		       sizeof(r->recent_ns));
+	}
+	return 0;
+}
+
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
 	struct nt_flow_result *r = e->res;
-	uint32_t k;
 
 	if (!r) {
 		r = result_new(an, e);
@@ -225,29 +273,12 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	/*
-	 * The median needs every duration. A store to the heap array would touch
-	 * a line evicted since the flow's previous stall (thousands of flows
-	 * pass in between); the report's own lines are in cache (prefetched in
-	 * nt_analysis_frame()): collect a line's worth there, move it at once.
-	 */
-	k = r->stalls % NT_STALL_BATCH;
-	r->recent_ns[k] = ep->stall_ns;
-	if (k == NT_STALL_BATCH - 1) {
-		if (r->stalls + 1 > r->stall_ns_cap) {
-			uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : NT_STALL_BATCH;
-			int64_t *v = realloc(r->stall_ns, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			r->stall_ns = v;
-			r->stall_ns_cap = cap;
-		}
-		memcpy(r->stall_ns + r->stalls + 1 - NT_STALL_BATCH, r->recent_ns,
-		       sizeof(r->recent_ns));
-	}
+	if (keep_duration(r, ep->stall_ns) < 0)
+		return -ENOMEM;
 	r->stalls++;
 	r->total_ns += ep->stall_ns;
+	if (ep->stall_ns > r->max_ns)
+		r->max_ns = ep->stall_ns;
 	r->by_delack[ep->delack]++;
 	if (r->stalls == 1 || ep->held_t_ns >= r->last.held_t_ns)
 		r->last = *ep;
@@ -547,25 +578,20 @@ void nt_analysis_finish(struct nt_analysis *an)
 {
 	for (size_t i = 0; i < an->n_flows; i++) {
 		struct nt_flow_result *r = an->flows[i];
-		uint32_t moved = r->stalls - r->stalls % NT_STALL_BATCH;
+		uint32_t kept = r->stalls < NT_STALL_KEPT ? r->stalls : NT_STALL_KEPT;
+		uint32_t moved = kept - kept % NT_STALL_BATCH;
 		int64_t *tmp;
 
-		if (!r->stalls)
+		if (!kept)
 			continue;
-		tmp = malloc(r->stalls * sizeof(*tmp));
+		/* nt_stats_select() reorders: a copy keeps the report's order. */
+		tmp = malloc(kept * sizeof(*tmp));
 		if (tmp) {
-			size_t rank = nt_stats_rank(r->stalls, 50);
-			int64_t max;
-
 			if (moved)
 				memcpy(tmp, r->stall_ns, moved * sizeof(*tmp));
-			memcpy(tmp + moved, r->recent_ns, (r->stalls - moved) * sizeof(*tmp));
-			max = tmp[0];
-			for (uint32_t k = 1; k < r->stalls; k++)
-				if (tmp[k] > max)
-					max = tmp[k];
-			r->p50_ns = nt_stats_select(tmp, r->stalls, rank - 1);
-			r->max_ns = max;
+			memcpy(tmp + moved, r->recent_ns, (kept - moved) * sizeof(*tmp));
+			r->p50_ns = nt_stats_select(tmp, kept, nt_stats_rank(kept, 50) - 1);
+			r->p50_sampled = r->stalls > kept;
 			free(tmp);
 		}
 	}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_analysis.c - frames through the analysis: decoding apart from
+ * settling gives what nt_analysis_frame() gives, whatever the batches'
+ * sizes; a flow's median is exact up to NT_STALL_KEPT stalls and a sample's
+ * beyond, with memory that stops growing; the maximum is always exact.
+ */
+#include <arpa/inet.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nt/model/analysis.h"
+#include "nt/model/tcp.h"
+
+#define MS 1000000LL
+
+/* A raw IPv4 frame (LINKTYPE_RAW): 20 bytes of IP, 20 of TCP, @len of payload. */
+struct frame {
+	uint8_t b[40 + 64];
+	size_t len;
+};
+
+static struct frame tcp4(bool from_client, uint32_t seq, uint32_t ack, uint8_t flags, size_t len)
+{
+	struct frame f = { .len = 40 + len };
+	uint8_t *ip = f.b, *tcp = f.b + 20;
+	uint16_t tot = htons((uint16_t)f.len), cport = htons(40000), tport = htons(5001);
+	uint32_t nseq = htonl(seq), nack = htonl(ack);
+
+	memset(f.b, 0, sizeof(f.b));
+	ip[0] = 0x45;
+	memcpy(ip + 2, &tot, 2);
+	ip[8] = 64;
+	ip[9] = 6;
+	inet_pton(AF_INET, from_client ? "192.0.2.1" : "192.0.2.2", ip + 12);
+	inet_pton(AF_INET, from_client ? "192.0.2.2" : "192.0.2.1", ip + 16);
+	memcpy(tcp, from_client ? &cport : &tport, 2);
+	memcpy(tcp + 2, from_client ? &tport : &cport, 2);
+	memcpy(tcp + 4, &nseq, 4);
+	memcpy(tcp + 8, &nack, 4);
+	tcp[12] = 5 << 4;
+	tcp[13] = flags;
+	return f;
+}
+
+/**
+ * struct stream - one flow's frames, as a client stalled by Nagle sends them
+ * @f: the frames
+ * @t_ns: their times
+ * @n: how many
+ */
+struct stream {
+	struct frame *f;
+	int64_t *t_ns;
+	size_t n;
+};
+
+/*
+ * @stalls rounds of: the client's 10-byte header H, the target's pure ACK of
+ * it @delay_ns(i) later, the 10-byte body right behind the ACK, and the
+ * target's 10-byte answer. Stall i lasts delay_ns(i) + 0.1 ms.
+ */
+static void make_stream(struct stream *s, unsigned stalls, int64_t (*delay_ns)(unsigned))
+{
+	uint32_t cseq = 1000, tseq = 5000;
+	int64_t t = 1700000000LL * 1000000000LL;
+
+	s->n = 0;
+	s->f = calloc(4 * (size_t)stalls, sizeof(*s->f));
+	s->t_ns = calloc(4 * (size_t)stalls, sizeof(*s->t_ns));
+	assert_non_null(s->f);
+	assert_non_null(s->t_ns);
+	for (unsigned i = 0; i < stalls; i++) {
+		int64_t d = delay_ns(i);
+
+		s->t_ns[s->n] = t;
+		s->f[s->n++] = tcp4(true, cseq, tseq, NT_TCP_ACK | NT_TCP_PSH, 10);
+		s->t_ns[s->n] = t + d;
+		s->f[s->n++] = tcp4(false, tseq, cseq + 10, NT_TCP_ACK, 0);
+		s->t_ns[s->n] = t + d + MS / 10;
+		s->f[s->n++] = tcp4(true, cseq + 10, tseq, NT_TCP_ACK | NT_TCP_PSH, 10);
+		s->t_ns[s->n] = t + d + MS / 5;
+		s->f[s->n++] = tcp4(false, tseq, cseq + 20, NT_TCP_ACK | NT_TCP_PSH, 10);
+		cseq += 20;
+		tseq += 10;
+		t += d + 10 * MS;
+	}
+}
+
+static void free_stream(struct stream *s)
+{
+	free(s->f);
+	free(s->t_ns);
+}
+
+static const struct nt_analysis_params params = {
+	.stall = { .threshold_ns = 10 * MS, .release_ns = MS },
+	.max_flows = 16,
+	.idle_ns = 3600LL * 1000000000LL,
+};
+
+static void begin(struct nt_analysis *an)
+{
+	assert_int_equal(nt_analysis_init(an, &params), 0);
+	assert_int_equal(nt_analysis_file_begin(an, "test"), 0);
+	nt_analysis_set_linktype(an, NT_LINKTYPE_RAW, "RAW");
+}
+
+/* 40 ms plus i % 97 us: a spread of values, in no sorted order. */
+static int64_t spread(unsigned i)
+{
+	return 40 * MS + (int64_t)((i * 37u) % 97u) * 1000;
+}
+
+static void test_batches_of_any_size(void **state)
+{
+	struct nt_analysis one, parts;
+	struct nt_analysis_pending p[NT_ANALYSIS_BATCH];
+	struct stream s;
+	size_t i = 0, sizes[] = { 1, 255, 256, 7, 100 };
+
+	(void)state;
+	make_stream(&s, 700, spread);
+	begin(&one);
+	for (size_t k = 0; k < s.n; k++)
+		nt_analysis_frame(&one, s.t_ns[k], s.f[k].b, s.f[k].len);
+	nt_analysis_file_end(&one, NULL);
+	nt_analysis_finish(&one);
+
+	begin(&parts);
+	for (unsigned b = 0; i < s.n; b++) {
+		size_t n = sizes[b % 5];
+
+		if (n > s.n - i)
+			n = s.n - i;
+		for (size_t k = 0; k < n; k++)
+			nt_analysis_decode(NT_LINKTYPE_RAW, s.t_ns[i + k], s.f[i + k].b,
+					   s.f[i + k].len, &p[k]);
+		assert_int_equal(nt_analysis_settle(&parts, p, n), 0);
+		i += n;
+	}
+	nt_analysis_file_end(&parts, NULL);
+	nt_analysis_finish(&parts);
+
+	assert_int_equal(one.sum.packets, 2800);
+	assert_int_equal(one.sum.stalls, 700);
+	assert_memory_equal(&one.sum, &parts.sum, sizeof(one.sum));
+	assert_int_equal(one.n_flows, 1);
+	assert_int_equal(parts.n_flows, 1);
+	assert_int_equal(one.flows[0]->p50_ns, parts.flows[0]->p50_ns);
+	assert_int_equal(one.flows[0]->first.release_frame, 3);
+	assert_int_equal(parts.flows[0]->last.release_frame, 2799);
+	nt_analysis_fini(&one);
+	nt_analysis_fini(&parts);
+	free_stream(&s);
+}
+
+static const struct nt_flow_result *analyse(struct nt_analysis *an, unsigned stalls,
+					    int64_t (*delay_ns)(unsigned))
+{
+	struct stream s;
+
+	make_stream(&s, stalls, delay_ns);
+	begin(an);
+	for (size_t k = 0; k < s.n; k++)
+		nt_analysis_frame(an, s.t_ns[k], s.f[k].b, s.f[k].len);
+	nt_analysis_file_end(an, NULL);
+	nt_analysis_finish(an);
+	free_stream(&s);
+	assert_int_equal(an->n_flows, 1);
+	assert_int_equal(an->flows[0]->stalls, stalls);
+	return an->flows[0];
+}
+
+/* Up to NT_STALL_KEPT stalls every duration is kept: the nearest-rank median, exactly. */
+static void test_median_exact(void **state)
+{
+	struct nt_analysis an;
+	const struct nt_flow_result *r;
+	int64_t v[NT_STALL_KEPT];
+
+	(void)state;
+	r = analyse(&an, NT_STALL_KEPT, spread);
+	for (unsigned i = 0; i < NT_STALL_KEPT; i++)
+		v[i] = spread(i) + MS / 10;
+	/* Rank 512 of 1024: count the values below and at it. */
+	unsigned below = 0, at_or_below = 0;
+
+	for (unsigned i = 0; i < NT_STALL_KEPT; i++) {
+		below += v[i] < r->p50_ns;
+		at_or_below += v[i] <= r->p50_ns;
+	}
+	assert_true(below < NT_STALL_KEPT / 2 && at_or_below >= NT_STALL_KEPT / 2);
+	assert_false(r->p50_sampled);
+	assert_int_equal(r->max_ns, 40 * MS + 96 * 1000 + MS / 10);
+	nt_analysis_fini(&an);
+}
+
+/* Odd stalls 200 ms, even ones 40 ms plus i us: each even one says when it came. */
+static int64_t two_timers(unsigned i)
+{
+	return i % 2 ? 200 * MS : 40 * MS + (int64_t)i * 1000;
+}
+
+static int64_t slow_tail(unsigned i)
+{
+	return i == 2999 ? 210 * MS : 40 * MS + (int64_t)((i * 37u) % 97u) * 1000;
+}
+
+/* Past NT_STALL_KEPT: a sample, marked; memory stops at NT_STALL_KEPT values; max exact. */
+static void test_median_sampled(void **state)
+{
+	struct nt_analysis an;
+	const struct nt_flow_result *r;
+
+	(void)state;
+	r = analyse(&an, 3000, slow_tail);
+	assert_true(r->p50_sampled);
+	assert_true(r->stall_ns_cap <= NT_STALL_KEPT);
+	assert_int_equal(r->max_ns, 210 * MS + MS / 10);
+	/* Every value but one is 40.1-40.2 ms: so is any sample's median. */
+	assert_true(r->p50_ns >= 40 * MS + MS / 10 && r->p50_ns <= 40 * MS + 97 * 1000 + MS / 10);
+	nt_analysis_fini(&an);
+
+	/*
+	 * 20,000 stalls, half near 40-60 ms and half 200 ms. A uniform sample
+	 * holds both groups in near-equal shares, and stalls from the whole
+	 * capture; a sample of the first NT_STALL_KEPT (or the last) would hold
+	 * only one end's.
+	 */
+	r = analyse(&an, 20000, two_timers);
+	assert_true(r->p50_sampled);
+	unsigned slow = 0, early = 0, late = 0;
+
+	for (unsigned i = 0; i < NT_STALL_KEPT; i++) {
+		int64_t v = r->stall_ns[i] - MS / 10;
+
+		slow += v == 200 * MS;
+		early += v < 50 * MS;		      /* stall 0 .. 9,999 */
+		late += v >= 50 * MS && v < 200 * MS; /* stall 10,000 .. 19,999 */
+	}
+	assert_true(slow > NT_STALL_KEPT * 2 / 5 && slow < NT_STALL_KEPT * 3 / 5);
+	assert_true(early > NT_STALL_KEPT / 6 && late > NT_STALL_KEPT / 6);
+	/* The median: the fast group's top or the slow group, as the sample fell. */
+	assert_true(r->p50_ns >= 55 * MS);
+	nt_analysis_fini(&an);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_batches_of_any_size),
+		cmocka_unit_test(test_median_exact),
+		cmocka_unit_test(test_median_sampled),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

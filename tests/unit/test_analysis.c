@@ -198,7 +198,7 @@ static void test_median_exact(void **state)
 	}
 	assert_true(below < NT_STALL_KEPT / 2 && at_or_below >= NT_STALL_KEPT / 2);
 	assert_false(r->p50_sampled);
-	assert_int_equal(r->max_ns, 40 * MS + 96 * 1000 + MS / 10);
+	assert_int_equal(r->max_ns, 40 * MS + 96000 + MS / 10);
 	nt_analysis_fini(&an);
 }
 
@@ -225,7 +225,7 @@ static void test_median_sampled(void **state)
 	assert_true(r->stall_ns_cap <= NT_STALL_KEPT);
 	assert_int_equal(r->max_ns, 210 * MS + MS / 10);
 	/* Every value but one is 40.1-40.2 ms: so is any sample's median. */
-	assert_true(r->p50_ns >= 40 * MS + MS / 10 && r->p50_ns <= 40 * MS + 97 * 1000 + MS / 10);
+	assert_true(r->p50_ns >= 40 * MS + MS / 10 && r->p50_ns <= 40 * MS + 97000 + MS / 10);
 	nt_analysis_fini(&an);
 
 	/*

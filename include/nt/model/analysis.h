@@ -54,8 +54,8 @@
  * counter, no frame number, so that decoding can run on another thread.
  */
 struct nt_analysis_pending {
-	struct nt_tcp_packet pkt;
 	int64_t t_ns;
+	struct nt_tcp_packet pkt;
 	uint8_t status;
 };
 
@@ -109,6 +109,7 @@ struct nt_analysis_params {
  * @first_t_ns: its first packet
  * @last_t_ns: its last packet
  * @evicted: left the table before the end of its file (idle or full)
+ * @p50_sampled: more than NT_STALL_KEPT stalls: @p50_ns is a sample's median
  * @stalls: stall episodes
  * @think_time: think-time episodes
  * @by_delack: stalls per enum nt_delack_class
@@ -123,7 +124,6 @@ struct nt_analysis_params {
  * @recent_ns: the durations not yet in @stall_ns, @stalls % NT_STALL_BATCH
  * @last: the last stall (next to the fields every stall updates)
  * @p50_ns: nearest-rank median (of the sample when @p50_sampled)
- * @p50_sampled: more than NT_STALL_KEPT stalls: @p50_ns is the sample's
  * @first: the first stall
  * @first_held_seq_rel: relative sequence number of the first stall's H
  * @wall: the union of the stalls' [H, R] intervals: the wall-clock time at
@@ -148,6 +148,7 @@ struct nt_flow_result {
 	int64_t first_t_ns;
 	int64_t last_t_ns;
 	bool evicted;
+	bool p50_sampled;
 	uint32_t stalls;
 	uint32_t think_time;
 	uint32_t by_delack[3];
@@ -159,7 +160,6 @@ struct nt_flow_result {
 	int64_t recent_ns[NT_STALL_BATCH];
 	struct nt_stall_episode last;
 	int64_t p50_ns;
-	bool p50_sampled;
 	struct nt_stall_episode first;
 	uint32_t first_held_seq_rel;
 	struct nt_spans wall;

@@ -11,10 +11,12 @@ same invocation (runs interleaved, so a shared machine's load moves both).
    packets) and 10,000 flows x 50 rounds (2.1 M packets): the libpcap read
    loops (pcap_next_ex(), the floor, and pcap_dispatch()) against analyze in
    text, json and jsonl; wall-clock min/p50/p90 and the ratio of each to the
-   floor's.
+   floor's; and the analysis alone (--brief), on two threads and with
+   --jobs 1.
 2. Four files of 2,000 flows x 100 rounds: --jobs 1 against the default.
 3. Peak RSS (tests/bench/peak_rss.c) at 1,000, 10,000 and 100,000 concurrent
-   flows, and at 1,000 flows with 10x the packets.
+   flows, at 1,000 flows with 10x the packets, and at 100 flows of 20,000
+   stalls each (the per-flow bound on kept stall durations, NT_STALL_KEPT).
 --baseline adds another binary (a build of an older commit) to each row.
 Captures go to a temporary directory under --tmp, removed at the end.
 """
@@ -90,6 +92,10 @@ def main():
             for tag, b in bins:
                 for fmt in ("text", "json", "jsonl"):
                     cmds.append((f"{tag}analyze --format {fmt}", [b, "analyze", "--format", fmt, path]))
+            # The analysis alone (--brief: no per-flow report), on two threads and on one.
+            cmds.append(("analyze --brief", [nt, "analyze", "--brief", path]))
+            cmds.append(("analyze --brief --jobs 1", [nt, "analyze", "--brief", "--jobs", "1", path]))
+            cmds.append(("analyze --format text --jobs 1", [nt, "analyze", "--jobs", "1", path]))
             table(timed(cmds, a.runs), "pcap_next_ex loop (floor)")
             os.unlink(path)
 
@@ -112,7 +118,7 @@ def main():
             os.unlink(f)
 
         print("peak RSS, analyze --format json (MiB)")
-        for flows, rounds in ((1000, 200), (1000, 2000), (10000, 50), (100000, 10)):
+        for flows, rounds in ((1000, 200), (1000, 2000), (100, 20000), (10000, 50), (100000, 10)):
             path = cap("m.pcap", flows, rounds)
             row = []
             for tag, b in bins:

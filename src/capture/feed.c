@@ -30,6 +30,7 @@
  * them sees the other's store) and signals under @mu.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -38,8 +39,15 @@
 /* 8 x 256 frames x ~140 bytes: under 300 KB, inside one core's L2 cache. */
 #define RING 8
 
-/* Polls of the other side's counter before sleeping: about 50 us. */
-#define SPIN 2000
+/*
+ * Polls of the other side's counter before sleeping: a few microseconds of
+ * PAUSE, then sched_yield()s. With a core each, a yield returns at once and
+ * the CPU stays busy; when the two threads share one core (the other is
+ * busy elsewhere), it lets the thread being waited for run, where spinning
+ * would burn its time slice.
+ */
+#define SPIN   100
+#define YIELDS 200
 
 /* A spinning loop's hint to the CPU (x86 PAUSE: yield to a sibling hyperthread). */
 #if defined(__x86_64__) || defined(__i386__)
@@ -101,6 +109,11 @@ static void wait_until_ready(struct pipe *pp, enum side who)
 		if (ready(pp, who))
 			return;
 		cpu_relax();
+	}
+	for (int k = 0; k < YIELDS; k++) {
+		if (ready(pp, who))
+			return;
+		sched_yield();
 	}
 	pthread_mutex_lock(&pp->mu);
 	atomic_store(&pp->waits[who], true);

@@ -278,14 +278,13 @@ int nt_render_analysis_html(FILE *out, const struct nt_analysis *an,
 {
 	int worst = nt_pick_worst_flow(an);
 	const char *why, *fix;
-	char th[32], first[16];
+	char th[32], first[16], title[64];
 	int ret;
 
 	snprintf(first, sizeof(first), "flow%d", worst + 1);
-	nt_html_begin(out,
-		      worst < 0 ? "nagle-trace analyze: no stalls found"
-				: "nagle-trace analyze: stalls found",
-		      "nagle-trace analyze", worst < 0 ? "" : first, 1);
+	snprintf(title, sizeof(title), "%s: %s", nt_analysis_command(v),
+		 worst < 0 ? "no stalls found" : "stalls found");
+	nt_html_begin(out, title, nt_analysis_command(v), worst < 0 ? "" : first, 1);
 	fputs("<div class=\"nt-intro\">", out);
 	if (v->run)
 		nt_run_html_header(out, v->run);

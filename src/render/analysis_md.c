@@ -191,7 +191,7 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 	if (v->run)
 		nt_run_markdown_header(out, v->run);
 	if (worst < 0) {
-		fputs("## nagle-trace analyze: no stalls found\n\n", out);
+		fprintf(out, "## %s: no stalls found\n\n", nt_analysis_command(v));
 		files_line(out, an, v);
 		fprintf(out,
 			"\nNo stalls found: no small write waited for a delayed ACK (a sub-MSS "
@@ -201,9 +201,8 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 			s->flows == 1 ? "" : "s");
 		return ferror(out) ? -EIO : 0;
 	}
-	fprintf(out,
-		"## nagle-trace analyze: %" PRIu64 " stall%s in %" PRIu64 " flow%s, %s ms lost\n\n",
-		s->stalls, nt_plural(s->stalls), s->flows_with_stalls,
+	fprintf(out, "## %s: %" PRIu64 " stall%s in %" PRIu64 " flow%s, %s ms lost\n\n",
+		nt_analysis_command(v), s->stalls, nt_plural(s->stalls), s->flows_with_stalls,
 		nt_plural(s->flows_with_stalls),
 		nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, tot, sizeof(tot)));
 	files_line(out, an, v);

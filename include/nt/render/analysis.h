@@ -28,6 +28,12 @@ struct nt_analysis_view {
 	const struct nt_runinfo *run;
 };
 
+/* The command a report's heading names: `run` shows its frames through analyze's renderers. */
+static inline const char *nt_analysis_command(const struct nt_analysis_view *v)
+{
+	return v->run ? "nagle-trace run" : "nagle-trace analyze";
+}
+
 /**
  * typedef nt_analysis_render_fn - write one format's report of a finished
  * analysis

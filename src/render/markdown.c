@@ -121,7 +121,7 @@ static void participant(FILE *out, const char *id, const char *name, const struc
 	fprintf(out, "%s:%u\n", v6 ? "]" : "", port);
 }
 
-/* The round as a sequence diagram; the capture sits at the client, so times are the client's. */
+/* The round as a sequence diagram; times are the capture point's (--capture-at: the client's end by default). */
 static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
 {
 	const struct nt_run_config *c = &run->cfg;
@@ -166,9 +166,10 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 			"%.3f ms after that ACK.\n",
 			nt_ns_to_ms(r->gap_ns),
 			r->release_ns >= 0 ? nt_ns_to_ms(r->release_ns) : 0.0);
-	fputs("\nTimes relative to the round's first write, seq/ack relative, captured at the "
-	      "client.\n",
-	      out);
+	fprintf(out,
+		"\nTimes relative to the round's first write, seq/ack relative, captured at the "
+		"%s.\n",
+		run->cfg.capture_at ? run->cfg.capture_at : "client");
 	if (nt_text_round_block(run, &rv, &text) < 0)
 		return -ENOMEM;
 	fprintf(out, "\n```text\n%s\n```\n", text);

@@ -137,6 +137,10 @@ grep -q '^Linux .*; RTT 20 ms (user-space delay line), captured at the client$' 
 	fail "markdown: no path in the header line"
 grep -q '^\*\*Stall cost:\*\* header->ACK .* + RTT 20 ms\.$' "$NT_TMP/draw/r.md" ||
 	fail "markdown: no stall cost"
+# The round's times are the capture point's, and the text says which.
+nt --rtt 20 --rounds 2 --capture-at target --format markdown -o "$NT_TMP/draw/t.md"
+grep -q "seq/ack relative, captured at the target\.$" "$NT_TMP/draw/t.md" ||
+	fail "markdown --capture-at target: the round's times claim another capture point"
 
 # --rtt 0 is today's lab: one veth pair, no path line.
 nt --rtt 0 --rounds 2 --format json -o "$NT_TMP/zero.json"

@@ -14,6 +14,7 @@
 #include "nt/cmd/cmd.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
+#include "nt/render/chunks.h"
 #include "nt/render/format.h"
 
 static int usage_error(const struct nt_err *err)
@@ -25,7 +26,9 @@ static int usage_error(const struct nt_err *err)
 static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 {
 	const struct nt_format *fmt = nt_format_find(o->out.format, NT_FORMAT_ANALYSIS);
-	struct nt_analysis_view view = { .filter = o->filter, .brief = o->out.brief };
+	struct nt_analysis_view view = { .filter = o->filter,
+					 .brief = o->out.brief,
+					 .workers = o->jobs ? o->jobs : nt_chunks_cores() };
 	struct nt_err err = { "" };
 	struct nt_output out;
 	int ret = nt_output_open(&out, o->out.path, NT_OUTPUT_DOCUMENT, &err);

@@ -34,8 +34,10 @@ static const char usage_text[] =
 	"  -c N                stop after N packets, over all files\n"
 	"  -n                  accepted for tcpdump habits: addresses are always "
 	"numeric\n" NT_STALL_OPTS_HELP
-	"  --jobs N            read up to N files at once, one thread each (default: one\n"
-	"                      per core; the report is the same; -c reads one at a time)\n";
+	"  --jobs N            threads at work: files read at once, then flows of the\n"
+	"                      text, json and jsonl reports rendered at once (default:\n"
+	"                      one per core; the report is the same; -c reads one file\n"
+	"                      at a time)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"

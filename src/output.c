@@ -78,7 +78,7 @@
  * st_blksize, 4 KiB, one write(2) per 4 KiB; 41 MB of JSON made 10,000 of
  * them (docs/performance.md).
  */
-#define DOC_BUF_BYTES (256 * 1024)
+#define DOC_BUF_BYTES ((size_t)256 * 1024)
 
 /*
  * Named temporary files, for nt_output_unlink_temps() in a signal handler.

@@ -16,7 +16,7 @@
  * the hand-over between threads costs nothing next to it, few enough that
  * the threads finish together and hold little memory (one chunk each).
  */
-#define NT_CHUNK_ITEMS 64
+#define NT_CHUNK_ITEMS ((size_t)64)
 
 /*
  * Fewer items than this stay on the calling thread: with a single chunk

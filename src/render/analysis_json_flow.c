@@ -119,7 +119,7 @@ struct nt_json_flow {
 
 static struct json_object *put_int(struct nt_json_flow *t, struct json_object *o, const char *key)
 {
-	return nt_json_put(&t->oom, o, key, json_object_new_int64(0));
+	return nt_json_put(&t->oom, o, key, nt_json_int64_fast(0));
 }
 
 static struct json_object *put_str(struct nt_json_flow *t, struct json_object *o, const char *key)
@@ -165,7 +165,7 @@ static void episode_up(struct nt_json_flow *t, struct json_object *flow, const c
 	ep->delack = put_str(t, o, "delack");
 	ep->lost_min = put_int(t, o, "lost_min_ns");
 	ep->answer = o;
-	ep->answer_frame = put_kept(t, o, "answer_frame_number", json_object_new_int64(0));
+	ep->answer_frame = put_kept(t, o, "answer_frame_number", nt_json_int64_fast(0));
 }
 
 static void endpoint_up(struct nt_json_flow *t, struct json_object *flow, const char *key, int side)
@@ -205,11 +205,11 @@ static int flow_obj_up(struct nt_json_flow *t)
 	endpoint_up(t, o, "target", 1);
 	t->handshake = nt_json_put(&t->oom, o, "handshake_seen", json_object_new_boolean(0));
 	t->mss = put_obj(t, o, "mss_option");
-	t->mss_v[NT_DIR_C2T] = put_kept(t, t->mss, "c2t", json_object_new_int64(0));
-	t->mss_v[NT_DIR_T2C] = put_kept(t, t->mss, "t2c", json_object_new_int64(0));
+	t->mss_v[NT_DIR_C2T] = put_kept(t, t->mss, "c2t", nt_json_int64_fast(0));
+	t->mss_v[NT_DIR_T2C] = put_kept(t, t->mss, "t2c", nt_json_int64_fast(0));
 	t->rtt = put_obj(t, o, "rtt_from_capture");
-	t->rtt_v[NT_DIR_C2T] = put_kept(t, t->rtt, "client_ns", json_object_new_int64(0));
-	t->rtt_v[NT_DIR_T2C] = put_kept(t, t->rtt, "target_ns", json_object_new_int64(0));
+	t->rtt_v[NT_DIR_C2T] = put_kept(t, t->rtt, "client_ns", nt_json_int64_fast(0));
+	t->rtt_v[NT_DIR_T2C] = put_kept(t, t->rtt, "target_ns", nt_json_int64_fast(0));
 	t->packets = put_int(t, o, "packets");
 	t->first_t = put_int(t, o, "first_t_ns");
 	t->last_t = put_int(t, o, "last_t_ns");

@@ -12,19 +12,23 @@
 
 /*
  * Items rendered together into one memory buffer, then written at once. 64
- * flows are some 260 KB of JSON or 100 KB of text, 1 ms of work: enough that
- * the hand-over between threads costs nothing next to it, few enough that
- * the threads finish together and hold little memory (one chunk each).
+ * flows are some 270 KB of JSON (0.6 ms of work) or 100 KB of text (0.4 ms):
+ * enough that the hand-over between threads (a mutex, a buffer) costs
+ * little next to it, few enough that the threads finish together and hold
+ * little memory (one chunk each).
  */
 #define NT_CHUNK_ITEMS ((size_t)64)
 
 /*
- * Fewer items than this stay on the calling thread: with a single chunk
- * there is nothing to share, and starting a thread (some 50 us) is worth it
- * from two chunks on (128 flows: 2.5 ms of JSON, 1 ms of text, halved on two
- * cores). Measured in docs/performance.md ("analyze rendering").
+ * Fewer items than this stay on the calling thread. Measured with --jobs 1
+ * against --jobs 2 on 2 cores (docs/performance.md, "analyze rendering";
+ * tests/bench/bench_analyze_scale.py): at 128 and 256 flows the threads
+ * cost more than they save (thread start, a memory buffer per chunk, the
+ * other core's cold cache: wall +0.2 ms at 128 flows), from 500 flows on
+ * they gain (-0.8 ms at 500, -2 ms at 1,000, -4 to -5 ms at 2,000, best
+ * runs). Eight chunks, 512 flows.
  */
-#define NT_CHUNKS_MIN_ITEMS (2 * NT_CHUNK_ITEMS)
+#define NT_CHUNKS_MIN_ITEMS (8 * NT_CHUNK_ITEMS)
 
 /**
  * struct nt_chunks_ops - how to render the items of a list

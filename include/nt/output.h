@@ -204,6 +204,7 @@ void nt_output_unlink_temps(void);
  * @tmp_name: the temporary file's name in @dir_fd when it has one
  * @tmp_slot: its slot in the signal-cleanup table, -1 if none
  * @spooled: @fp is a spool copied to the destination at commit
+ * @buf: @fp's stdio buffer when it is ours (setvbuf()), NULL for stdio's own
  * @active: opened and not yet committed or aborted
  */
 struct nt_output {
@@ -217,6 +218,7 @@ struct nt_output {
 	char *tmp_name;
 	int tmp_slot;
 	bool spooled;
+	char *buf;
 	bool active;
 };
 

@@ -25,7 +25,9 @@ static int usage_error(const struct nt_err *err)
 static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 {
 	const struct nt_format *fmt = nt_format_find(o->out.format, NT_FORMAT_ANALYSIS);
-	struct nt_analysis_view view = { .filter = o->filter, .brief = o->out.brief };
+	struct nt_analysis_view view = { .filter = o->filter,
+					 .brief = o->out.brief,
+					 .workers = nt_analyze_threads(o) };
 	struct nt_err err = { "" };
 	struct nt_output out;
 	int ret = nt_output_open(&out, o->out.path, NT_OUTPUT_DOCUMENT, &err);

@@ -34,9 +34,11 @@ static const char usage_text[] =
 	"  -c N                stop after N packets, over all files\n"
 	"  -n                  accepted for tcpdump habits: addresses are always "
 	"numeric\n" NT_STALL_OPTS_HELP
-	"  --jobs N            use up to N threads (default: one per core): files read at\n"
-	"                      once, or one file decoded ahead; the report is the same\n"
-	"                      (--jobs 1: one thread; -c reads the files one at a time)\n";
+	"  --jobs N            threads at work (default: one per core): files read at\n"
+	"                      once, or one file decoded ahead, then the flows of the\n"
+	"                      text, json and jsonl reports rendered at once; the report\n"
+	"                      is the same (--jobs 1: one thread; -c reads the files one\n"
+	"                      at a time)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"

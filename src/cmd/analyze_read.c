@@ -98,8 +98,7 @@ static void note_take(const struct note *n, struct nt_analyze_trouble *trouble)
 	trouble->filter |= n->trouble.filter;
 }
 
-/* The threads --jobs allows: N, or one per core. */
-static unsigned threads(const struct nt_analyze_opts *o)
+unsigned nt_analyze_threads(const struct nt_analyze_opts *o)
 {
 	cpu_set_t set;
 
@@ -112,7 +111,7 @@ static unsigned threads(const struct nt_analyze_opts *o)
 static void read_serial(const struct nt_analyze_opts *o, struct nt_annotate *annotate,
 			struct nt_analysis *an, struct nt_analyze_trouble *trouble)
 {
-	bool two_threads = threads(o) > 1;
+	bool two_threads = nt_analyze_threads(o) > 1;
 	bool limited = o->max_packets != 0; /* -c */
 	uint64_t left = o->max_packets;
 
@@ -218,7 +217,7 @@ unsigned nt_analyze_workers(const struct nt_analyze_opts *o)
 
 	if (o->max_packets || o->n_files < 2)
 		return 1;
-	n = threads(o);
+	n = nt_analyze_threads(o);
 	return n < o->n_files ? n : (unsigned)o->n_files;
 }
 

@@ -12,6 +12,7 @@
 
 #include "nt/model/tcp.h"
 #include "nt/render/analysis.h"
+#include "nt/render/chunks.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
 #include "nt/render/run.h"
@@ -111,12 +112,30 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 	timeline(out, r);
 }
 
+/*
+ * Flow @i's block and the blank line after it, on whichever thread renders
+ * it. A failed write shows in ferror() of the stream: the report's own
+ * below, a chunk's in nt_chunks_write().
+ */
+static int flow_item(FILE *out, void *state, const void *ctx, size_t i)
+{
+	const struct nt_analysis *an = ctx;
+
+	(void)state;
+	nt_render_analysis_text_flow(out, an, an->flows[i]);
+	fputc('\n', out);
+	return 0;
+}
+
+static const struct nt_chunks_ops flow_ops = { .item = flow_item };
+
 int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 			    const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
 	const char *why, *fix;
 	char tot[32], lost[64];
+	int ret;
 
 	if (v->run)
 		nt_run_text_header(out, v->run);
@@ -136,10 +155,9 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 	if (v->filter)
 		fprintf(out, "filter: %s\n", v->filter);
 	fputc('\n', out);
-	for (size_t i = 0; i < an->n_flows && !v->brief; i++) {
-		nt_render_analysis_text_flow(out, an, an->flows[i]);
-		fputc('\n', out);
-	}
+	ret = v->brief ? 0 : nt_chunks_write(out, an->n_flows, v->workers, &flow_ops, an);
+	if (ret < 0)
+		return ret;
 
 	fprintf(out, "summary: %" PRIu64 " packet%s, %" PRIu64 " TCP, not decoded: ", s->packets,
 		nt_plural(s->packets), s->tcp_packets);

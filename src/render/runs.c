@@ -170,7 +170,7 @@ static int runs_member(FILE *out, const struct nt_run_report *runs, size_t n,
 			ret = nt_json_member(out, "run", json_object_get(run), 3, true);
 		}
 		if (!ret)
-			ret = nt_analysis_json_write(out, &parts, runs[i].an, 3);
+			ret = nt_analysis_json_write(out, &parts, runs[i].an, 3, v->workers);
 		if (!ret && fputs(i + 1 < n ? "    },\n" : "    }\n", out) == EOF)
 			ret = -EIO;
 		json_object_put(run);

@@ -11,8 +11,12 @@ same invocation (runs interleaved, so a shared machine's load moves both).
    packets) and 10,000 flows x 50 rounds (2.1 M packets): the libpcap read
    loops (pcap_next_ex(), the floor, and pcap_dispatch()) against analyze in
    text, json and jsonl; wall-clock min/p50/p90 and the ratio of each to the
-   floor's; and the analysis alone (--brief), on two threads and with
-   --jobs 1.
+   floor's.
+   --brief (nothing per flow rendered) is the analysis alone, --brief
+   --jobs 1 the same on one thread (no reader thread), --jobs 1 the whole
+   report on one thread (src/capture/feed.c, src/render/chunks.c).
+   Then 128 to 2,000 flows rendered by --jobs 1 and --jobs 2: where threads
+   start to pay (NT_CHUNKS_MIN_ITEMS).
 2. Four files of 2,000 flows x 100 rounds: --jobs 1 against the default.
 3. Peak RSS (tests/bench/peak_rss.c) at 1,000, 10,000 and 100,000 concurrent
    flows, at 1,000 flows with 10x the packets, and at 100 flows of 20,000
@@ -90,13 +94,28 @@ def main():
             cmds = [("pcap_next_ex loop (floor)", [loop, path]),
                     ("pcap_dispatch loop", [loop, "--dispatch", path])]
             for tag, b in bins:
+                cmds.append((f"{tag}analyze --brief (no flow rendered)", [b, "analyze", "--brief", path]))
                 for fmt in ("text", "json", "jsonl"):
                     cmds.append((f"{tag}analyze --format {fmt}", [b, "analyze", "--format", fmt, path]))
-            # The analysis alone (--brief: no per-flow report), on two threads and on one.
-            cmds.append(("analyze --brief", [nt, "analyze", "--brief", path]))
-            cmds.append(("analyze --brief --jobs 1", [nt, "analyze", "--brief", "--jobs", "1", path]))
-            cmds.append(("analyze --format text --jobs 1", [nt, "analyze", "--jobs", "1", path]))
+                    if not tag:
+                        cmds.append((f"analyze --format {fmt} --jobs 1 (one render thread)",
+                                     [b, "analyze", "--format", fmt, "--jobs", "1", path]))
+            cmds.append(("analyze --brief --jobs 1 (one thread)",
+                         [nt, "analyze", "--brief", "--jobs", "1", path]))
             table(timed(cmds, a.runs), "pcap_next_ex loop (floor)")
+            os.unlink(path)
+
+        # The flows rendered by one thread or one per core, near the chunk
+        # threshold (NT_CHUNKS_MIN_ITEMS, include/nt/render/chunks.h).
+        print(f"rendering threads near the threshold, {a.runs * 3} runs each (cores: {os.cpu_count()})")
+        for flows in (128, 256, 500, 1000, 2000):
+            path = cap(f"r{flows}.pcap", flows, 3)
+            cmds = []
+            for fmt in ("text", "json"):
+                for jobs in ("1", "2"):
+                    cmds.append((f"{flows:>5} flows --format {fmt} --jobs {jobs}",
+                                 [nt, "analyze", "--format", fmt, "--jobs", jobs, path]))
+            table(timed(cmds, a.runs * 3), f"{flows:>5} flows --format text --jobs 1")
             os.unlink(path)
 
         one = cap("q1.pcap", 2000, 100)

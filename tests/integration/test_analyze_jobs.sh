@@ -3,6 +3,8 @@
 # analyze --jobs: files read at once give byte for byte what reading them one
 # after the other gives, in every format, standard error and exit status
 # included, and so do --annotate, standard input among the files, and -c.
+# The flows of text, json and jsonl rendered by several threads in chunks
+# (src/render/chunks.c) give the one thread's report too, the chunks in order.
 # The merge follows the order of the files, not the order workers finish in:
 # the first file is much larger than the rest, so with two workers the small
 # ones are done long before it (a merge in finishing order would put them
@@ -111,4 +113,23 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 a["files"][0]["path"] = b["files"][0]["path"] = "x"
 assert a == b
 PY
+# Rendering: one file of 2,000 flows is 32 chunks of 64 flows; any chunk out
+# of its place changes the report (every flow has its own ports).
+many="$NT_TMP/many.pcap"
+"$mkcap" bench "$many" 2000 3 || fail "mkcap bench"
+for fmt in text json jsonl; do
+	run "many1-$fmt" --jobs 1 --format "$fmt" "$many"
+	for jobs in 2 5; do
+		run "many$jobs-$fmt" --jobs "$jobs" --format "$fmt" "$many"
+		same "many1-$fmt" "many$jobs-$fmt"
+	done
+	"$NAGLE_TRACE" analyze --jobs 3 --format "$fmt" -o "$NT_TMP/many-file.$fmt" "$many" ||
+		fail "-o a file, --jobs 3"
+	cmp -s "$NT_TMP/many1-$fmt.out" "$NT_TMP/many-file.$fmt" ||
+		fail "-o a file with --jobs 3 differs from the serial $fmt report"
+done
+json_check "$NT_TMP/many2-json.out" '
+assert len(doc["flows"]) == 2000, len(doc["flows"])
+ports = [f["client"]["port"] for f in doc["flows"]]
+assert len(set(ports)) == 2000, "flows share ports: a chunk out of place could go unseen"'
 echo "ok: --jobs gives the serial report in every format"

@@ -22,7 +22,7 @@
 #include "nt/err.h"
 #include "nt/model/analysis.h"
 
-/* --jobs: threads reading files at once (more than the cores only adds switching). */
+/* --jobs: threads reading files, then rendering flows, at once (more than the cores only adds switching). */
 #define NT_ANALYZE_JOBS_MAX 1024u
 
 /**

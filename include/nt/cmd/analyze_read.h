@@ -30,6 +30,14 @@ struct nt_analyze_trouble {
 };
 
 /**
+ * nt_analyze_threads() - the threads --jobs allows
+ * @o: the options
+ *
+ * Return: --jobs, or the cores this process may run on (sched_getaffinity()).
+ */
+unsigned nt_analyze_threads(const struct nt_analyze_opts *o);
+
+/**
  * nt_analyze_workers() - how many files to read at once
  * @o: the options (--jobs, -c, the files)
  *

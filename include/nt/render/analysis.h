@@ -21,11 +21,15 @@
  *       run`): its commands, fix, counters and samples, which every format
  *       shows before the analysis (svg draws the ladder alone); NULL for
  *       `nagle-trace analyze`
+ * @workers: threads rendering the flows of text, json and jsonl at once, the
+ *           caller's included (nt/render/chunks.h); 0 or 1: the caller's
+ *           alone. The report is the same byte for byte
  */
 struct nt_analysis_view {
 	const char *filter;
 	bool brief;
 	const struct nt_runinfo *run;
+	unsigned workers;
 };
 
 /* The command a report's heading names: `run` shows its frames through analyze's renderers. */

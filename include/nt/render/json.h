@@ -97,6 +97,17 @@ void nt_json_append(bool *oom, struct json_object *a, struct json_object *v);
 struct json_object *nt_json_u64(uint64_t v);
 
 /**
+ * nt_json_int64_fast() - an integer that prints its digits itself
+ * @v: its first value (json_object_set_int64() changes it)
+ *
+ * The very text json-c prints, without json-c's snprintf() per integer: for
+ * objects printed many times, as the analyze flow template's.
+ *
+ * Return: the object, NULL without memory.
+ */
+struct json_object *nt_json_int64_fast(int64_t v);
+
+/**
  * nt_json_tool() - the "tool" member's value: name, version, and the
  * command when given
  * @oom: set on failure

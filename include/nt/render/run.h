@@ -146,11 +146,12 @@ int nt_analysis_json_build(struct nt_analysis_json *parts, const struct nt_analy
  * @parts: built by nt_analysis_json_build()
  * @an: the analysis (its flows are written one at a time)
  * @depth: the members' level
+ * @workers: threads rendering "flows" (&nt_analysis_view.workers)
  *
  * Return: 0 or a negative errno.
  */
 int nt_analysis_json_write(FILE *out, const struct nt_analysis_json *parts,
-			   const struct nt_analysis *an, int depth);
+			   const struct nt_analysis *an, int depth, unsigned workers);
 
 /**
  * nt_analysis_json_free() - release the members

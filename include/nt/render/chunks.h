@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * chunks.h - a list of items (the flows of a report) rendered by several
+ * threads at once and written in order: byte for byte what one thread
+ * writing them one after the other writes.
+ */
+#ifndef NT_RENDER_CHUNKS_H
+#define NT_RENDER_CHUNKS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Items rendered together into one memory buffer, then written at once. 64
+ * flows are some 270 KB of JSON (0.6 ms of work) or 100 KB of text (0.4 ms):
+ * enough that the hand-over between threads (a mutex, a buffer) costs
+ * little next to it, few enough that the threads finish together and hold
+ * little memory (one chunk each).
+ */
+#define NT_CHUNK_ITEMS ((size_t)64)
+
+/*
+ * Fewer items than this stay on the calling thread. Measured with --jobs 1
+ * against --jobs 2 on 2 cores (docs/performance.md, "analyze rendering";
+ * tests/bench/bench_analyze_scale.py): at 128 and 256 flows the threads
+ * cost more than they save (thread start, a memory buffer per chunk, the
+ * other core's cold cache: wall +0.2 ms at 128 flows), from 500 flows on
+ * they gain (-0.8 ms at 500, -2 ms at 1,000, -4 to -5 ms at 2,000, best
+ * runs). Eight chunks, 512 flows.
+ */
+#define NT_CHUNKS_MIN_ITEMS (8 * NT_CHUNK_ITEMS)
+
+/**
+ * struct nt_chunks_ops - how to render the items of a list
+ * @up: make one thread's state in *@state from @ctx (json-c objects are not
+ *      shared between threads: each keeps its own); 0 or a negative errno.
+ *      NULL: no state
+ * @down: free a state @up made; NULL: nothing to free
+ * @item: write item @i to @out with the thread's @state; 0 or a negative
+ *        errno. Called for each item once, in order within a chunk, on any
+ *        thread: it may read @ctx, never write it
+ */
+struct nt_chunks_ops {
+	int (*up)(const void *ctx, void **state);
+	void (*down)(void *state);
+	int (*item)(FILE *out, void *state, const void *ctx, size_t i);
+};
+
+/**
+ * nt_chunks_write() - write items 0 .. @n - 1 to @out, in order
+ * @out: the stream
+ * @n: how many items
+ * @workers: threads rendering at once, the caller's included; 0 or 1 (or
+ *           fewer than %NT_CHUNKS_MIN_ITEMS items) renders them on the
+ *           calling thread straight to @out
+ * @ops: how
+ * @ctx: what the items are made from, read-only while they are rendered
+ *
+ * Each thread renders a chunk of %NT_CHUNK_ITEMS items into memory, waits for
+ * the chunks before it to be written, writes its own and takes the next
+ * unrendered one. The first error stops every thread; a thread that cannot
+ * start leaves its share to the others.
+ *
+ * Return: 0, or the first negative errno of @ops (-ENOMEM for a buffer,
+ * -EIO for a write to @out); @out then holds part of the items.
+ */
+int nt_chunks_write(FILE *out, size_t n, unsigned workers, const struct nt_chunks_ops *ops,
+		    const void *ctx);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * chunks.c - items rendered by several threads, written in order (see
+ * nt/render/chunks.h).
+ *
+ * Threads: the items are cut into chunks of NT_CHUNK_ITEMS. A thread takes
+ * the next chunk nobody took, renders it into a buffer of its own
+ * (open_memstream()) with a state of its own (ops->up), then waits for its
+ * turn: chunk k is written when chunks 0 .. k-1 are, by the thread that
+ * rendered it, and the count of chunks written moves on. One mutex guards
+ * the three shared numbers (next chunk, chunks written, first error); the
+ * output stream is used by one thread at a time, the one whose chunk is
+ * next, and the hand-over goes through that mutex (the next writer sees the
+ * count move only after the previous one has written). The items, @ctx and
+ * the analysis behind them are only read. Nothing else is shared.
+ *
+ * Progress: chunks are taken in order and each thread holds one, so the
+ * lowest chunk not yet written is held by a thread that never waits; the
+ * others wait for it, then write in turn. Memory: one chunk buffer per
+ * thread, never the whole report.
+ *
+ * Errors: the first one (an item's, a buffer's, a write's) is kept and
+ * wakes every waiting thread; each drops what it holds and stops taking
+ * chunks. Nothing after the failed chunk is written.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "nt/render/chunks.h"
+
+/**
+ * struct pool - what the threads share
+ * @out: the stream, written by the thread whose chunk is next
+ * @n: items
+ * @n_chunks: chunks of NT_CHUNK_ITEMS (the last may hold fewer)
+ * @ops: how to render
+ * @ctx: what from, read-only
+ * @lock: guards @next, @written and @ret
+ * @turn: signalled when @written moves on or @ret is set
+ * @next: the next chunk nobody took
+ * @written: chunks written to @out
+ * @ret: the first error, 0 while none
+ */
+struct pool {
+	FILE *out;
+	size_t n, n_chunks;
+	const struct nt_chunks_ops *ops;
+	const void *ctx;
+	pthread_mutex_t lock;
+	pthread_cond_t turn;
+	size_t next, written;
+	int ret;
+};
+
+/* Records the first error and wakes every waiting thread; @p->lock held. */
+static void fail_locked(struct pool *p, int ret)
+{
+	if (!p->ret)
+		p->ret = ret;
+	pthread_cond_broadcast(&p->turn);
+}
+
+/* Chunk @k into a new buffer (*@buf, to free even on failure): 0 or a negative errno. */
+static int render_chunk(struct pool *p, void *state, size_t k, char **buf, size_t *len)
+{
+	size_t end = (k + 1) * NT_CHUNK_ITEMS < p->n ? (k + 1) * NT_CHUNK_ITEMS : p->n;
+	FILE *ms = open_memstream(buf, len);
+	int ret = 0;
+
+	if (!ms)
+		return -ENOMEM;
+	for (size_t i = k * NT_CHUNK_ITEMS; !ret && i < end; i++)
+		ret = p->ops->item(ms, state, p->ctx, i);
+	/* A memory stream fails only to grow its buffer. */
+	if (!ret && ferror(ms))
+		ret = -ENOMEM;
+	if (fclose(ms) == EOF && !ret)
+		ret = -ENOMEM;
+	return ret;
+}
+
+/* Waits for chunk @k's turn and writes it; @p->lock held, released while writing. */
+static void write_in_turn(struct pool *p, size_t k, const char *buf, size_t len)
+{
+	bool ok;
+
+	while (!p->ret && p->written != k)
+		pthread_cond_wait(&p->turn, &p->lock);
+	if (p->ret)
+		return;
+	pthread_mutex_unlock(&p->lock);
+	/* ferror() too: glibc's fwrite() can count a failed write as written. */
+	ok = fwrite(buf, 1, len, p->out) == len && !ferror(p->out);
+	pthread_mutex_lock(&p->lock);
+	if (!ok) {
+		fail_locked(p, -EIO);
+		return;
+	}
+	p->written++;
+	pthread_cond_broadcast(&p->turn);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	void *state = NULL;
+	int ret = p->ops->up ? p->ops->up(p->ctx, &state) : 0;
+
+	pthread_mutex_lock(&p->lock);
+	if (ret)
+		fail_locked(p, ret);
+	while (!p->ret && p->next < p->n_chunks) {
+		size_t k = p->next++, len = 0;
+		char *buf = NULL;
+
+		pthread_mutex_unlock(&p->lock);
+		ret = render_chunk(p, state, k, &buf, &len);
+		pthread_mutex_lock(&p->lock);
+		if (ret)
+			fail_locked(p, ret);
+		else
+			write_in_turn(p, k, buf, len);
+		free(buf);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (p->ops->down && state)
+		p->ops->down(state);
+	return NULL;
+}
+
+/* One thread, straight to @out: no buffer, no copy. */
+static int write_serial(FILE *out, size_t n, const struct nt_chunks_ops *ops, const void *ctx)
+{
+	void *state = NULL;
+	int ret = ops->up ? ops->up(ctx, &state) : 0;
+
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = ops->item(out, state, ctx, i);
+	if (ops->down && state)
+		ops->down(state);
+	return ret;
+}
+
+int nt_chunks_write(FILE *out, size_t n, unsigned workers, const struct nt_chunks_ops *ops,
+		    const void *ctx)
+{
+	struct pool p = { .out = out, .n = n, .ops = ops, .ctx = ctx };
+	pthread_t *tid;
+	unsigned started = 0;
+
+	if (!n)
+		return 0;
+	p.n_chunks = (n + NT_CHUNK_ITEMS - 1) / NT_CHUNK_ITEMS;
+	if (workers > p.n_chunks)
+		workers = (unsigned)p.n_chunks;
+	if (workers < 2 || n < NT_CHUNKS_MIN_ITEMS)
+		return write_serial(out, n, ops, ctx);
+	tid = calloc(workers - 1, sizeof(*tid));
+	if (!tid)
+		return write_serial(out, n, ops, ctx);
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.turn, NULL);
+	/* The calling thread is a worker too; one that cannot start leaves its share to the rest. */
+	while (started + 1 < workers && pthread_create(&tid[started], NULL, worker, &p) == 0)
+		started++;
+	worker(&p);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&p.turn);
+	pthread_mutex_destroy(&p.lock);
+	free(tid);
+	return p.ret;
+}

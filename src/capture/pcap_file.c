@@ -42,8 +42,14 @@
 /* Frames a pcap_dispatch() call hands over at most. */
 #define EACH_BATCH 4096u
 
-/* The tracking stream's buffer; the tracker runs at most this far ahead of libpcap. */
-#define SOURCE_BUF_BYTES 65536
+/*
+ * The tracking stream's buffer; the tracker runs at most this far ahead of
+ * libpcap. The file under it is unbuffered, so each refill is one read(2)
+ * of this size straight into it: 256 KiB took a 149 MB file in 570 reads,
+ * where glibc's default 8 KiB took 18,210 (a tenth of analyze's time).
+ * glibc's setvbuf() ignores the size unless it is given the buffer.
+ */
+#define SOURCE_BUF_BYTES (256 * 1024)
 
 /**
  * struct source - the stream libpcap reads, and what it has read
@@ -59,6 +65,7 @@ struct nt_pcap_file {
 	pcap_t *p;
 	const char *name;
 	struct source *src;
+	char *buf;
 	uint64_t frames;
 };
 
@@ -97,8 +104,8 @@ static int src_close(void *cookie)
 	return ret;
 }
 
-/* Wraps @fp (owned from now on, even on failure) in the tracking stream. */
-static FILE *source_open(FILE *fp, struct source **out)
+/* Wraps @fp (owned from now on, even on failure) in the tracking stream, buffered by @buf. */
+static FILE *source_open(FILE *fp, char *buf, struct source **out)
 {
 	static const cookie_io_functions_t io = { .read = src_read,
 						  .seek = src_seek,
@@ -109,11 +116,12 @@ static FILE *source_open(FILE *fp, struct source **out)
 	if (!s || nt_pcapng_track_init(&s->track) < 0)
 		goto fail;
 	s->fp = fp;
+	setvbuf(fp, NULL, _IONBF, 0);
 	__fsetlocking(fp, FSETLOCKING_BYCALLER);
 	cf = fopencookie(s, "r", io);
 	if (!cf)
 		goto fail;
-	setvbuf(cf, NULL, _IOFBF, SOURCE_BUF_BYTES);
+	setvbuf(cf, buf, _IOFBF, SOURCE_BUF_BYTES);
 	__fsetlocking(cf, FSETLOCKING_BYCALLER);
 	*out = s;
 	return cf;
@@ -121,7 +129,8 @@ fail:
 	if (s)
 		nt_pcapng_track_fini(&s->track);
 	free(s);
-	fclose(fp);
+	if (fp != stdin) /* standard input stays open, as in src_close() */
+		fclose(fp);
 	return NULL;
 }
 
@@ -131,19 +140,23 @@ static int wrap(FILE *fp, const char *name, struct nt_pcap_file **out, struct nt
 	const char *shown = strcmp(name, "-") ? nt_err_path(name, pb, sizeof(pb))
 					      : "standard input";
 	struct nt_pcap_file *f = calloc(1, sizeof(*f));
+	char *buf = malloc(SOURCE_BUF_BYTES);
 	struct source *src = NULL;
-	FILE *cf = source_open(fp, &src);
+	FILE *cf = f && buf ? source_open(fp, buf, &src) : NULL;
 
-	if (!f || !cf) {
+	if (!cf) {
+		if ((!f || !buf) && fp != stdin) /* else source_open() closed it */
+			fclose(fp);
 		free(f);
-		if (cf)
-			fclose(cf);
+		free(buf);
 		return nt_err_set(err, -ENOMEM, "read \"%s\"", shown);
 	}
+	f->buf = buf;
 	f->p = pcap_fopen_offline_with_tstamp_precision(cf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!f->p) {
-		free(f);
 		fclose(cf);
+		free(buf);
+		free(f);
 		/* An empty file fails with libpcap's truncated-header message. */
 		return nt_err_set(err, 0, "cannot read \"%s\": %s", shown, errbuf);
 	}
@@ -359,6 +372,7 @@ void nt_pcap_file_close(struct nt_pcap_file *f)
 {
 	if (!f)
 		return;
-	pcap_close(f->p);
+	pcap_close(f->p); /* closes the stream: its buffer is free to go */
+	free(f->buf);
 	free(f);
 }

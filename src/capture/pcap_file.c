@@ -49,7 +49,7 @@
  * where glibc's default 8 KiB took 18,210 (a tenth of analyze's time).
  * glibc's setvbuf() ignores the size unless it is given the buffer.
  */
-#define SOURCE_BUF_BYTES (256 * 1024)
+#define SOURCE_BUF_BYTES ((size_t)256 * 1024)
 
 /**
  * struct source - the stream libpcap reads, and what it has read

@@ -96,6 +96,7 @@ struct episode_obj {
  * @by_delack: "by_delack" values, per enum nt_delack_class
  * @total: "stalled_total_ns"
  * @p50: "stalled_p50_ns"
+ * @p50_sampled: "stalled_p50_sampled"
  * @max: "stalled_max_ns"
  * @wall: "stalled_wall_ns"
  * @wall_min: "stalled_wall_min_ns"
@@ -110,7 +111,7 @@ struct nt_json_flow {
 	struct json_object *file, *family, *addr[2], *port[2], *handshake;
 	struct json_object *mss, *mss_v[2], *rtt, *rtt_v[2];
 	struct json_object *packets, *first_t, *last_t, *evicted, *stalls, *think_time;
-	struct json_object *by_delack[3], *total, *p50, *max, *wall, *wall_min;
+	struct json_object *by_delack[3], *total, *p50, *p50_sampled, *max, *wall, *wall_min;
 	struct episode_obj first, last;
 	struct json_object *tl;
 	struct tl_seg_obj seg[NT_TIMELINE_MAX];
@@ -221,6 +222,7 @@ static int flow_obj_up(struct nt_json_flow *t)
 		t->by_delack[c] = put_int(t, bd, nt_delack_name((enum nt_delack_class)c));
 	t->total = put_int(t, o, "stalled_total_ns");
 	t->p50 = put_int(t, o, "stalled_p50_ns");
+	t->p50_sampled = nt_json_put(&t->oom, o, "stalled_p50_sampled", json_object_new_boolean(0));
 	t->max = put_int(t, o, "stalled_max_ns");
 	t->wall = put_int(t, o, "stalled_wall_ns");
 	t->wall_min = put_int(t, o, "stalled_wall_min_ns");
@@ -332,6 +334,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 		json_object_set_int64(t->by_delack[c], r->by_delack[c]);
 	json_object_set_int64(t->total, r->total_ns);
 	json_object_set_int64(t->p50, r->p50_ns);
+	json_object_set_boolean(t->p50_sampled, r->p50_sampled);
 	json_object_set_int64(t->max, r->max_ns);
 	json_object_set_int64(t->wall, r->wall.total_ns);
 	json_object_set_int64(t->wall_min, r->wall_min.total_ns);

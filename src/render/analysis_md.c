@@ -88,7 +88,7 @@ static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
 			" | %" PRIu32 " | ",
 			b, r->stalls, b,
 			nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, tot, sizeof(tot)), b,
-			nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
+			nt_label_p50(r, p50, sizeof(p50)),
 			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
 			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);
 		occurrence(out, an, r, &r->first);

@@ -99,12 +99,13 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 					   : "?");
 	fprintf(out,
 		"  stalls %u (delack_min %u, delack_max %u, other %u), think time %u\n"
-		"  lost %s ms (%s ms summed over %u held segment%s), p50 %s ms, max %s ms\n",
+		"  lost %s ms (%s ms summed over %u held segment%s), p50 %s ms%s, max %s ms\n",
 		r->stalls, r->by_delack[NT_DELACK_MIN], r->by_delack[NT_DELACK_MAX],
 		r->by_delack[NT_DELACK_OTHER], r->think_time,
 		nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)),
 		nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), r->stalls, nt_plural(r->stalls),
 		nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
+		r->p50_sampled ? " (of a uniform sample of " NT_STALL_KEPT_TEXT " stalls)" : "",
 		nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)));
 	episode(out, "first", an, r, &r->first);
 	if (r->stalls > 1)

@@ -131,6 +131,15 @@ const char *nt_label_lost(int64_t min_ns, int64_t max_ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *nt_label_p50(const struct nt_flow_result *r, char *buf, size_t len)
+{
+	char ms[NT_FMT_MS_LEN];
+
+	snprintf(buf, len, "%s%s", r->p50_sampled ? "~" : "",
+		 nt_fmt_ms_trunc(r->p50_ns, ms, sizeof(ms)));
+	return buf;
+}
+
 const char *nt_label_lost_sum(int64_t min_ns, int64_t wall_ns, int64_t sum_ns, uint64_t n,
 			      char *buf, size_t len)
 {

@@ -80,4 +80,26 @@ rc=$?
 set -e
 [ "$rc" = 4 ] || fail "a cut capture exited $rc, want 4"
 validate "$NT_TMP/cut.json" || fail "the damaged file's partial report does not match the schema"
+
+# A flow's median: exact up to 1,024 stalls, a sample's beyond, and said so
+# in every format (the flow's memory stays bounded; docs/analyze.md).
+mkcap="$NT_BUILD_DIR/tests/golden/mkcap"
+for n in 1024 1500; do
+	"$mkcap" bench "$NT_TMP/long$n.pcap" 1 "$n" || fail "mkcap bench 1 $n"
+	"$NAGLE_TRACE" analyze --format json -o "$NT_TMP/long$n.json" "$NT_TMP/long$n.pcap" ||
+		fail "analyze long$n.pcap"
+	validate "$NT_TMP/long$n.json" || fail "long$n.json does not match the schema"
+	"$NAGLE_TRACE" analyze -o "$NT_TMP/long$n.txt" "$NT_TMP/long$n.pcap"
+	"$NAGLE_TRACE" analyze --format markdown -o "$NT_TMP/long$n.md" "$NT_TMP/long$n.pcap"
+done
+python3 - "$NT_TMP/long1024.json" "$NT_TMP/long1500.json" <<'PY' || fail "stalled_p50_sampled"
+import json, sys
+exact, sampled = (json.load(open(p))["flows"][0] for p in sys.argv[1:])
+assert exact["stalls"] == 1024 and exact["stalled_p50_sampled"] is False, exact["stalls"]
+assert sampled["stalls"] == 1500 and sampled["stalled_p50_sampled"] is True, sampled["stalls"]
+assert sampled["stalled_p50_ns"] <= sampled["stalled_max_ns"]
+PY
+grep -q "of a uniform sample of 1024 stalls" "$NT_TMP/long1500.txt" || fail "text: no sample said"
+grep -q "of a uniform sample" "$NT_TMP/long1024.txt" && fail "text: 1,024 stalls are no sample"
+grep -qE '\| ~[0-9.]+ ms \|' "$NT_TMP/long1500.md" || fail "markdown: no ~ on the sampled p50"
 echo "ok"

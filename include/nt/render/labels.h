@@ -88,6 +88,17 @@ const char *nt_plural(uint64_t n);
 const char *nt_label_lost(int64_t min_ns, int64_t max_ns, char *buf, size_t len);
 
 /**
+ * nt_label_p50() - a flow's median stall as the tables print it: "43.967",
+ * or "~43.967" when it is a sample's (more than NT_STALL_KEPT stalls)
+ * @r: the flow
+ * @buf: filled
+ * @len: size of @buf (NT_FMT_MS_LEN + 1 suffices)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_p50(const struct nt_flow_result *r, char *buf, size_t len);
+
+/**
  * nt_label_lost_sum() - the time stalls lost and what their durations add up
  * to: "85.895 ms lost (127.780 ms summed over 3 held segments)"; the first
  * a range when some of it may be the other side's doing (nt_label_lost())

@@ -20,9 +20,8 @@ check is tests/bench/bench_lab.py's last part.
 Peak RSS from tests/bench/peak_rss.c --self: "own" is nagle-trace's process
 alone (VmHWM at its exit); "tree" is the largest single process it reaped,
 which in `run` is the user's Python client or server. Growth is between the
-last two sizes (the first trace size is below the delay line's ring turn,
-see docs/wire.md: its pages fault in over the first ~2,048 rounds).
-Defaults: about two minutes on the shared 2-core machine.
+last two sizes. Defaults: about two and a half minutes on the shared 2-core
+machine.
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile
 

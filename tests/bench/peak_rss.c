@@ -67,7 +67,8 @@ static int trace_to_exit(pid_t pid, int *status, struct rusage *ru, long *self_k
 		if (!opts_set) {
 			/* The first stop is the SIGTRAP of the exec after PTRACE_TRACEME. */
 			if (ptrace(PTRACE_SETOPTIONS, pid, 0,
-				   PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL) < 0) {
+				   PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL) <
+			    0) {
 				perror("peak_rss: PTRACE_SETOPTIONS");
 				return -1;
 			}

@@ -23,7 +23,7 @@ which in `run` is the user's Python client or server. Growth is between the
 last two sizes. Defaults: about two and a half minutes on the shared 2-core
 machine.
 """
-import argparse, json, os, statistics, subprocess, sys, tempfile
+import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "../..")
@@ -68,6 +68,8 @@ def report(title, unit, sizes, rows, fields):
         print(f"  {n:>7} {unit}: exit {'/'.join(str(r['exit']) for r in rs)}, {extra}; peak RSS own "
               f"{own[n] / 1024:.1f} MiB [{min(r['own'] for r in rs) / 1024:.1f}.."
               f"{max(r['own'] for r in rs) / 1024:.1f}], tree {med([r['tree'] for r in rs]) / 1024:.1f} MiB")
+    if len(sizes) < 2:
+        return
     small, big = sizes[-2], sizes[-1]
     print(f"  => own peak RSS at {big} / at {small}: {own[big] / own[small]:.2f}x; growth "
           f"{(own[big] - own[small]) * 1024 / (big - small):.1f} bytes a {unit.rstrip('s')} (medians)")
@@ -122,6 +124,7 @@ def main():
     ap.add_argument("--connections", type=sizes, default=[500, 2000, 8000])
     ap.add_argument("--python", default="/usr/bin/python3")
     a = ap.parse_args()
+    t0 = time.monotonic()
     nt = os.path.abspath(a.binary)
     tmp = tempfile.mkdtemp()
     peak_rss = os.path.join(tmp, "peak_rss")
@@ -141,7 +144,8 @@ def main():
         user_run(a, nt, peak_rss, tmp,
                  "run --fix nodelay, N connections of one request each", "connections",
                  a.connections, lambda n: f"{a.python} {script} {n}")
-    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{time.monotonic() - t0:.0f} s; load average at the end "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -110,6 +110,9 @@ const struct nt_wire_slot *nt_wire_queue_head(const struct nt_wire_queue *q, con
 /**
  * nt_wire_queue_pop() - drop the oldest frame; no-op on an empty queue
  * @q: the queue
+ *
+ * A queue left empty starts again at its first slot: only as many slots as
+ * the queue was ever deep are touched.
  */
 void nt_wire_queue_pop(struct nt_wire_queue *q);
 

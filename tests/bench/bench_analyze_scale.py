@@ -126,8 +126,9 @@ def main():
         cmds = []
         for tag, b in bins:
             for fmt in ("text", "json"):
-                serial = ["--jobs", "1"] if not tag else []  # an older build reads serially
-                cmds.append((f"{tag}analyze --jobs 1 --format {fmt}",
+                # An older build may not know --jobs: run it as it comes.
+                serial = ["--jobs", "1"] if not tag else []
+                cmds.append((f"{tag}analyze {'--jobs 1 ' if serial else '(its default) '}--format {fmt}",
                              [b, "analyze"] + serial + ["--format", fmt] + files))
                 if not tag:
                     cmds.append((f"analyze --format {fmt} (parallel)",

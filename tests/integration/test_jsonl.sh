@@ -87,6 +87,6 @@ for r in recs[:-1]:
     errs = list(jsonschema.Draft202012Validator(flow).iter_errors(body))
     assert not errs, errs[0].message
 s = recs[-1]
-assert s["schema_version"] == 2 and s["summary"]["stalls"] == 3
+assert s["schema_version"] == 3 and s["summary"]["stalls"] == 3
 PY
 echo ok

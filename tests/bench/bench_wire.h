@@ -114,20 +114,23 @@ struct result {
 	struct nt_wire_stats wire;
 };
 
-/* bench_wire.c */
+/*
+ * bench_wire.c. Both exit: their callers go on as if the call succeeded, so
+ * the compiler and the static analysers must know neither returns.
+ */
 
 /**
  * die() - print "bench_wire: @what[: @err's message]" to stderr and exit 1
  * @what: what failed
  * @err: the module's message, or NULL
  */
-void die(const char *what, const struct nt_err *err);
+void die(const char *what, const struct nt_err *err) __attribute__((noreturn));
 
 /**
  * die_errno() - print "bench_wire: @what: strerror(errno)" to stderr and exit 1
  * @what: what failed
  */
-void die_errno(const char *what);
+void die_errno(const char *what) __attribute__((noreturn));
 
 /* bench_wire_frames.c */
 

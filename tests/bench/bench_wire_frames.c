@@ -2,10 +2,12 @@
 /*
  * bench_wire_frames.c - the delay line benchmark's captures and frame
  * matching: AF_PACKET sockets with kernel timestamps on the lab's links,
- * keeping only our flow's frames (time, direction, a hash of the bytes), and
- * the matching of what one capture saw leaving with what another saw
- * arriving. Apart from bench_wire_run.c because none of it needs the lab's
- * sockets or namespaces: it only reads descriptors it is given.
+ * keeping only our flow's frames (time, direction, a hash of the bytes), the
+ * matching of what one capture saw leaving with what another saw arriving,
+ * and the quantiles the figures are printed as. Apart from bench_wire_run.c
+ * because none of it moves between namespaces or touches the TCP sockets:
+ * capture_open() opens its socket in whichever namespace the caller's thread
+ * is in, and everything else works on what the captures read.
  */
 #include <arpa/inet.h>
 #include <errno.h>

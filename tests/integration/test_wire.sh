@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The delay line end to end (issue 18), before the CLI has --rtt: the wire's
-# benchmark tool builds the three-namespace lab, runs a TCP_NODELAY
-# ping-pong through it and captures on nt-c and nt-t. Windows are wide enough
-# for a loaded two-core machine: what must hold exactly is that no frame is
-# lost, added, reordered or released early.
+# The delay line end to end (issue 18), on its own (the CLI's --rtt is tested
+# in test_rtt.sh): the wire's benchmark tool builds the three-namespace lab,
+# runs a TCP_NODELAY ping-pong through it and captures on nt-c and nt-t.
+# Windows are wide enough for a loaded two-core machine: what must hold
+# exactly is that no frame is lost, added, reordered or released early.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_unshare

@@ -85,6 +85,12 @@ struct json_object *nt_json_u64(uint64_t v)
  * stdio path, a tenth of a large analyze --format json (docs/performance.md).
  * The digits are the same.
  */
+static const char two_digits[] = "0001020304050607080910111213141516171819"
+				 "2021222324252627282930313233343536373839"
+				 "4041424344454647484950515253545556575859"
+				 "6061626364656667686970717273747576777879"
+				 "8081828384858687888990919293949596979899";
+
 static int int64_to_json(struct json_object *o, struct printbuf *pb, int level, int flags)
 {
 	char buf[24];
@@ -95,10 +101,17 @@ static int int64_to_json(struct json_object *o, struct printbuf *pb, int level, 
 
 	(void)level;
 	(void)flags;
-	do {
-		*--p = (char)('0' + mag % 10);
-		mag /= 10;
-	} while (mag);
+	/* Two digits a division: a timestamp has 19. */
+	for (; mag >= 100; mag /= 100) {
+		p -= 2;
+		memcpy(p, &two_digits[(mag % 100) * 2], 2);
+	}
+	if (mag >= 10) {
+		p -= 2;
+		memcpy(p, &two_digits[mag * 2], 2);
+	} else {
+		*--p = (char)('0' + mag);
+	}
 	if (v < 0)
 		*--p = '-';
 	return printbuf_memappend(pb, p, (int)(buf + sizeof(buf) - p));

@@ -60,26 +60,11 @@ static uint16_t fold(uint32_t s)
 	return (uint16_t)~s;
 }
 
-/* One segment from side @from (0 client, 1 target) at @t_ns. */
-static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t len, uint32_t ack)
+/* The link header of side @from's frame into @f; returns its length. */
+static size_t put_link(const struct cap *cap, int from, uint8_t *f)
 {
-	struct cap *cap = c->cap;
-	uint8_t f[2048];
-	size_t off = 0, ip_off, tcp_off, tcp_len = flags & 0x02 ? 24 : 20;
-	uint8_t src[16] = { 0 }, dst[16] = { 0 };
-	size_t alen = cap->v6 ? 16 : 4;
-	uint32_t seq = c->seq[from];
-
-	memset(f, 0, sizeof(f));
-	if (cap->v6) {
-		inet_pton(AF_INET6, from ? "fd00::2" : "fd00::1", src);
-		inet_pton(AF_INET6, from ? "fd00::1" : "fd00::2", dst);
-	} else {
-		inet_pton(AF_INET, from ? "10.0.0.2" : "10.0.0.1", src);
-		inet_pton(AF_INET, from ? "10.0.0.1" : "10.0.0.2", dst);
-		(from ? dst : src)[2] = c->host;
-	}
 	uint16_t ethertype = cap->v6 ? 0x86dd : 0x0800;
+	size_t off = 0;
 
 	if (cap->linktype == DLT_EN10MB) {
 		static const uint8_t mac[2][6] = { { 2, 0, 0, 0, 0, 1 }, { 2, 0, 0, 0, 0, 2 } };
@@ -106,34 +91,44 @@ static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t
 		f[17] = (uint8_t)(1 + from);
 		off = 20;
 	}
-	ip_off = off;
-	if (cap->v6) {
-		f[off] = 0x60;
-		f[off + 4] = (uint8_t)((tcp_len + len) >> 8);
-		f[off + 5] = (uint8_t)(tcp_len + len);
-		f[off + 6] = 6;
-		f[off + 7] = 64;
-		memcpy(f + off + 8, src, 16);
-		memcpy(f + off + 24, dst, 16);
-		off += 40;
-	} else {
-		uint16_t tot = (uint16_t)(20 + tcp_len + len);
+	return off;
+}
 
-		f[off] = 0x45;
-		f[off + 2] = (uint8_t)(tot >> 8);
-		f[off + 3] = (uint8_t)tot;
-		f[off + 6] = 0x40;
-		f[off + 8] = 64;
-		f[off + 9] = 6;
-		memcpy(f + off + 12, src, 4);
-		memcpy(f + off + 16, dst, 4);
-		uint16_t ck = fold(sum16(f + off, 20, 0));
-		f[off + 10] = (uint8_t)(ck >> 8);
-		f[off + 11] = (uint8_t)ck;
-		off += 20;
+/* The IP header at @ip for @l4_bytes of TCP from @src to @dst; returns its length. */
+static size_t put_ip(const struct cap *cap, uint8_t *ip, const uint8_t *src, const uint8_t *dst,
+		     size_t l4_bytes)
+{
+	if (cap->v6) {
+		ip[0] = 0x60;
+		ip[4] = (uint8_t)(l4_bytes >> 8);
+		ip[5] = (uint8_t)l4_bytes;
+		ip[6] = 6;
+		ip[7] = 64;
+		memcpy(ip + 8, src, 16);
+		memcpy(ip + 24, dst, 16);
+		return 40;
 	}
-	tcp_off = off;
-	uint8_t *t = f + off;
+	uint16_t tot = (uint16_t)(20 + l4_bytes);
+
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(tot >> 8);
+	ip[3] = (uint8_t)tot;
+	ip[6] = 0x40;
+	ip[8] = 64;
+	ip[9] = 6;
+	memcpy(ip + 12, src, 4);
+	memcpy(ip + 16, dst, 4);
+	uint16_t ck = fold(sum16(ip, 20, 0));
+	ip[10] = (uint8_t)(ck >> 8);
+	ip[11] = (uint8_t)ck;
+	return 20;
+}
+
+/* The TCP header (@tcp_len bytes) and @len payload bytes of side @from at @t, checksum 0. */
+static void put_tcp(const struct conn *c, int from, uint8_t *t, size_t tcp_len, uint8_t flags,
+		    uint32_t len, uint32_t ack)
+{
+	uint32_t seq = c->seq[from];
 
 	t[0] = (uint8_t)(c->port[from] >> 8);
 	t[1] = (uint8_t)c->port[from];
@@ -148,7 +143,7 @@ static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t
 	t[14] = 0xfa;
 	t[15] = 0xf0;
 	if (flags & 0x02) {
-		uint16_t mss = cap->v6 ? 1440 : 1460;
+		uint16_t mss = c->cap->v6 ? 1440 : 1460;
 
 		t[20] = 2;
 		t[21] = 4;
@@ -157,6 +152,31 @@ static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t
 	}
 	for (uint32_t i = 0; i < len; i++)
 		t[tcp_len + i] = (uint8_t)('a' + i % 26);
+}
+
+/* One segment from side @from (0 client, 1 target) at @t_ns. */
+static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t len, uint32_t ack)
+{
+	struct cap *cap = c->cap;
+	uint8_t f[2048];
+	size_t off, tcp_len = flags & 0x02 ? 24 : 20;
+	uint8_t src[16] = { 0 }, dst[16] = { 0 };
+	size_t alen = cap->v6 ? 16 : 4;
+
+	memset(f, 0, sizeof(f));
+	if (cap->v6) {
+		inet_pton(AF_INET6, from ? "fd00::2" : "fd00::1", src);
+		inet_pton(AF_INET6, from ? "fd00::1" : "fd00::2", dst);
+	} else {
+		inet_pton(AF_INET, from ? "10.0.0.2" : "10.0.0.1", src);
+		inet_pton(AF_INET, from ? "10.0.0.1" : "10.0.0.2", dst);
+		(from ? dst : src)[2] = c->host;
+	}
+	off = put_link(cap, from, f);
+	off += put_ip(cap, f + off, src, dst, tcp_len + len);
+	uint8_t *t = f + off;
+
+	put_tcp(c, from, t, tcp_len, flags, len, ack);
 	off += tcp_len + len;
 
 	/* TCP checksum over the pseudo-header (RFC 9293 §3.1, RFC 8200 §8.1). */
@@ -166,8 +186,6 @@ static void emit(struct conn *c, int from, int64_t t_ns, uint8_t flags, uint32_t
 	uint16_t ck = fold(sum16(t, tcp_len + len, s));
 	t[16] = (uint8_t)(ck >> 8);
 	t[17] = (uint8_t)ck;
-	(void)ip_off;
-	(void)tcp_off;
 
 	struct pcap_pkthdr h;
 	int64_t at = T0_NS + t_ns;

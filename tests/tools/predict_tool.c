@@ -108,6 +108,55 @@ static long number(const char *opt, const char *s)
 	return v;
 }
 
+/* Sets the number knob that option @c names from @o; false when @c names none. */
+static bool number_knob(int c, const char *o, struct nt_predict_knobs *k)
+{
+	switch (c) {
+	case 'H':
+		k->header_bytes = (uint32_t)number("--header", o);
+		break;
+	case 'B':
+		k->body_bytes = (uint32_t)number("--body", o);
+		break;
+	case 'R':
+		k->reply_bytes = (uint32_t)number("--reply", o);
+		break;
+	case 'n':
+		k->rounds = (unsigned)number("--rounds", o);
+		break;
+	case 'p':
+		k->pause_ns = number("--pause", o) * MS;
+		break;
+	case 'h':
+		k->handler_ns = number("--handler-ms", o) * MS;
+		break;
+	case 'g':
+		k->write_gap_ns = number("--write-gap-ms", o) * MS;
+		break;
+	case 'P':
+		k->pingpong_thresh = (unsigned)number("--pingpong-thresh", o);
+		break;
+	case 't':
+		k->threshold_ns = number("--threshold", o) * MS;
+		break;
+	case 'r':
+		k->rtt_ns = number("--rtt", o) * MS;
+		break;
+	case 'z':
+		k->hz = (unsigned)number("--hz", o);
+		break;
+	case 'm':
+		k->route_rto_min_ms = (uint32_t)number("--rto-min-ms", o);
+		break;
+	case 'M':
+		k->mtu = (unsigned)number("--mtu", o);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 static void parse(int argc, char **argv, struct nt_predict_knobs *k, bool *summary)
 {
 	static const struct option opts[] = {
@@ -144,38 +193,8 @@ static void parse(int argc, char **argv, struct nt_predict_knobs *k, bool *summa
 			}
 			nt_variant_knobs(v, k);
 			break;
-		case 'H':
-			k->header_bytes = (uint32_t)number("--header", o);
-			break;
-		case 'B':
-			k->body_bytes = (uint32_t)number("--body", o);
-			break;
-		case 'R':
-			k->reply_bytes = (uint32_t)number("--reply", o);
-			break;
-		case 'n':
-			k->rounds = (unsigned)number("--rounds", o);
-			break;
-		case 'p':
-			k->pause_ns = number("--pause", o) * MS;
-			break;
-		case 'h':
-			k->handler_ns = number("--handler-ms", o) * MS;
-			break;
-		case 'g':
-			k->write_gap_ns = number("--write-gap-ms", o) * MS;
-			break;
-		case 'P':
-			k->pingpong_thresh = (unsigned)number("--pingpong-thresh", o);
-			break;
 		case '6':
 			k->ipv6 = true;
-			break;
-		case 't':
-			k->threshold_ns = number("--threshold", o) * MS;
-			break;
-		case 'r':
-			k->rtt_ns = number("--rtt", o) * MS;
 			break;
 		case 'k':
 			if (nt_kernel_version_parse(o, &k->kernel) < 0) {
@@ -184,20 +203,12 @@ static void parse(int argc, char **argv, struct nt_predict_knobs *k, bool *summa
 				exit(2);
 			}
 			break;
-		case 'z':
-			k->hz = (unsigned)number("--hz", o);
-			break;
-		case 'm':
-			k->route_rto_min_ms = (uint32_t)number("--rto-min-ms", o);
-			break;
-		case 'M':
-			k->mtu = (unsigned)number("--mtu", o);
-			break;
 		case 's':
 			*summary = true;
 			break;
 		default:
-			exit(2);
+			if (!number_knob(c, o, k))
+				exit(2);
 		}
 	}
 }

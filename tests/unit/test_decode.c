@@ -483,8 +483,9 @@ static void test_ethernet_vlan_limit(void **state)
 	len = build_vlan_stack(buf, 9);
 	assert_int_equal(nt_decode_frame(NT_LINKTYPE_ETHERNET, buf, len, &pkt), NT_DECODE_NOT_TCP);
 
-	/* the capture ends inside the second tag */
+	/* the capture ends inside the second tag (bytes 16-19) of a longer frame */
 	len = build_vlan_stack(buf, 2);
+	assert_true(len > 20);
 	assert_int_equal(nt_decode_frame(NT_LINKTYPE_ETHERNET, buf, 17, &pkt), NT_DECODE_TRUNCATED);
 }
 

@@ -80,7 +80,9 @@ static void test_both_directions(void **state)
 	v6 = a;
 	v6.family = AF_INET6;
 	e = look(&tab, &v6, 3, &created, &fa);
+	assert_non_null(e);
 	assert_true(created);
+	assert_true((uint32_t)(e - tab.e) != ia);
 	assert_int_equal(tab.n_used, 2);
 	nt_flowtab_fini(&tab);
 }

@@ -99,7 +99,7 @@ static void test_write_indented(void **state)
 	assert_non_null(line);
 	/* Some 60 KB over many short lines: the 8 KiB buffer fills in mid-line. */
 	for (int i = 0; i < 3000; i++)
-		json_object_array_add(big, nt_json_int64_fast(i * 7919));
+		json_object_array_add(big, nt_json_int64_fast((int64_t)i * 7919));
 	/* A line longer than the buffer. */
 	memset(line, 'x', 19999);
 	line[19999] = '\0';

@@ -95,12 +95,18 @@ static size_t parse_block(const uint8_t *p, size_t avail, size_t fixed, struct b
 	return b->total;
 }
 
-static size_t comments_of(const struct block *b, const char **texts, size_t *lens)
+/*
+ * Collects @b's comments into @texts and @lens (room for @cap). Returns how many. The callers
+ * zero both arrays: cmocka's failed assert_int_equal() on the count does not return to them,
+ * but nothing tells the analyzer so, and an entry not found must not be read uninitialized.
+ */
+static size_t comments_of(const struct block *b, const char **texts, size_t *lens, size_t cap)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->n_opts; i++)
 		if (b->opts[i].code == NT_PCAPNG_OPT_COMMENT) {
+			assert_true(n < cap);
 			texts[n] = (const char *)b->opts[i].value;
 			lens[n++] = b->opts[i].len;
 		}
@@ -113,8 +119,8 @@ static void test_shb(void **state)
 	uint8_t buf[256];
 	struct nt_pcapng_out o, count;
 	struct block b;
-	const char *t[4];
-	size_t l[4];
+	const char *t[4] = { NULL };
+	size_t l[4] = { 0 };
 	uint64_t section;
 
 	(void)state;
@@ -131,7 +137,7 @@ static void test_shb(void **state)
 	memcpy(&section, b.body + 8, 8);
 	assert_true(section == UINT64_MAX);
 	assert_true(b.endofopt);
-	assert_int_equal(comments_of(&b, t, l), 2);
+	assert_int_equal(comments_of(&b, t, l, 4), 2);
 	assert_int_equal(l[0], strlen(comments[0]));
 	assert_memory_equal(t[0], comments[0], l[0]);
 	assert_memory_equal(t[1], "second", 6);
@@ -148,7 +154,7 @@ static void test_idb(void **state)
 	(void)state;
 	nt_pcapng_out_buffer(&o, buf, sizeof(buf));
 	assert_int_equal(nt_pcapng_put_idb(&o, 1, 4096, "nt-c"), 0);
-	parse_block(buf, o.len, 8, &b);
+	assert_int_equal(parse_block(buf, o.len, 8, &b), o.len);
 	assert_int_equal(b.type, 1);
 	assert_int_equal(rd16(b.body), 1);
 	assert_int_equal(rd16(b.body + 2), 0);
@@ -158,7 +164,8 @@ static void test_idb(void **state)
 	assert_memory_equal(b.opts[0].value, "nt-c", 4);
 	assert_int_equal(b.opts[1].code, NT_PCAPNG_OPT_IF_TSRESOL);
 	assert_int_equal(b.opts[1].len, 1);
-	assert_int_equal(b.opts[1].value[0], 9);
+	/* compared through cmocka: the analyzer does not know the n_opts check above stops here */
+	assert_memory_equal(b.opts[1].value, (const uint8_t[]){ 9 }, 1);
 	assert_true(b.endofopt);
 }
 
@@ -321,8 +328,8 @@ static void test_copy_roundtrip(void **state)
 		assert_int_equal(b.type, NT_PCAPNG_BLOCK_IDB);
 		while (at < (size_t)size) {
 			uint32_t caplen = rd32(bytes + at + 20);
-			const char *t[4];
-			size_t l[4];
+			const char *t[4] = { NULL };
+			size_t l[4] = { 0 };
 
 			at += parse_block(bytes + at, (size_t)size - at, 20 + ((caplen + 3) & ~3u),
 					  &b);
@@ -331,7 +338,7 @@ static void test_copy_roundtrip(void **state)
 			if (frame == 2 || frame == 5) {
 				char want[32];
 
-				assert_int_equal(comments_of(&b, t, l), 2);
+				assert_int_equal(comments_of(&b, t, l, 4), 2);
 				snprintf(want, sizeof(want), "frame %zu", frame);
 				assert_int_equal(l[0], strlen(want));
 				assert_memory_equal(t[0], want, l[0]);

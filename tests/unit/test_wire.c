@@ -131,7 +131,7 @@ static void test_empty_queue_reuses_first_slots(void **state)
 		push(&q, (uint8_t)(i + 1), 32, 2 * i + 1);
 		pop_expect(&q, (uint8_t)i, 32, 2 * i);
 		/* Not empty yet: the head moves on, the order holds. */
-		assert_ptr_equal(nt_wire_queue_tail(&q), first + 2 * 32);
+		assert_ptr_equal(nt_wire_queue_tail(&q), first + (ptrdiff_t)2 * 32);
 		pop_expect(&q, (uint8_t)(i + 1), 32, 2 * i + 1);
 		assert_true(nt_wire_queue_is_empty(&q));
 	}

@@ -171,10 +171,9 @@ struct nt_run_sink {
  * @teardown_seen: the FIN exchange was captured in full
  * @uncertain: frames were lost, so a verdict may be wrong
  * @expectation_met: the expectation held (and nothing is uncertain)
- * @expectation_reason: why not, one line
  * @interrupted: the run was stopped by a signal before it finished
+ * @expectation_reason: why the expectation did not hold, one line
  * @evidence: the kernel's own state per round and over the run
- * @predicting: the model predicts every round (nt_run_predict())
  * @predict: the model, one round ahead of what was retired
  * @predicted: the last retired round's prediction
  * @fix: why the configuration's fix works or fails (nt_predict_fix())
@@ -182,14 +181,15 @@ struct nt_run_sink {
  * @evidence_disagreements: retired rounds whose sampled kernel state
  *                          differed from the model's where it was certain
  * @evidence_note: the last such difference, one line
+ * @predicting: the model predicts every round (nt_run_predict())
  * @timings: where the run's wall time went
  * @retired: rounds handed to the sink so far
  * @begun: the sink's begin() was called
- * @first_start_ns: round 1's first write (0 unknown): the teardown's time origin
  * @fin_seen: classification state (a FIN was classified)
  * @expect_failed: a retired round did not meet the expectation
- * @acc: the summary so far
  * @finished: nt_run_finish() was called: the events are gone
+ * @first_start_ns: round 1's first write (0 unknown): the teardown's time origin
+ * @acc: the summary so far
  * @scratch: one round's events while it is retired
  * @scratch_cap: allocated entries in @scratch
  */
@@ -203,24 +203,24 @@ struct nt_run {
 	bool teardown_seen;
 	bool uncertain;
 	bool expectation_met;
-	char expectation_reason[256];
 	bool interrupted;
+	char expectation_reason[256];
 	struct nt_run_evidence evidence;
-	bool predicting;
 	struct nt_predict predict;
 	struct nt_predict_round predicted;
 	struct nt_predict_why fix;
 	unsigned predict_misses;
 	unsigned evidence_disagreements;
 	char evidence_note[NT_PREDICT_TEXT_MAX];
+	bool predicting;
 	struct nt_run_timings timings;
 	unsigned retired;
 	bool begun;
-	int64_t first_start_ns;
 	bool fin_seen;
 	bool expect_failed;
-	struct nt_summary_acc acc;
 	bool finished;
+	int64_t first_start_ns;
+	struct nt_summary_acc acc;
 	struct nt_event *scratch;
 	size_t scratch_cap;
 };

@@ -136,20 +136,17 @@ struct nt_sock_samples {
  * @client: the client command
  * @end: why the run ended, in words ("client exited", "run timed out")
  * @end_kind: the same as a value
+ * @family: AF_INET or AF_INET6
  * @complete: the client ran to its end (no timeout, signal or failure)
  * @interrupted: a signal of the user's stopped the run
  * @kernel: the kernel release
- * @family: AF_INET or AF_INET6
  * @client_addr: the client namespace's address
  * @target_addr: the target namespace's address
  * @listen_seen: the target's listening socket was seen
  * @listen_addr: its address ("::", "0.0.0.0", "192.0.2.2")
  * @listen_port: its port
  * @listen_wait_ns: target start -> listener seen, -1 when never
- * @unreachable: a listener the client could not reach ("127.0.0.1 port 80"),
- *               "" when none
  * @capture: the capture back end, "none" without a capture
- * @cap_stats_known: the capture's counters were read
  * @cap_received: frames the kernel queued for the capture
  * @cap_dropped: frames it dropped for lack of buffer space
  * @cap_if_dropped: frames the interface dropped
@@ -165,7 +162,10 @@ struct nt_sock_samples {
  * @sample_period_ns: the reading period
  * @turns: request -> answer times from the capture
  * @client_stderr_tail: the client's last stderr lines when it failed, else NULL (owned)
+ * @unreachable: a listener the client could not reach ("127.0.0.1 port 80"),
+ *               "" when none
  * @notes: what the run could not set up but ran without, "" when none
+ * @cap_stats_known: the capture's counters were read
  * @oom: an allocation failed: some samples are missing
  */
 struct nt_runinfo {
@@ -175,19 +175,17 @@ struct nt_runinfo {
 	struct nt_run_proc client;
 	const char *end;
 	enum nt_run_end end_kind;
+	int family;
 	bool complete;
 	bool interrupted;
 	char kernel[65];
-	int family;
 	char client_addr[NT_RUNINFO_ADDR_LEN];
 	char target_addr[NT_RUNINFO_ADDR_LEN];
 	bool listen_seen;
 	char listen_addr[NT_RUNINFO_ADDR_LEN];
 	uint16_t listen_port;
 	int64_t listen_wait_ns;
-	char unreachable[NT_RUNINFO_ADDR_LEN + 16];
 	const char *capture;
-	bool cap_stats_known;
 	uint64_t cap_received;
 	uint64_t cap_dropped;
 	uint64_t cap_if_dropped;
@@ -203,7 +201,9 @@ struct nt_runinfo {
 	int64_t sample_period_ns;
 	struct nt_turns turns;
 	char *client_stderr_tail;
+	char unreachable[NT_RUNINFO_ADDR_LEN + 16];
 	char notes[256];
+	bool cap_stats_known;
 	bool oom;
 };
 

@@ -8,7 +8,6 @@
  * anything; same-file and input checks; the closed-stdout guard; long paths
  * shortened in the middle with the reason kept.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -28,6 +27,7 @@
 
 #include "nt/err.h"
 #include "nt/output.h"
+#include "test_dir.h"
 
 static char dir[] = "/tmp/nt-output-XXXXXX";
 
@@ -39,22 +39,6 @@ static const char *at(const char *name)
 	i = (i + 1) % 4;
 	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
 	return buf[i];
-}
-
-/* How many entries @dir holds (ls -A | wc -l), or -1. */
-static int count_entries(void)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			n++;
-	closedir(d);
-	return n;
 }
 
 static void slurp(const char *path, char *buf, size_t len)
@@ -111,19 +95,19 @@ static void test_new_file_unnamed_until_commit(void **state)
 	fputs("{}\n", out.fp);
 	fflush(out.fp);
 	/* Written, flushed, and still nothing under any name: SIGKILL would leave nothing. */
-	assert_int_equal(count_entries(), 0);
+	assert_int_equal(nt_test_dir_entries(dir), 0);
 	assert_int_equal(nt_output_commit(&out, &err), 0);
 	slurp(at("new.json"), buf, sizeof(buf));
 	assert_string_equal(buf, "{}\n");
 	assert_int_equal(stat(at("new.json"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0666 & ~umask(022));
-	assert_int_equal(count_entries(), 1);
+	assert_int_equal(nt_test_dir_entries(dir), 1);
 	/* Abort leaves nothing, even after writes. */
 	assert_int_equal(nt_output_open(&out, at("gone.json"), NT_OUTPUT_DOCUMENT, &err), 0);
 	fputs("half", out.fp);
 	nt_output_abort(&out);
 	nt_output_abort(&out);
-	assert_int_equal(count_entries(), 1);
+	assert_int_equal(nt_test_dir_entries(dir), 1);
 	clean();
 }
 
@@ -141,7 +125,7 @@ static void test_replace_keeps_mode(void **state)
 	assert_int_equal(stat(at("six"), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	assert_int_equal(st.st_nlink, 1);
-	assert_int_equal(count_entries(), 1);
+	assert_int_equal(nt_test_dir_entries(dir), 1);
 	/* Set-ID bits are not carried over, as the kernel drops them on write. */
 	spit(at("suid"), "old\n", 04755);
 	assert_int_equal(write_doc(at("suid"), "new\n", &err), 0);
@@ -168,7 +152,7 @@ static void test_hard_link_kept(void **state)
 	slurp(at("b"), buf, sizeof(buf));
 	/* Rewritten and truncated to the new length. */
 	assert_string_equal(buf, "new\n");
-	assert_int_equal(count_entries(), 2);
+	assert_int_equal(nt_test_dir_entries(dir), 2);
 	clean();
 }
 
@@ -193,7 +177,7 @@ static void test_symlink_kept(void **state)
 	assert_true(S_ISLNK(st.st_mode));
 	slurp(at("made"), buf, sizeof(buf));
 	assert_string_equal(buf, "made\n");
-	assert_int_equal(count_entries(), 4);
+	assert_int_equal(nt_test_dir_entries(dir), 4);
 	/* A loop of links is refused. */
 	assert_int_equal(symlink("loop2", at("loop1")), 0);
 	assert_int_equal(symlink("loop1", at("loop2")), 0);
@@ -284,7 +268,7 @@ static void test_refused_before_anything(void **state)
 	err.msg[0] = '\0';
 	assert_int_equal(nt_output_check(at("fine.json"), &err), 0);
 	assert_int_equal(nt_output_check("-", &err), 0);
-	assert_int_equal(count_entries(), 1);
+	assert_int_equal(nt_test_dir_entries(dir), 1);
 	clean();
 }
 

@@ -3,7 +3,6 @@
  * test_pcap_writer.c - the -w file: complete or absent, nanosecond
  * timestamps read back by libpcap, per-variant names.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,24 +18,9 @@
 #include <pcap/pcap.h>
 
 #include "nt/capture/pcap_writer.h"
+#include "test_dir.h"
 
 static char dir[] = "/tmp/nt-pcap-writer-XXXXXX";
-
-/* How many entries @path holds (ls -A | wc -l), or -1. */
-static int count_entries(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			n++;
-	closedir(d);
-	return n;
-}
 
 static void test_roundtrip_nano(void **state)
 {
@@ -62,7 +46,7 @@ static void test_roundtrip_nano(void **state)
 	/* Nothing under the final name until commit. */
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(nt_pcap_writer_commit(w, &err), 0);
-	assert_int_equal(count_entries(dir), 1);
+	assert_int_equal(nt_test_dir_entries(dir), 1);
 
 	p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	assert_non_null(p);
@@ -91,10 +75,10 @@ static void test_abort_leaves_nothing(void **state)
 	snprintf(path, sizeof(path), "%s/y.pcap", dir);
 	assert_int_equal(nt_pcap_writer_new(path, &w, &err), 0);
 	/* The file being written has no name at all (O_TMPFILE): SIGKILL would leave nothing. */
-	assert_int_equal(count_entries(dir), 0);
+	assert_int_equal(nt_test_dir_entries(dir), 0);
 	assert_int_equal(nt_pcap_writer_start(w, 1, 4096, &err), 0);
 	nt_pcap_writer_abort(w);
-	assert_int_equal(count_entries(dir), 0);
+	assert_int_equal(nt_test_dir_entries(dir), 0);
 	nt_pcap_writer_abort(NULL);
 	nt_pcap_writer_dump(NULL, NULL);
 }

@@ -82,7 +82,7 @@ static void timeline(FILE *out, const struct nt_flow_result *r)
 void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 				  const struct nt_flow_result *r)
 {
-	char c[64], tg[64], lost[64], tot[32], p50[32], mx[32], rc[32], rt[32];
+	char c[64], tg[64], lost[64], tot[32], p50[32], mx[32], rc[32], rt[32], sampled[48] = "";
 
 	fprintf(out, "flow %s -> %s (file %u%s%s)\n",
 		nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c, sizeof(c)),
@@ -97,6 +97,9 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 					   : "?",
 		r->rtt_ns[NT_DIR_T2C] >= 0 ? nt_fmt_ms_trunc(r->rtt_ns[NT_DIR_T2C], rt, sizeof(rt))
 					   : "?");
+	if (r->p50_sampled)
+		snprintf(sampled, sizeof(sampled), " (of a uniform sample of %u stalls)",
+			 NT_STALL_KEPT);
 	fprintf(out,
 		"  stalls %u (delack_min %u, delack_max %u, other %u), think time %u\n"
 		"  lost %s ms (%s ms summed over %u held segment%s), p50 %s ms%s, max %s ms\n",
@@ -104,8 +107,7 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 		r->by_delack[NT_DELACK_OTHER], r->think_time,
 		nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)),
 		nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), r->stalls, nt_plural(r->stalls),
-		nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)),
-		r->p50_sampled ? " (of a uniform sample of " NT_STALL_KEPT_TEXT " stalls)" : "",
+		nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)), sampled,
 		nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)));
 	episode(out, "first", an, r, &r->first);
 	if (r->stalls > 1)

@@ -33,8 +33,7 @@
  * one in 95 % of cases; delayed-ACK stalls cluster within a few ms, so the
  * value moves by far less.
  */
-#define NT_STALL_KEPT	   1024
-#define NT_STALL_KEPT_TEXT "1024"
+#define NT_STALL_KEPT 1024
 
 /*
  * Frames decoded at once and then settled into their flows together: a

@@ -21,6 +21,18 @@
 
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why);
 
+/**
+ * struct nt_analysis_keyed - a batch's flow keys, made where it is settled
+ * @key: each frame's flow key
+ * @hash: nt_flowtab_hash(@key)
+ * @src_first: the packet's source is the key's first endpoint
+ */
+struct nt_analysis_keyed {
+	struct nt_flow_key key[NT_ANALYSIS_BATCH];
+	uint32_t hash[NT_ANALYSIS_BATCH];
+	bool src_first[NT_ANALYSIS_BATCH];
+};
+
 static int table_up(struct nt_analysis *an)
 {
 	return nt_flowtab_init(&an->tab, an->params.max_flows, an->params.idle_ns, on_evict, an);

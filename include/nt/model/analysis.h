@@ -59,17 +59,8 @@ struct nt_analysis_pending {
 	uint8_t status;
 };
 
-/**
- * struct nt_analysis_keyed - a batch's flow keys, made where it is settled
- * @key: each frame's flow key
- * @hash: nt_flowtab_hash(@key)
- * @src_first: the packet's source is the key's first endpoint
- */
-struct nt_analysis_keyed {
-	struct nt_flow_key key[NT_ANALYSIS_BATCH];
-	uint32_t hash[NT_ANALYSIS_BATCH];
-	bool src_first[NT_ANALYSIS_BATCH];
-};
+/* A batch's flow keys, made where it is settled (analysis.c). */
+struct nt_analysis_keyed;
 
 /**
  * struct nt_analysis_batch - frames decoded, in capture order

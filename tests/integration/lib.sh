@@ -36,6 +36,29 @@ need_tool() {
 	exit 77
 }
 
+# jsonschema_python: set $py to a python3 that imports jsonschema, or return 1.
+# Debian's python3-jsonschema serves /usr/bin/python3, which a pyenv or venv
+# python3 earlier on PATH does not see: use whichever one imports it.
+# shellcheck disable=SC2034 # $py is for the sourcing test
+jsonschema_python() {
+	py=
+	for candidate in python3 /usr/bin/python3; do
+		if "$candidate" -c 'import jsonschema' 2>/dev/null; then
+			py=$candidate
+			return 0
+		fi
+	done
+	return 1
+}
+
+# need_jsonschema: $py as jsonschema_python sets it; skip (77) only outside CI.
+need_jsonschema() {
+	jsonschema_python && return 0
+	[ "${CI:-}" = "true" ] && fail "python3-jsonschema is not installed"
+	echo "SKIP: python3-jsonschema missing" >&2
+	exit 77
+}
+
 # nt ARGS...: run the binary in a fresh user+network namespace; sets $rc.
 nt() {
 	set +e

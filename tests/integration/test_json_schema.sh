@@ -5,20 +5,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need_unshare
 need_tool python3
-# Debian's python3-jsonschema serves /usr/bin/python3, which a pyenv or venv
-# python3 earlier on PATH does not see: use whichever one imports it.
-py=
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c 'import jsonschema' 2>/dev/null; then
-		py=$candidate
-		break
-	fi
-done
-[ -n "$py" ] || {
-	[ "${CI:-}" = "true" ] && fail "python3-jsonschema is not installed"
-	echo "SKIP: python3-jsonschema missing" >&2
-	exit 77
-}
+need_jsonschema
 schema="${NT_SOURCE_DIR:?}/docs/nagle-trace.schema.json"
 
 validate() {

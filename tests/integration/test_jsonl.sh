@@ -7,18 +7,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_unshare
-py=
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c 'import jsonschema' 2>/dev/null; then
-		py=$candidate
-		break
-	fi
-done
-[ -n "$py" ] || {
-	[ "${CI:-}" = "true" ] && fail "python3-jsonschema is not installed"
-	echo "SKIP: python3-jsonschema missing" >&2
-	exit 77
-}
+need_jsonschema
 : "${NT_SOURCE_DIR:?}"
 
 # Two variants, 3 rounds each: run, 3 rounds, summary per variant, then end.

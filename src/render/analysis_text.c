@@ -98,7 +98,7 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 		r->rtt_ns[NT_DIR_T2C] >= 0 ? nt_fmt_ms_trunc(r->rtt_ns[NT_DIR_T2C], rt, sizeof(rt))
 					   : "?");
 	if (r->p50_sampled)
-		snprintf(sampled, sizeof(sampled), " (of a uniform sample of %u stalls)",
+		snprintf(sampled, sizeof(sampled), " (of a uniform sample of %d stalls)",
 			 NT_STALL_KEPT);
 	fprintf(out,
 		"  stalls %u (delack_min %u, delack_max %u, other %u), think time %u\n"

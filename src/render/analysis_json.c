@@ -138,32 +138,18 @@ static void flow_down(void *state)
 	nt_json_flow_free(state);
 }
 
-static int flow_record(FILE *out, struct json_object *flow)
-{
-	bool oom = false;
-	struct json_object *rec = json_object_new_object();
-	int ret;
-
-	nt_json_put(&oom, rec, "type", json_object_new_string("flow"));
-	nt_json_merge(&oom, rec, flow);
-	ret = oom ? -ENOMEM : nt_json_line(out, rec);
-	json_object_put(rec);
-	return ret;
-}
-
 /* Flow @i: an element after its separator, each alone at its depth as json-c lays it out. */
 static int flow_item(FILE *out, void *state, const void *ctx, size_t i)
 {
 	const struct flows_ctx *c = ctx;
-	struct json_object *flow;
-	int ret = nt_json_flow_set(state, c->an, c->an->flows[i], &flow);
+	int ret = nt_json_flow_set(state, c->an, c->an->flows[i]);
 
 	if (ret)
 		return ret;
 	if (c->record)
-		return flow_record(out, flow);
+		return nt_json_flow_write_record(state, out);
 	fprintf(out, "%s%*s", i ? ",\n" : "\n", (c->depth + 1) * 2, "");
-	return nt_json_write(out, flow, c->depth + 1);
+	return nt_json_flow_write(state, out, c->depth + 1);
 }
 
 static const struct nt_chunks_ops flow_ops = {

@@ -8,6 +8,11 @@
  * some 150 objects per flow, allocated and freed each time, would cost more
  * than reading the capture (docs/performance.md). A template is json-c
  * objects with one owner: each thread rendering flows has its own.
+ *
+ * Writing goes through a layout of the template (nt/render/json_layout.h):
+ * json-c's own text of it, made once per shape and cut at the values. The
+ * shape is what changes the text besides the values: which of the members
+ * that may be null are, and how long the timeline is (flow_shape()).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -20,6 +25,7 @@
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/json.h"
+#include "nt/render/json_layout.h"
 
 static int64_t clamp_u64(uint64_t v)
 {
@@ -104,8 +110,20 @@ struct episode_obj {
  * @last: "last_stall"
  * @tl: "first_stall_timeline"
  * @seg: its elements, as many as a timeline can hold
+ * @record: the JSON Lines record of the flow: "type", then @flow's members
+ *          (the same objects)
+ * @shape: the shape of the flow set last (flow_shape())
+ * @layout: @flow's layout per shape, made when first needed
+ * @record_layout: @record's layout per shape, made when first needed
  * @oom: an allocation failed: building the template, or a string grew
  */
+/*
+ * The shapes of a flow's text: six members that are a value or null (two
+ * MSS options, two round trips, two answers), times the timeline's length.
+ */
+#define NT_JSON_FLOW_NULLABLE 6
+#define NT_JSON_FLOW_SHAPES   ((1u << NT_JSON_FLOW_NULLABLE) * (NT_TIMELINE_MAX + 1))
+
 struct nt_json_flow {
 	struct json_object *flow;
 	struct json_object *file, *family, *addr[2], *port[2], *handshake;
@@ -115,6 +133,10 @@ struct nt_json_flow {
 	struct episode_obj first, last;
 	struct json_object *tl;
 	struct tl_seg_obj seg[NT_TIMELINE_MAX];
+	struct json_object *record;
+	unsigned shape;
+	struct nt_json_layout *layout[NT_JSON_FLOW_SHAPES];
+	struct nt_json_layout *record_layout[NT_JSON_FLOW_SHAPES];
 	bool oom;
 };
 
@@ -188,6 +210,11 @@ static void flow_obj_down(struct nt_json_flow *t)
 		json_object_put(t->seg[i].o);
 	json_object_put(t->first.answer_frame);
 	json_object_put(t->last.answer_frame);
+	json_object_put(t->record);
+	for (unsigned i = 0; i < NT_JSON_FLOW_SHAPES; i++) {
+		nt_json_layout_free(t->layout[i]);
+		nt_json_layout_free(t->record_layout[i]);
+	}
 }
 
 /* Keys in the order of the schema's example; json-c prints them in insertion order. */
@@ -243,6 +270,9 @@ static int flow_obj_up(struct nt_json_flow *t)
 		s->ack = put_int(t, e, "ack");
 		s->len = put_int(t, e, "len");
 	}
+	t->record = json_object_new_object();
+	nt_json_put(&t->oom, t->record, "type", json_object_new_string("flow"));
+	nt_json_merge(&t->oom, t->record, o);
 	if (t->oom) {
 		flow_obj_down(t);
 		return -ENOMEM;
@@ -305,8 +335,22 @@ static void set_episode(struct nt_json_flow *t, struct episode_obj *o, int64_t f
 	set_or_null(o->answer, "answer_frame_number", o->answer_frame, ep->answer_frame != 0);
 }
 
+/* Which members of @r are null, and its timeline's length: the text's shape besides the values. */
+static unsigned flow_shape(const struct nt_flow_result *r)
+{
+	const bool set[NT_JSON_FLOW_NULLABLE] = {
+		r->mss[NT_DIR_C2T] != 0,    r->mss[NT_DIR_T2C] != 0,	r->rtt_ns[NT_DIR_C2T] >= 0,
+		r->rtt_ns[NT_DIR_T2C] >= 0, r->first.answer_frame != 0, r->last.answer_frame != 0,
+	};
+	unsigned shape = r->n_timeline;
+
+	for (int i = 0; i < NT_JSON_FLOW_NULLABLE; i++)
+		shape = shape * 2 + set[i];
+	return shape;
+}
+
 int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
-		     const struct nt_flow_result *r, struct json_object **flow)
+		     const struct nt_flow_result *r)
 {
 	int64_t file_start = an->files[r->file].first_t_ns;
 	size_t n_tl = json_object_array_length(t->tl);
@@ -363,8 +407,44 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 		json_object_set_int64(e->ack, s->ack_rel);
 		json_object_set_int64(e->len, s->len);
 	}
-	*flow = t->flow;
+	t->shape = flow_shape(r);
 	return t->oom ? -ENOMEM : 0;
+}
+
+/* The layout of @tree in the current shape, made when first needed; NULL without memory. */
+static struct nt_json_layout *shape_layout(struct nt_json_layout **slot, struct json_object *tree,
+					   int flags, int depth)
+{
+	if (*slot && !nt_json_layout_fits(*slot, flags, depth)) {
+		nt_json_layout_free(*slot);
+		*slot = NULL;
+	}
+	if (!*slot)
+		*slot = nt_json_layout_new(tree, flags, depth);
+	return *slot;
+}
+
+int nt_json_flow_write(struct nt_json_flow *t, FILE *out, int depth)
+{
+	struct nt_json_layout *l =
+		shape_layout(&t->layout[t->shape], t->flow, NT_JSON_FLAGS, depth);
+
+	return l ? nt_json_layout_write(l, out) : nt_json_write(out, t->flow, depth);
+}
+
+int nt_json_flow_write_record(struct nt_json_flow *t, FILE *out)
+{
+	struct nt_json_layout *l =
+		shape_layout(&t->record_layout[t->shape], t->record, NT_JSON_LINE_FLAGS, 0);
+	int ret;
+
+	if (!l)
+		return nt_json_line(out, t->record);
+	ret = nt_json_layout_write(l, out);
+	/* As nt_json_line(): a consumer reading line by line sees each record as it is made. */
+	if (ret == 0 && (fputc('\n', out) == EOF || fflush(out) == EOF))
+		ret = -EIO;
+	return ret;
 }
 
 struct nt_json_flow *nt_json_flow_new(void)

@@ -8,6 +8,7 @@
 #define NT_RENDER_ANALYSIS_JSON_INT_H
 
 #include <json-c/json.h>
+#include <stdio.h>
 
 #include "nt/model/analysis.h"
 
@@ -27,12 +28,34 @@ struct nt_json_flow *nt_json_flow_new(void);
  * @t: the template
  * @an: a finished analysis
  * @r: one of its flows
- * @flow: set to the flow object (the template's: valid until the next call)
  *
  * Return: 0 or -ENOMEM (a string grew, the timeline lengthened).
  */
 int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
-		     const struct nt_flow_result *r, struct json_object **flow);
+		     const struct nt_flow_result *r);
+
+/**
+ * nt_json_flow_write() - the flow set last, as an element of "flows"
+ * @t: the template
+ * @out: the stream
+ * @depth: the element's level: lines after the first are indented by it
+ *
+ * The bytes are json-c's for the flow object (nt_json_write()).
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int nt_json_flow_write(struct nt_json_flow *t, FILE *out, int depth);
+
+/**
+ * nt_json_flow_write_record() - the flow set last, as a JSON Lines record
+ * @t: the template
+ * @out: the stream, flushed after the line
+ *
+ * {"type": "flow", then the flow's members}, as nt_json_line() prints it.
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int nt_json_flow_write_record(struct nt_json_flow *t, FILE *out);
 
 /**
  * nt_json_flow_free() - free a template

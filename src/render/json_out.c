@@ -8,6 +8,7 @@
 
 #include "nt/render/json.h"
 #include "nt/version.h"
+#include "out_buf.h"
 
 struct json_object *nt_json_put(bool *oom, struct json_object *o, const char *key,
 				struct json_object *v)
@@ -91,16 +92,12 @@ static const char two_digits[] = "0001020304050607080910111213141516171819"
 				 "6061626364656667686970717273747576777879"
 				 "8081828384858687888990919293949596979899";
 
-static int int64_to_json(struct json_object *o, struct printbuf *pb, int level, int flags)
+char *nt_json_int64_digits(int64_t v, char *end)
 {
-	char buf[24];
-	char *p = buf + sizeof(buf);
-	int64_t v = json_object_get_int64(o);
+	char *p = end;
 	/* Negated as unsigned: INT64_MIN has no positive int64_t counterpart. */
 	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
 
-	(void)level;
-	(void)flags;
 	/* Two digits a division: a timestamp has 19. */
 	for (; mag >= 100; mag /= 100) {
 		p -= 2;
@@ -114,7 +111,23 @@ static int int64_to_json(struct json_object *o, struct printbuf *pb, int level, 
 	}
 	if (v < 0)
 		*--p = '-';
-	return printbuf_memappend(pb, p, (int)(buf + sizeof(buf) - p));
+	return p;
+}
+
+static int int64_to_json(struct json_object *o, struct printbuf *pb, int level, int flags)
+{
+	char buf[NT_JSON_INT64_CHARS];
+	char *end = buf + sizeof(buf);
+	char *p = nt_json_int64_digits(json_object_get_int64(o), end);
+
+	(void)level;
+	(void)flags;
+	return printbuf_memappend(pb, p, (int)(end - p));
+}
+
+void nt_json_int64_speed_up(struct json_object *o)
+{
+	json_object_set_serializer(o, int64_to_json, NULL, NULL);
 }
 
 struct json_object *nt_json_int64_fast(int64_t v)
@@ -122,7 +135,7 @@ struct json_object *nt_json_int64_fast(int64_t v)
 	struct json_object *o = json_object_new_int64(v);
 
 	if (o)
-		json_object_set_serializer(o, int64_to_json, NULL, NULL);
+		nt_json_int64_speed_up(o);
 	return o;
 }
 
@@ -137,39 +150,6 @@ struct json_object *nt_json_tool(bool *oom, const char *command)
 	if (!tool)
 		*oom = true;
 	return tool;
-}
-
-/**
- * struct out_buf - text on its way to a stream, a buffer at a time
- * @out: the stream
- * @used: bytes in @buf
- * @buf: the text not written yet
- */
-struct out_buf {
-	FILE *out;
-	size_t used;
-	char buf[8192];
-};
-
-static bool out_buf_flush(struct out_buf *b)
-{
-	size_t n = b->used;
-
-	b->used = 0;
-	return !n || fwrite(b->buf, 1, n, b->out) == n;
-}
-
-static bool out_buf_add(struct out_buf *b, const char *src, size_t len)
-{
-	if (b->used + len > sizeof(b->buf)) {
-		if (!out_buf_flush(b))
-			return false;
-		if (len > sizeof(b->buf))
-			return fwrite(src, 1, len, b->out) == len;
-	}
-	memcpy(b->buf + b->used, src, len);
-	b->used += len;
-	return true;
 }
 
 /*
@@ -219,8 +199,7 @@ int nt_json_write(FILE *out, struct json_object *o, int depth)
 int nt_json_line(FILE *out, struct json_object *o)
 {
 	size_t n;
-	const char *text = json_object_to_json_string_length(
-		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+	const char *text = json_object_to_json_string_length(o, NT_JSON_LINE_FLAGS, &n);
 
 	if (!text)
 		return -ENOMEM;

@@ -31,6 +31,8 @@
 
 #define NT_JSON_FLAGS \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+/* A JSON Lines record (nt_json_line()). */
+#define NT_JSON_LINE_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /**
  * nt_json_put() - add @v under @key to @o, which has no such key yet
@@ -106,6 +108,25 @@ struct json_object *nt_json_u64(uint64_t v);
  * Return: the object, NULL without memory.
  */
 struct json_object *nt_json_int64_fast(int64_t v);
+
+/**
+ * nt_json_int64_speed_up() - give an integer nt_json_int64_fast()'s printing
+ * @o: an integer object
+ */
+void nt_json_int64_speed_up(struct json_object *o);
+
+/* The longest text of an int64_t: "-9223372036854775808" is 20 bytes. */
+#define NT_JSON_INT64_CHARS 20
+
+/**
+ * nt_json_int64_digits() - the text json-c prints for @v, written backwards
+ * @v: the value
+ * @end: one past the last byte to write; NT_JSON_INT64_CHARS bytes before it
+ *       are free
+ *
+ * Return: the text's first byte (it runs to @end; no NUL is written).
+ */
+char *nt_json_int64_digits(int64_t v, char *end);
 
 /**
  * nt_json_tool() - the "tool" member's value: name, version, and the

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json_layout.h - json-c's text of a tree, cut at the tree's values, for a
+ * tree printed many times with other values.
+ *
+ * A template tree (the analyze flow: some 150 values) is printed once per
+ * flow. json-c walks its objects each time: a call into its print buffer
+ * per key, quote, colon, comma and indentation, the keys escaped again, and
+ * then nt_json_write() scans the text once more to indent it at its depth.
+ * That was most of a large analyze --format json (docs/performance.md).
+ *
+ * A layout is made by json-c itself: every value of the tree is given a
+ * serializer that prints a mark, the tree is printed with the document's
+ * flags, and the text is cut at the marks and indented at its depth once.
+ * Printing the tree again is then the text between the marks, in order, and
+ * each value's own text in between: the very bytes json-c would print, as
+ * long as the tree keeps its shape (the same objects under the same keys and
+ * in the same arrays; only their values change). The layout cannot see a
+ * change of shape: its owner keeps one layout per shape
+ * (analysis_json_flow.c).
+ */
+#ifndef NT_RENDER_JSON_LAYOUT_H
+#define NT_RENDER_JSON_LAYOUT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+struct nt_json_layout;
+
+/**
+ * nt_json_layout_new() - the layout of @tree as printed now
+ * @tree: an object or array; its scalar values (integers, booleans,
+ *        doubles, strings) are the places cut. Their serializers are
+ *        json-c's own again afterwards, integers nt_json_int64_fast()'s
+ *        (which prints the same digits).
+ * @flags: json-c's JSON_C_TO_STRING_* flags
+ * @depth: each line after the first indented by @depth levels, as
+ *         nt_json_write() does
+ *
+ * The layout holds a reference to each value; the caller keeps @tree's
+ * shape while the layout is used.
+ *
+ * Return: the layout, or NULL without memory.
+ */
+struct nt_json_layout *nt_json_layout_new(struct json_object *tree, int flags, int depth);
+
+/**
+ * nt_json_layout_fits() - is @l the layout of @flags at @depth
+ * @l: a layout
+ * @flags: as given to nt_json_layout_new()
+ * @depth: as given to nt_json_layout_new()
+ *
+ * Return: true when it was made with those.
+ */
+bool nt_json_layout_fits(const struct nt_json_layout *l, int flags, int depth);
+
+/**
+ * nt_json_layout_write() - print the tree with the values it holds now
+ * @l: its layout
+ * @out: the stream
+ *
+ * Return: 0, -ENOMEM (json-c could not print a value) or -EIO.
+ */
+int nt_json_layout_write(const struct nt_json_layout *l, FILE *out);
+
+/**
+ * nt_json_layout_free() - drop a layout and its references; NULL is fine
+ * @l: the layout
+ */
+void nt_json_layout_free(struct nt_json_layout *l);
+
+#endif

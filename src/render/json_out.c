@@ -6,6 +6,7 @@
 #include <json-c/printbuf.h>
 #include <string.h>
 
+#include "nt/render/fmt.h"
 #include "nt/render/json.h"
 #include "nt/version.h"
 #include "out_buf.h"
@@ -86,29 +87,11 @@ struct json_object *nt_json_u64(uint64_t v)
  * stdio path, a tenth of a large analyze --format json (docs/performance.md).
  * The digits are the same.
  */
-static const char two_digits[] = "0001020304050607080910111213141516171819"
-				 "2021222324252627282930313233343536373839"
-				 "4041424344454647484950515253545556575859"
-				 "6061626364656667686970717273747576777879"
-				 "8081828384858687888990919293949596979899";
-
 char *nt_json_int64_digits(int64_t v, char *end)
 {
-	char *p = end;
 	/* Negated as unsigned: INT64_MIN has no positive int64_t counterpart. */
-	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char *p = nt_fmt_u64_back(v < 0 ? -(uint64_t)v : (uint64_t)v, end);
 
-	/* Two digits a division: a timestamp has 19. */
-	for (; mag >= 100; mag /= 100) {
-		p -= 2;
-		memcpy(p, &two_digits[(mag % 100) * 2], 2);
-	}
-	if (mag >= 10) {
-		p -= 2;
-		memcpy(p, &two_digits[mag * 2], 2);
-	} else {
-		*--p = (char)('0' + mag);
-	}
 	if (v < 0)
 		*--p = '-';
 	return p;

@@ -30,6 +30,21 @@
  */
 const char *nt_fmt_ms(int64_t ns, char *buf, size_t len);
 
+/* The longest text of a uint64_t: 18446744073709551615. */
+#define NT_FMT_U64_CHARS 20
+
+/**
+ * nt_fmt_u64_back() - the decimal digits of @v, written backwards
+ * @v: the value
+ * @end: one past the last byte to write; NT_FMT_U64_CHARS bytes before it
+ *       are free
+ *
+ * The digits printf("%" PRIu64) prints, without its parsing of a format.
+ *
+ * Return: the first digit (the text runs to @end; no NUL is written).
+ */
+char *nt_fmt_u64_back(uint64_t v, char *end);
+
 /**
  * nt_fmt_ms_trunc() - a duration in milliseconds truncated to the
  * microsecond, no unit: "43.967", "-0.145"

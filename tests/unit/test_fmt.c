@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_fmt.c - the number formatters that skip printf print what printf
+ * prints: nt_fmt_u64_back()'s digits and nt_fmt_ms_trunc()'s milliseconds,
+ * at the extremes, at every power of ten and its neighbours, over a spread
+ * of pseudo-random values, and cut to every buffer size as snprintf() cuts.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nt/clock.h"
+#include "nt/render/fmt.h"
+
+/* splitmix64: values spread over every magnitude once shifted (seeded, so runs repeat). */
+static uint64_t next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void check_u64(uint64_t v)
+{
+	char want[32], got[NT_FMT_U64_CHARS + 1];
+	char *end = got + NT_FMT_U64_CHARS, *p = nt_fmt_u64_back(v, end);
+
+	*end = '\0';
+	snprintf(want, sizeof(want), "%" PRIu64, v);
+	assert_true(p >= got);
+	assert_string_equal(p, want);
+}
+
+/* The old formatter, printf's. */
+static void ms_trunc_printf(int64_t ns, char *buf, size_t len)
+{
+	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
+		 mag / (uint64_t)NT_NS_PER_MS, mag / (uint64_t)NT_NS_PER_US % 1000);
+}
+
+static void check_ms(int64_t ns)
+{
+	char want[48], got[48];
+
+	for (size_t len = 0; len <= sizeof(got); len++) {
+		memset(want, 'x', sizeof(want));
+		memset(got, 'x', sizeof(got));
+		ms_trunc_printf(ns, want, len);
+		assert_ptr_equal(nt_fmt_ms_trunc(ns, got, len), got);
+		assert_memory_equal(got, want, sizeof(got));
+	}
+}
+
+/* what this checks: nt_fmt_u64_back() prints printf's digits */
+static void test_u64_digits(void **state)
+{
+	uint64_t seed = 1, p = 1;
+
+	(void)state;
+	check_u64(0);
+	check_u64(UINT64_MAX);
+	check_u64(UINT64_MAX - 1);
+	for (int i = 0; i < 20; i++, p *= 10) {
+		check_u64(p - 1);
+		check_u64(p);
+		check_u64(p + 1);
+	}
+	for (int i = 0; i < 100000; i++)
+		check_u64(next(&seed) >> (i % 64));
+}
+
+/* what this checks: nt_fmt_ms_trunc() prints and cuts as its snprintf() did, signs and extremes included */
+static void test_ms_trunc(void **state)
+{
+	static const int64_t v[] = { 0,	       1,	  -1,	     -999,	   -1000,
+				     -145000,  43967000,  999999,    1000000,	   -1000000,
+				     40020000, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+	uint64_t seed = 2;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		check_ms(v[i]);
+	for (int i = 0; i < 20000; i++)
+		check_ms((int64_t)(next(&seed) >> (i % 64)) * (i % 2 ? -1 : 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u64_digits),
+		cmocka_unit_test(test_ms_trunc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

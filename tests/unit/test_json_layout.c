@@ -22,29 +22,13 @@
 #include "nt/render/format.h"
 #include "nt/render/json.h"
 #include "nt/render/json_layout.h"
+#include "test_json_text.h"
 
 static const int flag_sets[] = {
 	NT_JSON_FLAGS,		 NT_JSON_LINE_FLAGS,
 	JSON_C_TO_STRING_PRETTY, /* slashes escaped */
 	JSON_C_TO_STRING_PLAIN,	 JSON_C_TO_STRING_SPACED,
 };
-
-/* json-c's text of @o with every line after the first indented by @depth levels, the slow way. */
-static char *json_c_text(struct json_object *o, int flags, int depth)
-{
-	const char *text = json_object_to_json_string_ext(o, flags);
-	char *out = malloc(strlen(text) * (size_t)(depth * 2 + 1) + 1), *p = out;
-
-	assert_non_null(out);
-	for (; *text; text++) {
-		*p++ = *text;
-		if (*text == '\n')
-			for (int i = 0; i < depth * 2; i++)
-				*p++ = ' ';
-	}
-	*p = '\0';
-	return out;
-}
 
 static char *layout_text(const struct nt_json_layout *l)
 {
@@ -62,8 +46,9 @@ static char *layout_text(const struct nt_json_layout *l)
 static void check_same(const struct nt_json_layout *l, struct json_object *tree, int flags,
 		       int depth)
 {
-	char *want = json_c_text(tree, flags, depth), *got = layout_text(l);
+	char *want = nt_test_json_c_text(tree, flags, depth), *got = layout_text(l);
 
+	assert_non_null(want);
 	assert_string_equal(got, want);
 	free(got);
 	free(want);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "nt/render/json.h"
+#include "test_json_text.h"
 
 /* what this checks: integers print as json-c prints them, the extremes and signs included */
 static void test_int64_fast(void **state)
@@ -56,29 +57,13 @@ static void test_int64_fast(void **state)
 	}
 }
 
-/* json-c's text of @o with every line after the first indented by @depth levels, the slow way. */
-static char *indented(struct json_object *o, int depth)
-{
-	const char *text = json_object_to_json_string_ext(o, NT_JSON_FLAGS);
-	char *out = malloc(strlen(text) * (size_t)(depth * 2 + 1) + 1), *p = out;
-
-	assert_non_null(out);
-	for (; *text; text++) {
-		*p++ = *text;
-		if (*text == '\n')
-			for (int i = 0; i < depth * 2; i++)
-				*p++ = ' ';
-	}
-	*p = '\0';
-	return out;
-}
-
 static void check_write(struct json_object *o, int depth)
 {
-	char *got = NULL, *want = indented(o, depth);
+	char *got = NULL, *want = nt_test_json_c_text(o, NT_JSON_FLAGS, depth);
 	size_t len = 0;
 	FILE *out = open_memstream(&got, &len);
 
+	assert_non_null(want);
 	assert_non_null(out);
 	assert_int_equal(nt_json_write(out, o, depth), 0);
 	assert_int_equal(fclose(out), 0);

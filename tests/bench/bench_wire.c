@@ -168,6 +168,36 @@ static long parse_long(const char *opt, const char *text, long min)
 	return v;
 }
 
+static const char usage_text[] =
+	"usage: unshare -Urn bench_wire [--rtt-ms MS]... [--rounds N] [--ipv6]\n"
+	"           [--spin-us US] [--resolve] [--payload BYTES] [--sleep-samples N]\n"
+	"           [--hops] [--json]\n"
+	"How precise is nagle-trace's delay line: the delay it adds to every frame,\n"
+	"against a bare sleep loop's lateness measured right after (not a test).\n"
+	"  --rtt-ms MS         a round-trip time to run at (repeatable, up to 8;\n"
+	"                      default 1, 20 and 200)\n"
+	"  --rounds N          ping-pong rounds a run (default 20000 at 1 ms,\n"
+	"                      else 10 s worth)\n"
+	"  --ipv6              the lab over IPv6\n"
+	"  --spin-us US        the wire's spin before a deadline (0: none;\n"
+	"                      default the lab's)\n"
+	"  --resolve           leave neighbour resolution to the kernel\n"
+	"  --payload BYTES     bytes a round each way (default 64)\n"
+	"  --sleep-samples N   wake-ups of the sleep reference after each run\n"
+	"                      (default 2000)\n"
+	"  --hops              also capture the middle ends: the three stretches\n"
+	"  --json              figures as JSON\n"
+	"Exit status: 0 every run completed, 1 a run failed, 2 a usage error.\n";
+
+/* One line on standard error, the hint, exit 2: as nagle-trace's own usage errors. */
+static void usage_error(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "bench_wire: %s\n", msg);
+	fprintf(stderr, "try 'bench_wire --help'\n");
+	exit(2);
+}
+
 static void parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -180,6 +210,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "sleep-samples", required_argument, NULL, 'z' },
 		{ "hops", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -189,7 +220,7 @@ static void parse(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'r':
 			if (o->n_rtts == MAX_RTTS)
-				exit(2);
+				usage_error("--rtt-ms: at most 8 round-trip times a run");
 			o->rtt_ms[o->n_rtts++] = parse_long("--rtt-ms", optarg, 1);
 			break;
 		case 'n':
@@ -219,9 +250,16 @@ static void parse(int argc, char **argv, struct options *o)
 		case 'j':
 			o->json = true;
 			break;
+		case 'H':
+			fputs(usage_text, stdout);
+			exit(0);
 		default:
-			exit(2);
+			usage_error(NULL); /* getopt_long() said what was wrong */
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "bench_wire: unexpected argument \"%s\"\n", argv[optind]);
+		usage_error(NULL);
 	}
 	if (!o->n_rtts) {
 		o->rtt_ms[o->n_rtts++] = 1;

@@ -152,12 +152,7 @@ static void userrun_config(struct nt_userrun_config *uc, const struct run_cmd *r
 	const struct nt_run_opts *o = &rc->opt;
 
 	*uc = (struct nt_userrun_config){
-		.target_cmd = o->target,
-		.client_cmd = o->client,
-		.wait_port = o->wait_port,
-		.listen_timeout_ns = o->listen_timeout_ns,
-		.run_timeout_ns = o->run_timeout_ns,
-		.term_grace_ns = NT_PROCS_TERM_GRACE_NS,
+		.job = o->job,
 		.target_log_fd = rc->log_fd,
 		/* The report owns standard output when it goes there. */
 		.client_stdout_fd = o->out.path ? -1 : STDERR_FILENO,
@@ -240,7 +235,8 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 			ri->end_kind == NT_RUN_END_LISTEN_TIMEOUT ? "not within --listen-timeout "
 								  : "it exited first, ");
 		if (ri->end_kind == NT_RUN_END_LISTEN_TIMEOUT)
-			fprintf(stderr, "%s s", seconds(rc->opt.listen_timeout_ns, ms, sizeof(ms)));
+			fprintf(stderr, "%s s",
+				seconds(rc->opt.job.listen_timeout_ns, ms, sizeof(ms)));
 		else if (ri->target.signal)
 			fprintf(stderr, "killed by signal %d", ri->target.signal);
 		else
@@ -261,7 +257,7 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 			"nagle-trace: %sthe run timed out after %s s (--timeout): the report "
 			"covers "
 			"what was captured until then\n",
-			pre, seconds(rc->opt.run_timeout_ns, ms, sizeof(ms)));
+			pre, seconds(rc->opt.job.run_timeout_ns, ms, sizeof(ms)));
 		break;
 	default:
 		break;

@@ -175,17 +175,18 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_run_opts *o, str
 		return ret;
 	switch (c) {
 	case OPT_TARGET:
-		return parse_command(cli, &o->target, err);
+		return parse_command(cli, &o->job.target_cmd, err);
 	case OPT_CLIENT:
-		return parse_command(cli, &o->client, err);
+		return parse_command(cli, &o->job.client_cmd, err);
 	case OPT_WAIT_PORT:
 		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, 65535, &v, err);
-		o->wait_port = (uint16_t)v;
+		o->job.wait_port = (uint16_t)v;
 		return ret;
 	case OPT_LISTEN_TIMEOUT:
-		return parse_seconds(cli, NT_RUN_LISTEN_TIMEOUT_MS_MAX, &o->listen_timeout_ns, err);
+		return parse_seconds(cli, NT_RUN_LISTEN_TIMEOUT_MS_MAX, &o->job.listen_timeout_ns,
+				     err);
 	case OPT_TIMEOUT:
-		return parse_seconds(cli, NT_RUN_TIMEOUT_MS_MAX, &o->run_timeout_ns, err);
+		return parse_seconds(cli, NT_RUN_TIMEOUT_MS_MAX, &o->job.run_timeout_ns, err);
 	case OPT_TARGET_LOG:
 		return parse_path(cli, &o->target_log, err);
 	case OPT_FIX:
@@ -219,7 +220,7 @@ static int validate(const struct nt_run_opts *o, struct nt_err *err)
 {
 	char names[128];
 
-	if (!o->target || !o->client)
+	if (!o->job.target_cmd || !o->job.client_cmd)
 		return nt_err_set(err, 0, "run needs both --target CMD and --client CMD");
 	if (!nt_format_find(o->out.format, NT_FORMAT_ANALYSIS))
 		return nt_err_set(err, 0, "--format: \"%s\" is not one of %s", o->out.format,
@@ -244,8 +245,7 @@ int nt_run_opts_parse(int argc, char **argv, struct nt_run_opts *o, struct nt_er
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
-	o->listen_timeout_ns = NT_PROCS_LISTEN_TIMEOUT_NS;
-	o->run_timeout_ns = NT_PROCS_RUN_TIMEOUT_NS;
+	nt_procs_job_init(&o->job);
 	o->out.format = "text";
 	o->capture = nt_capture_backend("packet");
 	o->n_fixes = 1;

@@ -67,16 +67,19 @@ void nt_procs_describe_status(int wait_status, char *buf, size_t len)
 	}
 }
 
+void nt_procs_job_init(struct nt_procs_job *job)
+{
+	*job = (struct nt_procs_job){ .listen_timeout_ns = NT_PROCS_LISTEN_TIMEOUT_NS,
+				      .run_timeout_ns = NT_PROCS_RUN_TIMEOUT_NS,
+				      .term_grace_ns = NT_PROCS_TERM_GRACE_NS };
+}
+
 void nt_procs_config_init(struct nt_procs_config *cfg, const struct nt_lab *lab,
-			  const char *target_cmd, const char *client_cmd)
+			  const struct nt_procs_job *job)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->lab = lab;
-	cfg->target_cmd = target_cmd;
-	cfg->client_cmd = client_cmd;
-	cfg->listen_timeout_ns = NT_PROCS_LISTEN_TIMEOUT_NS;
-	cfg->run_timeout_ns = NT_PROCS_RUN_TIMEOUT_NS;
-	cfg->term_grace_ns = NT_PROCS_TERM_GRACE_NS;
+	cfg->job = *job;
 	cfg->target_log_fd = STDERR_FILENO;
 	cfg->target_log_prefix = NT_PROCS_TARGET_PREFIX;
 	cfg->client_stdin_fd = STDIN_FILENO;
@@ -159,11 +162,11 @@ int nt_procs_start(struct nt_procs *p, const struct nt_procs_config *cfg, struct
 	p->tcp_fd[0] = p->tcp_fd[1] = -1;
 	p->res.listen_wait_ns = p->res.client_run_ns = -1;
 	p->res.start_mono_ns = nt_now_mono_ns();
-	p->run_deadline_mono_ns = p->res.start_mono_ns + cfg->run_timeout_ns;
+	p->run_deadline_mono_ns = p->res.start_mono_ns + cfg->job.run_timeout_ns;
 	p->phase = NT_PROCS_STARTING;
 	nt_procs_linebuf_init(&p->target_lines, cfg->target_log_fd, cfg->target_log_prefix);
 
-	if (!cfg->target_cmd || !cfg->client_cmd || !cfg->lab)
+	if (!cfg->job.target_cmd || !cfg->job.client_cmd || !cfg->lab)
 		return nt_err_set(err, -EINVAL, "a run needs a target and a client command");
 	p->plan = calloc(1, sizeof(*p->plan));
 	if (!p->plan)
@@ -209,7 +212,7 @@ int64_t nt_procs_timeout_ns(const struct nt_procs *p)
 		due = earliest(due, p->run_deadline_mono_ns);
 		break;
 	case NT_PROCS_STOPPING:
-		due = p->stop_mono_ns + p->cfg.term_grace_ns + INIT_EXIT_SLACK_NS;
+		due = p->stop_mono_ns + p->cfg.job.term_grace_ns + INIT_EXIT_SLACK_NS;
 		break;
 	case NT_PROCS_DONE:
 		return -1;
@@ -261,7 +264,7 @@ static int on_message(struct nt_procs *p, const struct procs_msg *m, struct nt_e
 		x->start_mono_ns = m->t_mono_ns;
 		if (m->who == PROCS_TARGET && p->phase == NT_PROCS_STARTING) {
 			p->phase = NT_PROCS_WAIT_LISTEN;
-			p->listen_deadline_mono_ns = m->t_mono_ns + p->cfg.listen_timeout_ns;
+			p->listen_deadline_mono_ns = m->t_mono_ns + p->cfg.job.listen_timeout_ns;
 			p->next_check_mono_ns = m->t_mono_ns;
 		}
 		return 0;
@@ -421,7 +424,7 @@ static int advance_phase(struct nt_procs *p, bool output, struct nt_err *err)
 		begin_stop(p, NT_PROCS_END_RUN_TIMEOUT);
 	/* The init owns the grace time; this only covers an init that cannot exit. */
 	if (p->phase == NT_PROCS_STOPPING && p->init_pid > 0 &&
-	    now >= p->stop_mono_ns + p->cfg.term_grace_ns + INIT_EXIT_SLACK_NS)
+	    now >= p->stop_mono_ns + p->cfg.job.term_grace_ns + INIT_EXIT_SLACK_NS)
 		(void)kill(p->init_pid, SIGKILL);
 	return 0;
 }

@@ -128,7 +128,7 @@ close_home:
 int procs_listen_check(struct nt_procs *p, struct nt_err *err)
 {
 	struct nt_procs_listen_query q = {
-		.port = p->cfg.wait_port,
+		.port = p->cfg.job.wait_port,
 		.family = p->cfg.lab->family,
 		.target_addr = p->cfg.lab->target_addr,
 		.known = p->known_inodes,

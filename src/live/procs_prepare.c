@@ -126,8 +126,8 @@ static int plan_env(struct procs_spawn_plan *plan, const struct nt_procs_config 
 static int plan_scripts(struct procs_spawn_plan *plan, const struct nt_procs_config *cfg,
 			struct nt_err *err)
 {
-	if (asprintf(&plan->script[PROCS_TARGET], "trap : TERM\n%s", cfg->target_cmd) < 0 ||
-	    asprintf(&plan->script[PROCS_CLIENT], "trap : TERM\n%s", cfg->client_cmd) < 0) {
+	if (asprintf(&plan->script[PROCS_TARGET], "trap : TERM\n%s", cfg->job.target_cmd) < 0 ||
+	    asprintf(&plan->script[PROCS_CLIENT], "trap : TERM\n%s", cfg->job.client_cmd) < 0) {
 		plan->script[PROCS_TARGET] = plan->script[PROCS_CLIENT] = NULL;
 		return nt_err_set(err, -ENOMEM, "prepare the commands");
 	}
@@ -154,7 +154,7 @@ int procs_plan_make(struct procs_spawn_plan *plan, const struct nt_procs_config 
 {
 	int ret;
 
-	plan->grace_ns = cfg->term_grace_ns;
+	plan->grace_ns = cfg->job.term_grace_ns;
 	ret = plan_etc(plan, cfg->lab, err);
 	if (!ret)
 		ret = plan_scripts(plan, cfg, err);

@@ -225,11 +225,7 @@ static void procs_config(struct nt_procs_config *pc, const struct nt_userrun_con
 {
 	bool client, target;
 
-	nt_procs_config_init(pc, lab, cfg->target_cmd, cfg->client_cmd);
-	pc->wait_port = cfg->wait_port;
-	pc->listen_timeout_ns = cfg->listen_timeout_ns;
-	pc->run_timeout_ns = cfg->run_timeout_ns;
-	pc->term_grace_ns = cfg->term_grace_ns;
+	nt_procs_config_init(pc, lab, &cfg->job);
 	pc->stop = cfg->stop;
 	if (cfg->client_stdout_fd >= 0)
 		pc->client_stdout_fd = cfg->client_stdout_fd;
@@ -271,8 +267,8 @@ static void describe(struct nt_runinfo *ri, const struct nt_userrun_config *cfg,
 
 	ri->fix = cfg->fix->name;
 	ri->fix_about = nt_fix_about(cfg->fix);
-	ri->target.cmd = cfg->target_cmd;
-	ri->client.cmd = cfg->client_cmd;
+	ri->target.cmd = cfg->job.target_cmd;
+	ri->client.cmd = cfg->job.client_cmd;
 	ri->family = lab->family;
 	snprintf(ri->client_addr, sizeof(ri->client_addr), "%s", lab->client_addr_str);
 	snprintf(ri->target_addr, sizeof(ri->target_addr), "%s", lab->target_addr_str);

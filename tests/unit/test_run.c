@@ -69,8 +69,8 @@ static void test_defaults(void **state)
 	(void)state;
 	assert_int_equal(PARSE(&o, &err, "--target", "srv", "--client", "cli"), 0);
 	assert_int_equal(o.action, NT_CMD_RUN);
-	assert_string_equal(o.target, "srv");
-	assert_string_equal(o.client, "cli");
+	assert_string_equal(o.job.target_cmd, "srv");
+	assert_string_equal(o.job.client_cmd, "cli");
 	assert_int_equal(o.n_fixes, 1);
 	assert_int_equal(o.fixes[0].kind, NT_FIX_NONE);
 	assert_string_equal(o.fixes[0].name, "none");
@@ -78,9 +78,9 @@ static void test_defaults(void **state)
 	assert_null(o.out.path);
 	assert_null(o.out.pcap_path);
 	assert_ptr_equal(o.capture, nt_capture_backend("packet"));
-	assert_int_equal(o.listen_timeout_ns, NT_PROCS_LISTEN_TIMEOUT_NS);
-	assert_int_equal(o.run_timeout_ns, NT_PROCS_RUN_TIMEOUT_NS);
-	assert_int_equal(o.wait_port, 0);
+	assert_int_equal(o.job.listen_timeout_ns, NT_PROCS_LISTEN_TIMEOUT_NS);
+	assert_int_equal(o.job.run_timeout_ns, NT_PROCS_RUN_TIMEOUT_NS);
+	assert_int_equal(o.job.wait_port, 0);
 	assert_int_equal(o.params.stall.threshold_ns, 10 * MS);
 	assert_int_equal(o.params.max_flows, 65536);
 	assert_false(o.ipv6);
@@ -101,9 +101,9 @@ static void test_every_option(void **state)
 			       "--brief", "--fail-on-stall"),
 			 0);
 	assert_string_equal(err.msg, "");
-	assert_int_equal(o.wait_port, 6379);
-	assert_int_equal(o.listen_timeout_ns, 500 * MS);
-	assert_int_equal(o.run_timeout_ns, 120000 * MS);
+	assert_int_equal(o.job.wait_port, 6379);
+	assert_int_equal(o.job.listen_timeout_ns, 500 * MS);
+	assert_int_equal(o.job.run_timeout_ns, 120000 * MS);
 	assert_string_equal(o.target_log, "t.log");
 	assert_int_equal(o.n_fixes, 3);
 	assert_int_equal(o.fixes[1].kind, NT_FIX_NODELAY);
@@ -180,7 +180,7 @@ static void test_numbers(void **state)
 			 -EINVAL);
 	assert_int_equal(PARSE(&o, &err, "--target", "s", "--client", "c", "--timeout", "0.001"),
 			 0);
-	assert_int_equal(o.run_timeout_ns, 1 * MS);
+	assert_int_equal(o.job.run_timeout_ns, 1 * MS);
 	assert_int_equal(PARSE(&o, &err, "--target", "s", "--client", "c", "--timeout", "86401"),
 			 -EINVAL);
 }

@@ -15,6 +15,7 @@
 #include "nt/cmd/common.h"
 #include "nt/err.h"
 #include "nt/live/fix.h"
+#include "nt/live/procs.h"
 #include "nt/model/analysis.h"
 
 /* Bounds of the durations, in ms (documented in nagle-trace(1)). */
@@ -24,11 +25,8 @@
 /**
  * struct nt_run_opts - the parsed command line of `nagle-trace run`
  * @action: run, or print help / version
- * @target: --target CMD
- * @client: --client CMD
- * @wait_port: --wait-port, 0 for the target's first new listener
- * @listen_timeout_ns: --listen-timeout
- * @run_timeout_ns: --timeout
+ * @job: --target CMD, --client CMD, --wait-port (0 for the target's first
+ *       new listener), --listen-timeout, --timeout
  * @target_log: --target-log FILE, NULL for standard error with a prefix
  * @fixes: --fix, in order
  * @n_fixes: how many (at least 1: "none")
@@ -41,11 +39,7 @@
  */
 struct nt_run_opts {
 	enum nt_cmd_action action;
-	const char *target;
-	const char *client;
-	uint16_t wait_port;
-	int64_t listen_timeout_ns;
-	int64_t run_timeout_ns;
+	struct nt_procs_job job;
 	const char *target_log;
 	struct nt_fix fixes[NT_FIX_MAX];
 	unsigned n_fixes;

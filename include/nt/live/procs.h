@@ -43,8 +43,10 @@
 #define NT_PROCS_NODELAY_LIB "nt_nodelay.so"
 
 /**
- * struct nt_procs_config - what to run and where its output goes
- * @lab: a lab that is up: its namespaces and addresses
+ * struct nt_procs_job - the user's two commands and the time each step may
+ * take: what `run --target --client --wait-port --listen-timeout --timeout`
+ * say, carried as one from the options (struct nt_run_opts) through each
+ * run (struct nt_userrun_config) to the processes (struct nt_procs_config)
  * @target_cmd: run by `/bin/sh -c` in the target namespace
  * @client_cmd: run by `/bin/sh -c` in the client namespace once the target listens
  * @wait_port: the target's port to wait for; 0 for its first new listener
@@ -52,6 +54,29 @@
  * @listen_timeout_ns: how long the target may take to listen
  * @run_timeout_ns: the whole run, from nt_procs_start() to the client's exit
  * @term_grace_ns: between SIGTERM and SIGKILL at teardown
+ *
+ * nt_procs_job_init() fills the defaults.
+ */
+struct nt_procs_job {
+	const char *target_cmd;
+	const char *client_cmd;
+	uint16_t wait_port;
+	int64_t listen_timeout_ns;
+	int64_t run_timeout_ns;
+	int64_t term_grace_ns;
+};
+
+/**
+ * nt_procs_job_init() - no commands yet, no port, the timeouts of
+ * `nagle-trace run`
+ * @job: filled
+ */
+void nt_procs_job_init(struct nt_procs_job *job);
+
+/**
+ * struct nt_procs_config - what to run and where its output goes
+ * @lab: a lab that is up: its namespaces and addresses
+ * @job: the commands, the port and the timeouts
  * @target_log_fd: where the target's stdout and stderr go (merged)
  * @target_log_prefix: put before every line of the target's output (lines
  *                     are then written whole); NULL writes the bytes as they come
@@ -70,12 +95,7 @@
  */
 struct nt_procs_config {
 	const struct nt_lab *lab;
-	const char *target_cmd;
-	const char *client_cmd;
-	uint16_t wait_port;
-	int64_t listen_timeout_ns;
-	int64_t run_timeout_ns;
-	int64_t term_grace_ns;
+	struct nt_procs_job job;
 	int target_log_fd;
 	const char *target_log_prefix;
 	int client_stdin_fd;
@@ -206,14 +226,13 @@ struct nt_procs {
 
 /**
  * nt_procs_config_init() - the defaults: fds 0/1/2, the target's output to
- * stderr prefixed "target: ", the timeouts of `nagle-trace run`
+ * stderr prefixed "target: "
  * @cfg: filled
  * @lab: the lab
- * @target_cmd: the target command
- * @client_cmd: the client command
+ * @job: the commands, the port and the timeouts (copied)
  */
 void nt_procs_config_init(struct nt_procs_config *cfg, const struct nt_lab *lab,
-			  const char *target_cmd, const char *client_cmd);
+			  const struct nt_procs_job *job);
 
 /**
  * nt_procs_start() - make the run's init and start the target

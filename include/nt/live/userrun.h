@@ -24,6 +24,7 @@
 #include "nt/capture/pcap_writer.h"
 #include "nt/err.h"
 #include "nt/live/fix.h"
+#include "nt/live/procs.h"
 #include "nt/model/analysis.h"
 #include "nt/model/runinfo.h"
 
@@ -34,12 +35,7 @@
 
 /**
  * struct nt_userrun_config - one run
- * @target_cmd: run by /bin/sh -c in the target namespace
- * @client_cmd: run by /bin/sh -c in the client namespace once the target listens
- * @wait_port: the target port to wait for, 0 for its first new listener
- * @listen_timeout_ns: how long the target may take to listen
- * @run_timeout_ns: the whole run
- * @term_grace_ns: SIGTERM -> SIGKILL at teardown
+ * @job: the commands, the port to wait for and the timeouts
  * @target_log_fd: where the target's output goes as it is; -1: standard
  *                 error, each line prefixed "target: "
  * @client_stdout_fd: the client's standard output; -1 for ours
@@ -53,12 +49,7 @@
  *            for the current one
  */
 struct nt_userrun_config {
-	const char *target_cmd;
-	const char *client_cmd;
-	uint16_t wait_port;
-	int64_t listen_timeout_ns;
-	int64_t run_timeout_ns;
-	int64_t term_grace_ns;
+	struct nt_procs_job job;
 	int target_log_fd;
 	int client_stdout_fd;
 	bool ipv6;

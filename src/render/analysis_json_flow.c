@@ -81,6 +81,13 @@ struct episode_obj {
 	struct json_object *stall, *delack, *lost_min, *answer, *answer_frame;
 };
 
+/*
+ * The shapes of a flow's text: six members that are a value or null (two
+ * MSS options, two round trips, two answers), times the timeline's length.
+ */
+#define NT_JSON_FLOW_NULLABLE 6
+#define NT_JSON_FLOW_SHAPES   ((1u << NT_JSON_FLOW_NULLABLE) * (NT_TIMELINE_MAX + 1))
+
 /**
  * struct nt_json_flow - the template of one element of "flows"
  * @flow: the flow object
@@ -117,13 +124,6 @@ struct episode_obj {
  * @record_layout: @record's layout per shape, made when first needed
  * @oom: an allocation failed: building the template, or a string grew
  */
-/*
- * The shapes of a flow's text: six members that are a value or null (two
- * MSS options, two round trips, two answers), times the timeline's length.
- */
-#define NT_JSON_FLOW_NULLABLE 6
-#define NT_JSON_FLOW_SHAPES   ((1u << NT_JSON_FLOW_NULLABLE) * (NT_TIMELINE_MAX + 1))
-
 struct nt_json_flow {
 	struct json_object *flow;
 	struct json_object *file, *family, *addr[2], *port[2], *handshake;

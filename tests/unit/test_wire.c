@@ -20,8 +20,7 @@
 
 #include "nt/lab/wire.h"
 #include "nt/lab/wire_queue.h"
-
-#define SKIP_STATUS 77
+#include "test_netns.h"
 
 static void test_init_rejects_zero_sizes(void **state)
 {
@@ -230,11 +229,10 @@ static void test_close_zeroed(void **state)
 }
 
 /*
- * nt_wire_open() on links that do not exist, in a fresh network namespace
- * made in a forked child: it fails, says which link, and leaves the wire
- * closed. The child reports through its exit status and a pipe.
+ * nt_wire_open() on links that do not exist, in a fresh network namespace:
+ * it fails, says which link, and leaves the wire closed (1 when it does not).
  */
-static void open_missing_link_child(int fd)
+static int open_missing_link(struct nt_err *err)
 {
 	const struct nt_wire_config cfg = {
 		.client_ifname = "nt-nope",
@@ -243,45 +241,22 @@ static void open_missing_link_child(int fd)
 		.target_ifindex = 999998,
 		.delay_ns = { 1000, 1000 },
 	};
-	struct nt_err err = { { 0 } };
 	struct nt_wire w;
-	int ret;
+	int ret = nt_wire_open(&w, &cfg, err);
 
-	if (unshare(CLONE_NEWNET) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
-		_exit(SKIP_STATUS);
-	ret = nt_wire_open(&w, &cfg, &err);
-	if (write(fd, &ret, sizeof(ret)) != sizeof(ret) ||
-	    write(fd, &err, sizeof(err)) != sizeof(err) || w.is_open)
-		_exit(1);
+	if (w.is_open)
+		ret = 1;
 	nt_wire_close(&w);
-	_exit(0);
+	return ret;
 }
 
 static void test_open_missing_link(void **state)
 {
 	struct nt_err err = { { 0 } };
-	int fds[2], status, ret = 0;
-	pid_t pid;
-	(void)state;
+	int ret = 0;
 
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(fds[0]);
-		open_missing_link_child(fds[1]);
-	}
-	close(fds[1]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == SKIP_STATUS) {
-		close(fds[0]);
-		skip();
-	}
-	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_int_equal(read(fds[0], &ret, sizeof(ret)), sizeof(ret));
-	assert_int_equal(read(fds[0], &err, sizeof(err)), sizeof(err));
-	close(fds[0]);
+	(void)state;
+	run_in_fresh_netns(open_missing_link, &ret, &err);
 	assert_int_equal(ret, -ENODEV);
 	assert_string_equal(err.msg, "wire: read the MTU of nt-nope: No such device");
 }

@@ -250,9 +250,10 @@ static bool write_value(struct out_buf *b, const struct cut *c, int flags)
 
 int nt_json_layout_write(const struct nt_json_layout *l, FILE *out)
 {
-	struct out_buf b = { .out = out };
+	struct out_buf b;
 	const char *text = l->text;
 
+	out_buf_init(&b, out);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct cut *c = &l->cut[i];
 

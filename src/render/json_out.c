@@ -148,8 +148,7 @@ static bool write_indented(FILE *out, const char *text, size_t n, int depth)
 	struct out_buf b;
 	size_t indent = (size_t)depth * 2;
 
-	b.out = out;
-	b.used = 0;
+	out_buf_init(&b, out);
 	while (n) {
 		const char *nl = memchr(text, '\n', n);
 		size_t line = nl ? (size_t)(nl - text) + 1 : n;

@@ -24,6 +24,13 @@ struct out_buf {
 	char buf[8192];
 };
 
+/* Empty, bound to @out; @buf is left as it is (clearing 8 KiB a flow would cost more than it saves). */
+static inline void out_buf_init(struct out_buf *b, FILE *out)
+{
+	b->out = out;
+	b->used = 0;
+}
+
 static inline bool out_buf_flush(struct out_buf *b)
 {
 	size_t n = b->used;

@@ -74,11 +74,6 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len)
-{
-	return nt_fmt_utc_digits(t_ns, 9, buf, len);
-}
-
 const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t len)
 {
 	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;

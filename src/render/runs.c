@@ -235,12 +235,12 @@ int nt_render_run_reports(FILE *out, const char *format, const struct nt_run_rep
 		return several_json(out, runs, n, v);
 	for (size_t i = 0; !ret && i < n; i++) {
 		ret = one(out, fmt, &runs[i], v);
-		if (!ret && strcmp(format, "jsonl") != 0)
+		if (!ret && !fmt->records)
 			fputc('\n', out);
 	}
 	if (ret)
 		return ret;
-	if (strcmp(format, "jsonl") == 0)
+	if (fmt->records)
 		return comparison_jsonl(out, runs, n);
 	if (strcmp(format, "markdown") == 0)
 		comparison_markdown(out, runs, n);

@@ -57,18 +57,8 @@ char *nt_fmt_u64_back(uint64_t v, char *end);
 const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len);
 
 /**
- * nt_fmt_utc() - an absolute time as ISO 8601 UTC with nanoseconds,
- * "2019-04-11T17:16:41.910018000Z"
- * @t_ns: ns since the epoch
- * @buf: filled
- * @len: size of @buf
- *
- * Return: @buf.
- */
-const char *nt_fmt_utc(int64_t t_ns, char *buf, size_t len);
-
-/**
- * nt_fmt_utc_digits() - nt_fmt_utc() with @digits decimals of the second
+ * nt_fmt_utc_digits() - an absolute time as ISO 8601 UTC with @digits
+ * decimals of the second, "2019-04-11T17:16:41.910018000Z" with 9
  * @t_ns: nanoseconds since the epoch
  * @digits: 9, or 6 for a capture with microsecond timestamps (any other
  *          value is taken as 9); the digits left out are dropped, not rounded

@@ -12,7 +12,7 @@
  * Writing goes through a layout of the template (nt/render/json_layout.h):
  * json-c's own text of it, made once per shape and cut at the values. The
  * shape is what changes the text besides the values: which of the members
- * that may be null are, and how long the timeline is (flow_shape()).
+ * that may be null are, and how long the timeline is (set_or_null()).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -119,7 +119,8 @@ struct episode_obj {
  * @seg: its elements, as many as a timeline can hold
  * @record: the JSON Lines record of the flow: "type", then @flow's members
  *          (the same objects)
- * @shape: the shape of the flow set last (flow_shape())
+ * @shape: the shape of the flow set last: a bit per set_or_null(), and the
+ *         timeline's length
  * @layout: @flow's layout per shape, made when first needed
  * @record_layout: @record's layout per shape, made when first needed
  * @oom: an allocation failed: building the template, or a string grew
@@ -280,11 +281,17 @@ static int flow_obj_up(struct nt_json_flow *t)
 	return 0;
 }
 
-/* Point @key of @o at the template's @v, or at null. */
-static void set_or_null(struct json_object *o, const char *key, struct json_object *v, bool is_set)
+/*
+ * Point @key of @o at the template's @v, or at null; which of the two is
+ * one bit of the flow's shape (NT_JSON_FLOW_NULLABLE counts the calls a
+ * flow makes), so the layout chosen follows the tree as it was set.
+ */
+static void set_or_null(struct nt_json_flow *t, struct json_object *o, const char *key,
+			struct json_object *v, bool is_set)
 {
 	json_object_object_add_ex(o, key, is_set ? json_object_get(v) : NULL,
 				  JSON_C_OBJECT_KEY_IS_CONSTANT);
+	t->shape = t->shape * 2 + is_set;
 }
 
 /* A string value; a longer string than the object held is a new allocation. */
@@ -332,21 +339,7 @@ static void set_episode(struct nt_json_flow *t, struct episode_obj *o, int64_t f
 	set_str(t, o->delack, nt_delack_name(ep->delack));
 	json_object_set_int64(o->lost_min, ep->lost_min_ns);
 	json_object_set_int64(o->answer_frame, clamp_u64(ep->answer_frame));
-	set_or_null(o->answer, "answer_frame_number", o->answer_frame, ep->answer_frame != 0);
-}
-
-/* Which members of @r are null, and its timeline's length: the text's shape besides the values. */
-static unsigned flow_shape(const struct nt_flow_result *r)
-{
-	const bool set[NT_JSON_FLOW_NULLABLE] = {
-		r->mss[NT_DIR_C2T] != 0,    r->mss[NT_DIR_T2C] != 0,	r->rtt_ns[NT_DIR_C2T] >= 0,
-		r->rtt_ns[NT_DIR_T2C] >= 0, r->first.answer_frame != 0, r->last.answer_frame != 0,
-	};
-	unsigned shape = r->n_timeline;
-
-	for (int i = 0; i < NT_JSON_FLOW_NULLABLE; i++)
-		shape = shape * 2 + set[i];
-	return shape;
+	set_or_null(t, o->answer, "answer_frame_number", o->answer_frame, ep->answer_frame != 0);
 }
 
 int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
@@ -355,6 +348,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 	int64_t file_start = an->files[r->file].first_t_ns;
 	size_t n_tl = json_object_array_length(t->tl);
 
+	t->shape = 0;
 	json_object_set_int64(t->file, (int)r->file);
 	set_str(t, t->family, r->family == AF_INET6 ? "ipv6" : "ipv4");
 	set_endpoint(t, 0, r->family, r->client_addr, r->client_port);
@@ -362,12 +356,12 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 	json_object_set_boolean(t->handshake, r->syn_seen);
 	json_object_set_int64(t->mss_v[NT_DIR_C2T], r->mss[NT_DIR_C2T]);
 	json_object_set_int64(t->mss_v[NT_DIR_T2C], r->mss[NT_DIR_T2C]);
-	set_or_null(t->mss, "c2t", t->mss_v[NT_DIR_C2T], r->mss[NT_DIR_C2T]);
-	set_or_null(t->mss, "t2c", t->mss_v[NT_DIR_T2C], r->mss[NT_DIR_T2C]);
+	set_or_null(t, t->mss, "c2t", t->mss_v[NT_DIR_C2T], r->mss[NT_DIR_C2T]);
+	set_or_null(t, t->mss, "t2c", t->mss_v[NT_DIR_T2C], r->mss[NT_DIR_T2C]);
 	json_object_set_int64(t->rtt_v[NT_DIR_C2T], r->rtt_ns[NT_DIR_C2T]);
 	json_object_set_int64(t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C]);
-	set_or_null(t->rtt, "client_ns", t->rtt_v[NT_DIR_C2T], r->rtt_ns[NT_DIR_C2T] >= 0);
-	set_or_null(t->rtt, "target_ns", t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C] >= 0);
+	set_or_null(t, t->rtt, "client_ns", t->rtt_v[NT_DIR_C2T], r->rtt_ns[NT_DIR_C2T] >= 0);
+	set_or_null(t, t->rtt, "target_ns", t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C] >= 0);
 	json_object_set_int64(t->packets, clamp_u64(r->packets));
 	json_object_set_int64(t->first_t, r->first_t_ns);
 	json_object_set_int64(t->last_t, r->last_t_ns);
@@ -407,7 +401,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 		json_object_set_int64(e->ack, s->ack_rel);
 		json_object_set_int64(e->len, s->len);
 	}
-	t->shape = flow_shape(r);
+	t->shape += (1u << NT_JSON_FLOW_NULLABLE) * r->n_timeline;
 	return t->oom ? -ENOMEM : 0;
 }
 

@@ -309,14 +309,9 @@ static void set_str(struct nt_json_flow *t, struct json_object *o, const char *s
 static void set_endpoint(struct nt_json_flow *t, int side, int family, const uint8_t *addr,
 			 uint16_t port)
 {
-	char buf[64];
+	char buf[NT_FMT_ENDPOINT_LEN];
 
-	nt_fmt_endpoint(family, addr, port, buf, sizeof(buf));
-	/* The address alone: strip ":port" and IPv6 brackets. */
-	if (family == AF_INET6)
-		set_str_len(t, t->addr[side], buf + 1, (int)(strrchr(buf, ']') - buf - 1));
-	else
-		set_str_len(t, t->addr[side], buf, (int)(strrchr(buf, ':') - buf));
+	set_str(t, t->addr[side], nt_fmt_addr(family, addr, buf, sizeof(buf)));
 	json_object_set_int64(t->port[side], port);
 }
 

@@ -94,11 +94,20 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 	return buf;
 }
 
-const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
+const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len)
 {
 	char a[INET6_ADDRSTRLEN] = "?";
 
 	inet_ntop(family, addr, a, sizeof(a));
+	snprintf(buf, len, "%s", a);
+	return buf;
+}
+
+const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	nt_fmt_addr(family, addr, a, sizeof(a));
 	if (family == AF_INET6)
 		snprintf(buf, len, "[%s]:%u", a, port);
 	else

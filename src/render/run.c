@@ -298,15 +298,10 @@ static struct json_object *counters_json(bool *oom, const struct nt_runinfo *ri)
 static struct json_object *socket_json(bool *oom, const struct nt_sock_samples *s)
 {
 	struct json_object *o = json_object_new_object();
-	char ep[NT_FMT_ENDPOINT_LEN], *colon;
+	char a[NT_FMT_ENDPOINT_LEN];
 
-	nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep));
-	/* The address alone: strip ":port" and IPv6 brackets. */
-	colon = strrchr(ep, s->family == AF_INET6 ? ']' : ':');
-	if (colon)
-		*colon = '\0';
 	nt_json_put(oom, o, "client_addr",
-		    json_object_new_string(ep + (s->family == AF_INET6 ? 1 : 0)));
+		    json_object_new_string(nt_fmt_addr(s->family, s->client_addr, a, sizeof(a))));
 	nt_json_put(oom, o, "client_port", json_object_new_int(s->client_port));
 	nt_json_put(oom, o, "target_port", json_object_new_int(s->target_port));
 	nt_json_put(oom, o, "samples", json_object_new_int64(s->samples));

@@ -70,6 +70,18 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len);
 const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t len);
 
 /**
+ * nt_fmt_addr() - an address alone, "192.0.2.1" or "2001:db8::1"; "?" when
+ * inet_ntop() cannot print it
+ * @family: AF_INET or AF_INET6
+ * @addr: network order (4 or 16 bytes)
+ * @buf: filled
+ * @len: size of @buf (INET6_ADDRSTRLEN holds any)
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len);
+
+/**
  * nt_fmt_endpoint() - "192.0.2.1:80" or "[2001:db8::1]:80"
  * @family: AF_INET or AF_INET6
  * @addr: network order (4 or 16 bytes)

@@ -137,7 +137,7 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 {
 	const struct nt_analysis_summary *s = &an->sum;
 	const char *why, *fix;
-	char tot[32], lost[64];
+	char lost[128];
 	int ret;
 
 	if (v->run)
@@ -172,13 +172,12 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 		s->flows_with_stalls);
 	fprintf(out,
 		"  %" PRIu64 " stall%s (delack_min %" PRIu64 ", delack_max %" PRIu64
-		", other %" PRIu64 "), %s ms lost (%s ms summed over %" PRIu64
-		" held segment%s); %" PRIu64 " think-time episode%s\n",
+		", other %" PRIu64 "), %s; %" PRIu64 " think-time episode%s\n",
 		s->stalls, nt_plural(s->stalls), s->by_delack[NT_DELACK_MIN],
 		s->by_delack[NT_DELACK_MAX], s->by_delack[NT_DELACK_OTHER],
-		nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, lost, sizeof(lost)),
-		nt_fmt_ms_trunc(s->total_stall_ns, tot, sizeof(tot)), s->stalls,
-		nt_plural(s->stalls), s->think_time, nt_plural(s->think_time));
+		nt_label_lost_sum(s->stalled_wall_min_ns, s->stalled_wall_ns, s->total_stall_ns,
+				  s->stalls, lost, sizeof(lost)),
+		s->think_time, nt_plural(s->think_time));
 	nt_analysis_explain(an, &why, &fix);
 	if (why)
 		fprintf(out, "  why: %s;\n  fix: %s\n", why, fix);

@@ -27,11 +27,6 @@
 #include "nt/render/json.h"
 #include "nt/render/json_layout.h"
 
-static int64_t clamp_u64(uint64_t v)
-{
-	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
-}
-
 /*
  * The per-flow template: the flow object and the value objects in it, set in
  * place for each flow. Values that may be null (MSS, round trip) and the
@@ -321,9 +316,9 @@ static void set_episode(struct nt_json_flow *t, struct episode_obj *o, int64_t f
 	set_str(t, o->dir, nt_dir_name(ep->dir));
 	json_object_set_int64(o->t, ep->held_t_ns);
 	json_object_set_int64(o->offset, ep->held_t_ns - file_start_ns);
-	json_object_set_int64(o->held_frame, clamp_u64(ep->held_frame));
-	json_object_set_int64(o->ack_frame, clamp_u64(ep->ack_frame));
-	json_object_set_int64(o->release_frame, clamp_u64(ep->release_frame));
+	json_object_set_int64(o->held_frame, nt_json_clamp_u64(ep->held_frame));
+	json_object_set_int64(o->ack_frame, nt_json_clamp_u64(ep->ack_frame));
+	json_object_set_int64(o->release_frame, nt_json_clamp_u64(ep->release_frame));
 	json_object_set_int64(o->held_bytes, ep->held_len);
 	json_object_set_int64(o->ack_t, ep->ack_t_ns);
 	json_object_set_int64(o->release_t, ep->release_t_ns);
@@ -333,7 +328,7 @@ static void set_episode(struct nt_json_flow *t, struct episode_obj *o, int64_t f
 	json_object_set_int64(o->stall, ep->stall_ns);
 	set_str(t, o->delack, nt_delack_name(ep->delack));
 	json_object_set_int64(o->lost_min, ep->lost_min_ns);
-	json_object_set_int64(o->answer_frame, clamp_u64(ep->answer_frame));
+	json_object_set_int64(o->answer_frame, nt_json_clamp_u64(ep->answer_frame));
 	set_or_null(t, o->answer, "answer_frame_number", o->answer_frame, ep->answer_frame != 0);
 }
 
@@ -357,7 +352,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 	json_object_set_int64(t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C]);
 	set_or_null(t, t->rtt, "client_ns", t->rtt_v[NT_DIR_C2T], r->rtt_ns[NT_DIR_C2T] >= 0);
 	set_or_null(t, t->rtt, "target_ns", t->rtt_v[NT_DIR_T2C], r->rtt_ns[NT_DIR_T2C] >= 0);
-	json_object_set_int64(t->packets, clamp_u64(r->packets));
+	json_object_set_int64(t->packets, nt_json_clamp_u64(r->packets));
 	json_object_set_int64(t->first_t, r->first_t_ns);
 	json_object_set_int64(t->last_t, r->last_t_ns);
 	json_object_set_boolean(t->evicted, r->evicted);
@@ -387,7 +382,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 		struct tl_seg_obj *e = &t->seg[i];
 		char flags[12];
 
-		json_object_set_int64(e->frame, clamp_u64(s->frame));
+		json_object_set_int64(e->frame, nt_json_clamp_u64(s->frame));
 		json_object_set_int64(e->t, s->t_ns);
 		json_object_set_int64(e->rel, s->t_ns - r->first.held_t_ns);
 		set_str(t, e->dir, nt_dir_name(s->dir));
@@ -430,10 +425,7 @@ int nt_json_flow_write_record(struct nt_json_flow *t, FILE *out)
 	if (!l)
 		return nt_json_line(out, t->record);
 	ret = nt_json_layout_write(l, out);
-	/* As nt_json_line(): a consumer reading line by line sees each record as it is made. */
-	if (ret == 0 && (fputc('\n', out) == EOF || fflush(out) == EOF))
-		ret = -EIO;
-	return ret;
+	return ret ? ret : nt_json_line_end(out);
 }
 
 struct nt_json_flow *nt_json_flow_new(void)

@@ -79,7 +79,7 @@ const char *nt_json_library_version(void)
 
 struct json_object *nt_json_u64(uint64_t v)
 {
-	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+	return json_object_new_int64(nt_json_clamp_u64(v));
 }
 
 /*
@@ -185,10 +185,14 @@ int nt_json_line(FILE *out, struct json_object *o)
 
 	if (!text)
 		return -ENOMEM;
-	/* A consumer reading line by line (| jq, a tail -f) sees each record as it is made. */
-	if (fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF || fflush(out) == EOF)
+	if (fwrite(text, 1, n, out) != n)
 		return -EIO;
-	return 0;
+	return nt_json_line_end(out);
+}
+
+int nt_json_line_end(FILE *out)
+{
+	return fputc('\n', out) == EOF || fflush(out) == EOF ? -EIO : 0;
 }
 
 int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth, bool more)

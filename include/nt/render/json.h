@@ -90,6 +90,12 @@ void nt_json_merge(bool *oom, struct json_object *o, struct json_object *src);
  */
 void nt_json_append(bool *oom, struct json_object *a, struct json_object *v);
 
+/* An unsigned count as JSON can hold it (json-c's integers are int64_t): clamped to INT64_MAX. */
+static inline int64_t nt_json_clamp_u64(uint64_t v)
+{
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
 /**
  * nt_json_u64() - an unsigned count as a JSON integer, clamped to INT64_MAX
  * @v: the count
@@ -174,6 +180,16 @@ int nt_json_write(FILE *out, struct json_object *o, int depth);
  * Return: 0, -ENOMEM or -EIO.
  */
 int nt_json_line(FILE *out, struct json_object *o);
+
+/**
+ * nt_json_line_end() - end a JSON Lines record: the newline, then a flush,
+ * so a consumer reading line by line (| jq, a tail -f) sees each record as
+ * it is made
+ * @out: the stream
+ *
+ * Return: 0 or -EIO.
+ */
+int nt_json_line_end(FILE *out);
 
 /**
  * nt_json_member() - write `"key": value` at @depth, then ",\n" or "\n"

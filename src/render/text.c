@@ -196,10 +196,11 @@ static const char *request_write_text(const struct nt_round_view *rv)
 	return "write(body)";
 }
 
+/* The sender's side as the kernel saw it, one line without its indentation or newline. */
 static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 				  const struct nt_round_evidence *re, int64_t t0)
 {
-	fprintf(out, "  %13s  evidence: %s returned at %+.3f ms", "", request_write_text(rv),
+	fprintf(out, "evidence: %s returned at %+.3f ms", request_write_text(rv),
 		nt_ns_to_ms(re->body_write_ns - t0));
 	if (re->client_unsent_bytes >= 0)
 		fprintf(out, " with %" PRId64 " B still unsent", re->client_unsent_bytes);
@@ -212,13 +213,12 @@ static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 	else if (nt_known(re->body_dev_ns))
 		fprintf(out, "; it reached the device during the write (%+.3f ms)",
 			nt_ns_to_ms(re->body_dev_ns - t0));
-	fputc('\n', out);
 }
 
+/* The receiver's side, the same way. */
 static void print_target_evidence(FILE *out, const struct nt_round_evidence *re, int64_t t0)
 {
-	fprintf(out,
-		"  %13s  the target, with %" PRId64 " B of the request queued at %+.3f ms:", "",
+	fprintf(out, "the target, with %" PRId64 " B of the request queued at %+.3f ms:",
 		re->target_queued_bytes, nt_ns_to_ms(re->target_sample_ns - t0));
 	if (re->target_pingpong >= 0)
 		fputs(re->target_pingpong ? " ping-pong mode" : " not in ping-pong mode", out);
@@ -232,56 +232,60 @@ static void print_target_evidence(FILE *out, const struct nt_round_evidence *re,
 		fprintf(out, ", ato %" PRId64 " ms", re->target_proc_ato_ms);
 	if (re->target_rcv_mss >= 0)
 		fprintf(out, ", rcv_mss %" PRId64 " B", re->target_rcv_mss);
-	fputc('\n', out);
+}
+
+/* The evidence's times are from the round's first write, else from the body's. */
+static int64_t evidence_t0(const struct nt_round_view *rv)
+{
+	int64_t t0 = rv->round->start_ns;
+
+	return nt_known(t0) ? t0 : rv->evidence->body_write_ns;
 }
 
 /* One or two lines under a round: the sender's and the receiver's side as the kernel saw them. */
 static void print_round_evidence(FILE *out, const struct nt_round_view *rv, const struct style *st)
 {
 	const struct nt_round_evidence *re = rv->evidence;
-	int64_t t0 = rv->round->start_ns;
+	int64_t t0;
 
 	if (!re)
 		return;
-	if (!nt_known(t0))
-		t0 = re->body_write_ns;
+	t0 = evidence_t0(rv);
 	fputs(st->dim, out);
-	if (nt_known(re->body_write_ns))
+	if (nt_known(re->body_write_ns)) {
+		fprintf(out, "  %13s  ", "");
 		print_client_evidence(out, rv, re, t0);
-	if (nt_known(re->target_sample_ns))
+		fputc('\n', out);
+	}
+	if (nt_known(re->target_sample_ns)) {
+		fprintf(out, "  %13s  ", "");
 		print_target_evidence(out, re, t0);
+		fputc('\n', out);
+	}
 	fputs(st->reset, out);
 }
 
-/* One evidence line into a malloc()ed string without its indentation; NULL when not known. */
+/* One evidence line into a malloc()ed string, without indentation or newline; NULL when not known. */
 static char *evidence_line(const struct nt_round_view *rv, bool client)
 {
 	const struct nt_round_evidence *re = rv->evidence;
-	int64_t t0 = rv->round->start_ns;
-	char *buf = NULL, *p;
+	char *buf = NULL;
 	size_t size = 0;
 	FILE *f;
 
 	if (!re || !nt_known(client ? re->body_write_ns : re->target_sample_ns))
 		return NULL;
-	if (!nt_known(t0))
-		t0 = re->body_write_ns;
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return NULL;
 	if (client)
-		print_client_evidence(f, rv, re, t0);
+		print_client_evidence(f, rv, re, evidence_t0(rv));
 	else
-		print_target_evidence(f, re, t0);
+		print_target_evidence(f, re, evidence_t0(rv));
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
 	}
-	for (p = buf; *p == ' '; p++)
-		;
-	memmove(buf, p, strlen(p) + 1);
-	if (*buf && buf[strlen(buf) - 1] == '\n')
-		buf[strlen(buf) - 1] = '\0';
 	return buf;
 }
 

@@ -252,9 +252,11 @@ static void do_write(struct nt_psim *s, uint32_t bytes, bool more)
 	/* tcp_push() marks PSH on the tail unless MSG_MORE. */
 	if (!more && tx->n_write_ends < 4)
 		tx->write_ends[tx->n_write_ends++] = tx->queued;
-	while (tx->queued - tx->sent >= s->kern->mss)
-		send_seg(s, s->kern->mss, NT_RULE_FULL_SEGMENT);
-	/* MSG_MORE pushes with TCP_NAGLE_CORK for this call only. */
+	/*
+	 * Full segments go as they fill (tcp_push_one(): xmit()'s first loop),
+	 * then the tail is pushed; MSG_MORE pushes with TCP_NAGLE_CORK for this
+	 * call only.
+	 */
 	xmit(s, more ? NAGLE_CORK : tp_nonagle(s), NT_RULE_NONE);
 	tx->owned = false;
 	ack = tx->backlog_ack;

@@ -222,7 +222,7 @@ void nt_predict_knobs_default(struct nt_predict_knobs *k)
 	k->pattern = NT_PREDICT_TWO_WRITES;
 	k->client_autocork = true;
 	k->mtu = 1500;
-	k->threshold_ns = (int64_t)10 * 1000 * 1000; /* NT_VERDICT_THRESHOLD_NS_DEFAULT */
+	k->threshold_ns = NT_VERDICT_THRESHOLD_NS_DEFAULT;
 	k->kernel = (struct nt_kernel_version){ .major = 6, .minor = 18, .patch = 0 };
 	k->hz = 250;
 	k->rcvbuf_bytes = 131072;

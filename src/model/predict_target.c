@@ -236,7 +236,10 @@ static void grow_window(struct nt_psim *s, const struct nt_pseg *seg)
 	rx->quick_hi |= 1;
 }
 
-/* Which branch of tcp_event_data_recv()'s ato update a gap of @m jiffies takes. */
+/*
+ * Which branch of tcp_event_data_recv()'s ato update a gap of @m jiffies
+ * takes: 0 at most ato_min/2, 1 below ato, 3 beyond the RTO, 2 none of them.
+ */
 static int gap_class(const struct nt_psim *s, int m)
 {
 	if (m <= (int)s->kern->ato_min / 2)
@@ -269,15 +272,20 @@ static void data_recv(struct nt_psim *s, const struct nt_pseg *seg)
 		m = gap_class(s, lo) == gap_class(s, hi) && gap_class(s, lo) != 1
 			    ? nom
 			    : nt_psim_pick(s, lo, nom, hi, NT_RULE_JIFFY_BOUNDARY);
-		if (m <= (int)kn->ato_min / 2) {
+		switch (gap_class(s, m)) {
+		case 0: /* a short gap: ato drifts towards ato_min */
 			rx->ato = (rx->ato >> 1) + kn->ato_min / 2;
-		} else if (m < (int)rx->ato) {
+			break;
+		case 1: /* shorter than ato: ato follows the gap */
 			rx->ato = (rx->ato >> 1) + (unsigned)m;
 			if (rx->ato > kn->rto)
 				rx->ato = kn->rto;
-		} else if (m > (int)kn->rto) {
-			/* A long gap: the sender restarts, ACK quickly again. */
+			break;
+		case 3: /* a long gap: the sender restarts, ACK quickly again */
 			incr_quickack(s);
+			break;
+		default:
+			break;
 		}
 	}
 	rx->lrcv = s->now;
@@ -376,12 +384,15 @@ static bool send_delayed_ack(struct nt_psim *s)
 		el = timer_action(s, lo, ato) == timer_action(s, hi, ato)
 			     ? nom
 			     : nt_psim_pick(s, lo, nom, hi, NT_RULE_JIFFY_BOUNDARY);
-		if ((int)s->rx.timer_ato - el <= (int)(ato >> 2)) {
+		switch (timer_action(s, el, ato)) {
+		case 2:
 			nt_prx_send_ack(s, NT_RULE_DELACK_DUE);
 			return true;
-		}
-		if (!(el + (int)ato < (int)s->rx.timer_ato))
+		case 0:
 			return false; /* keep the earlier timeout */
+		default:
+			break;
+		}
 	}
 	arm_delack(s, ato);
 	return false;

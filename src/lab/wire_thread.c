@@ -106,7 +106,7 @@ static int64_t rx_stamp_ns(struct msghdr *msg)
 			struct timespec ts;
 
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return (int64_t)ts.tv_sec * NT_NS_PER_SEC + ts.tv_nsec;
+			return nt_timespec_ns(&ts);
 		}
 	}
 	return 0;
@@ -283,8 +283,7 @@ static int arm_timer(struct pass *p, int64_t deadline_ns)
 	if (!deadline_ns || (deadline_ns == p->armed_deadline_ns && p->armed_ns))
 		return 0;
 	wake_ns = deadline_ns - wake_margin_ns(p->w, deadline_ns, nt_now_mono_ns());
-	its.it_value.tv_sec = wake_ns / NT_NS_PER_SEC;
-	its.it_value.tv_nsec = wake_ns % NT_NS_PER_SEC;
+	its.it_value = nt_ns_timespec(wake_ns);
 	if (timerfd_settime(p->w->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return -errno;
 	p->armed_ns = wake_ns;

@@ -230,7 +230,7 @@ void nt_evidence_drain_tx(struct nt_evidence *ev, int client_fd)
 
 				memcpy(&ts, CMSG_DATA(c), sizeof(ts));
 				/* ts[0] is the software timestamp; ts[2] would be hardware. */
-				t_ns = (int64_t)ts.ts[0].tv_sec * NT_NS_PER_SEC + ts.ts[0].tv_nsec;
+				t_ns = nt_timespec_ns(&ts.ts[0]);
 			} else if ((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
 				   (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)) {
 				memcpy(&ee, CMSG_DATA(c), sizeof(ee));

@@ -266,8 +266,7 @@ static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
 
 	while (!stopped(opt) && nt_now_mono_ns() < until) {
 		int64_t left = until - nt_now_mono_ns();
-		struct timespec ts = { .tv_sec = left / NT_NS_PER_SEC,
-				       .tv_nsec = left % NT_NS_PER_SEC };
+		struct timespec ts = nt_ns_timespec(left);
 		struct pollfd pfd = { .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
 
 		if (ppoll(&pfd, 1, &ts, opt->waitmask) < 0 && errno != EINTR)
@@ -312,8 +311,7 @@ static int run_loop(struct pipeline *pl, struct nt_exchange *ex, const struct nt
 			if (wait_ns < 0)
 				wait_ns = 0;
 		}
-		struct timespec ts = { .tv_sec = wait_ns / NT_NS_PER_SEC,
-				       .tv_nsec = wait_ns % NT_NS_PER_SEC };
+		struct timespec ts = nt_ns_timespec(wait_ns);
 		if (ppoll(pfd, (nfds_t)n, wait_ns >= 0 ? &ts : NULL, opt->waitmask) < 0 &&
 		    errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the exchange and the capture");

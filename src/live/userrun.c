@@ -140,7 +140,7 @@ static int run_loop(struct pipeline *pl, struct nt_procs *procs, struct nt_err *
 		struct pollfd pfd[1 + NT_PROCS_POLLFDS_MAX];
 		bool sampling = nt_procs_phase(procs) == NT_PROCS_CLIENT_RUNNING;
 		int64_t w = wait_ns(pl, procs, sampling, holdoff_until);
-		struct timespec ts = { .tv_sec = w / NT_NS_PER_SEC, .tv_nsec = w % NT_NS_PER_SEC };
+		struct timespec ts = nt_ns_timespec(w);
 		int n = 0, ret;
 
 		if (pl->cap.ops && !holdoff_until)

@@ -437,8 +437,3 @@ int nt_rtnl_links_went_up(struct nt_rtnl *monitor, const int *ifindex, bool *up,
 	}
 	return 0;
 }
-
-int nt_rtnl_link_went_up(struct nt_rtnl *monitor, int ifindex, bool *up, struct nt_err *err)
-{
-	return nt_rtnl_links_went_up(monitor, &ifindex, up, 1, err);
-}

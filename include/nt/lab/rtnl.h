@@ -207,24 +207,12 @@ int nt_rtnl_fd(const struct nt_rtnl *rtnl);
  * @n: how many links
  * @err: filled on failure
  *
- * Return: 0 or a negative errno.
- */
-int nt_rtnl_links_went_up(struct nt_rtnl *monitor, const int *ifindex, bool *up, size_t n,
-			  struct nt_err *err);
-
-/**
- * nt_rtnl_link_went_up() - read pending notifications of a link monitor
- * @monitor: from nt_rtnl_open_link_monitor()
- * @ifindex: the link to watch
- * @up: set to true when an RTM_NEWLINK for @ifindex says IF_OPER_UP;
- *      left alone otherwise
- * @err: filled on failure
- *
  * linkwatch_do_dev() sends that notification after dev_activate(), so once it
  * is seen the device's queues take packets (before, the noop qdisc drops them).
  *
  * Return: 0 or a negative errno.
  */
-int nt_rtnl_link_went_up(struct nt_rtnl *monitor, int ifindex, bool *up, struct nt_err *err);
+int nt_rtnl_links_went_up(struct nt_rtnl *monitor, const int *ifindex, bool *up, size_t n,
+			  struct nt_err *err);
 
 #endif

@@ -21,17 +21,8 @@
 #include <string.h>
 
 #include "nt/capture/pcap_time.h"
+#include "nt/capture/pcapng.h"
 #include "nt/clock.h"
-
-#define BT_SHB		 0x0A0D0D0Au
-#define BT_IDB		 1u
-#define BT_PB		 2u
-#define BT_SPB		 3u
-#define BT_EPB		 6u
-#define BYTE_ORDER_MAGIC 0x1A2B3C4Du
-#define OPT_ENDOFOPT	 0
-#define OPT_TSRESOL	 9
-#define OPT_TSOFFSET	 14
 
 /* Largest exponents whose unit count fits in 64 bits (libpcap refuses the rest). */
 #define TSRESOL_DEC_MAX 19
@@ -132,11 +123,11 @@ static void add_interface(struct nt_pcapng_track *t)
 		uint16_t code = rd16(t, t->hdr + at), len = rd16(t, t->hdr + at + 2);
 		const uint8_t *v = t->hdr + at + 4;
 
-		if (code == OPT_ENDOFOPT || at + 4 + len > end)
+		if (code == NT_PCAPNG_OPT_ENDOFOPT || at + 4 + len > end)
 			break;
-		if (code == OPT_TSRESOL && len == 1)
+		if (code == NT_PCAPNG_OPT_IF_TSRESOL && len == 1)
 			ifc.units_per_s = tsresol_units(v[0]);
-		else if (code == OPT_TSOFFSET && len == 8)
+		else if (code == NT_PCAPNG_OPT_IF_TSOFFSET && len == 8)
 			ifc.offset_s = (int64_t)rd64(t, v);
 		at += 4 + (((size_t)len + 3) & ~(size_t)3);
 	}
@@ -177,17 +168,17 @@ static void end_block(struct nt_pcapng_track *t, uint64_t end)
 {
 	uint32_t type = rd32(t, t->hdr);
 
-	if (type == BT_SHB)
+	if (type == NT_PCAPNG_BLOCK_SHB)
 		t->n_ifs = 0;
-	else if (type == BT_IDB && t->len >= 20)
+	else if (type == NT_PCAPNG_BLOCK_IDB && t->len >= 20)
 		add_interface(t);
-	else if (type == BT_EPB && t->len >= 32)
+	else if (type == NT_PCAPNG_BLOCK_EPB && t->len >= 32)
 		push_stamp(t, rd32(t, t->hdr + 8),
 			   (uint64_t)rd32(t, t->hdr + 12) << 32 | rd32(t, t->hdr + 16), end);
-	else if (type == BT_PB && t->len >= 32)
+	else if (type == NT_PCAPNG_BLOCK_PB && t->len >= 32)
 		push_stamp(t, rd16(t, t->hdr + 8),
 			   (uint64_t)rd32(t, t->hdr + 12) << 32 | rd32(t, t->hdr + 16), end);
-	else if (type == BT_SPB)
+	else if (type == NT_PCAPNG_BLOCK_SPB)
 		push_stamp(t, 0, 0, end);
 }
 
@@ -196,11 +187,12 @@ static void start_block(struct nt_pcapng_track *t)
 {
 	uint32_t magic;
 
-	if (rd32(t, t->hdr) == BT_SHB || bswap_32(rd32(t, t->hdr)) == BT_SHB) {
+	if (rd32(t, t->hdr) == NT_PCAPNG_BLOCK_SHB ||
+	    bswap_32(rd32(t, t->hdr)) == NT_PCAPNG_BLOCK_SHB) {
 		memcpy(&magic, t->hdr + 8, sizeof(magic));
-		if (magic == BYTE_ORDER_MAGIC)
+		if (magic == NT_PCAPNG_BYTE_ORDER)
 			t->swapped = false;
-		else if (magic == bswap_32(BYTE_ORDER_MAGIC))
+		else if (magic == bswap_32(NT_PCAPNG_BYTE_ORDER))
 			t->swapped = true;
 		else
 			t->broken = true;
@@ -218,7 +210,7 @@ static size_t header_bytes(const struct nt_pcapng_track *t)
 	if (t->have < 4)
 		return 4;
 	memcpy(&type, t->hdr, sizeof(type));
-	return type == BT_SHB ? 12 : 8;
+	return type == NT_PCAPNG_BLOCK_SHB ? 12 : 8;
 }
 
 void nt_pcapng_track_feed(struct nt_pcapng_track *t, const uint8_t *p, size_t n)
@@ -241,7 +233,7 @@ void nt_pcapng_track_feed(struct nt_pcapng_track *t, const uint8_t *p, size_t n)
 			uint32_t type;
 
 			memcpy(&type, t->hdr, sizeof(type));
-			t->state = type == BT_SHB ? NT_PCAPNG_YES : NT_PCAPNG_NO;
+			t->state = type == NT_PCAPNG_BLOCK_SHB ? NT_PCAPNG_YES : NT_PCAPNG_NO;
 		}
 		if (!t->len && t->have == header_bytes(t) && t->have > 4)
 			start_block(t);

@@ -26,6 +26,8 @@
 /* Block types (§10.1), the byte-order magic (§4.1), option codes (§3.5, §4.1-4.3). */
 #define NT_PCAPNG_BLOCK_SHB	   0x0A0D0D0Au
 #define NT_PCAPNG_BLOCK_IDB	   0x00000001u
+#define NT_PCAPNG_BLOCK_PB	   0x00000002u /* obsolete Packet Block: read, never written */
+#define NT_PCAPNG_BLOCK_SPB	   0x00000003u
 #define NT_PCAPNG_BLOCK_EPB	   0x00000006u
 #define NT_PCAPNG_BYTE_ORDER	   0x1A2B3C4Du
 #define NT_PCAPNG_OPT_ENDOFOPT	   0
@@ -33,6 +35,7 @@
 #define NT_PCAPNG_OPT_SHB_USERAPPL 4
 #define NT_PCAPNG_OPT_IF_NAME	   2
 #define NT_PCAPNG_OPT_IF_TSRESOL   9
+#define NT_PCAPNG_OPT_IF_TSOFFSET  14
 
 /* The longest string an option holds: its length field is 16 bits. */
 #define NT_PCAPNG_STRING_MAX 65535u

@@ -215,6 +215,16 @@ static int target_settings(struct nt_rtnl *rtnl, void *buf, struct nt_lab *lab,
 	return ret;
 }
 
+static int veth_pair(struct nt_rtnl *rtnl, void *buf, const char *name, const char *peer,
+		     int peer_ns, struct nt_err *err)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "create veth pair %s/%s", name, peer);
+	return nt_rtnl_request(
+		rtnl, nt_rtnl_build_veth(buf, 0, name, peer, peer_ns, LAB_GSO_MAX_SEGS), what, err);
+}
+
 /* Runs in the target namespace: lo, the veth pair (peer into the client), our end. */
 static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, void *buf,
 			struct nt_rtnl *monitor, struct nt_err *err)
@@ -228,10 +238,7 @@ static int setup_target(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 	ret = loopback_up(&rtnl, buf, err);
 	if (ret)
 		goto close_rtnl;
-	ret = nt_rtnl_request(&rtnl,
-			      nt_rtnl_build_veth(buf, 0, NT_LAB_TARGET_IF, NT_LAB_CLIENT_IF,
-						 lab->client_ns, LAB_GSO_MAX_SEGS),
-			      "create veth pair " NT_LAB_TARGET_IF "/" NT_LAB_CLIENT_IF, err);
+	ret = veth_pair(&rtnl, buf, NT_LAB_TARGET_IF, NT_LAB_CLIENT_IF, lab->client_ns, err);
 	if (ret)
 		goto close_rtnl;
 	ret = nt_rtnl_open_link_monitor(monitor, err);
@@ -360,16 +367,6 @@ static int build_direct(struct nt_lab *lab, const struct nt_lab_config *cfg, voi
 close_monitor:
 	nt_rtnl_close(&target_mon);
 	return ret;
-}
-
-static int veth_pair(struct nt_rtnl *rtnl, void *buf, const char *name, const char *peer,
-		     int peer_ns, struct nt_err *err)
-{
-	char what[64];
-
-	snprintf(what, sizeof(what), "create veth pair %s/%s", name, peer);
-	return nt_rtnl_request(
-		rtnl, nt_rtnl_build_veth(buf, 0, name, peer, peer_ns, LAB_GSO_MAX_SEGS), what, err);
 }
 
 /*

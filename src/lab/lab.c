@@ -537,8 +537,6 @@ int nt_lab_up(struct nt_lab *lab, const struct nt_lab_config *cfg, struct nt_err
 	lab->client_ns = -1;
 	lab->target_ns = -1;
 	lab->middle_ns = -1;
-	lab->client_ifname = NT_LAB_CLIENT_IF;
-	lab->target_ifname = NT_LAB_TARGET_IF;
 	lab->delay_line = "none";
 	lab_addresses(lab, cfg->ipv6);
 	if (cfg->rtt_ns < 0)
@@ -593,7 +591,8 @@ int nt_lab_enter(const struct nt_lab *lab, enum nt_lab_side side, struct nt_err 
 
 const char *nt_lab_ifname(const struct nt_lab *lab, enum nt_lab_side side)
 {
-	return side == NT_LAB_TARGET ? lab->target_ifname : lab->client_ifname;
+	(void)lab; /* every lab names its links alike: NT_LAB_CLIENT_IF, NT_LAB_TARGET_IF */
+	return side == NT_LAB_TARGET ? NT_LAB_TARGET_IF : NT_LAB_CLIENT_IF;
 }
 
 int nt_lab_wire_dropped(struct nt_lab *lab, uint64_t *dropped, struct nt_err *err)

@@ -82,8 +82,6 @@ struct nt_lab_config {
  * @client_ns: descriptor of the client namespace, -1 when down
  * @target_ns: descriptor of the target namespace, -1 when down
  * @middle_ns: descriptor of the middle namespace, -1 without a delay
- * @client_ifname: NT_LAB_CLIENT_IF, the client's link
- * @target_ifname: NT_LAB_TARGET_IF, the target's link
  * @client_ifindex: ifindex of NT_LAB_CLIENT_IF inside the client namespace
  * @target_ifindex: ifindex of NT_LAB_TARGET_IF inside the target namespace
  * @family: AF_INET or AF_INET6
@@ -101,8 +99,6 @@ struct nt_lab {
 	int client_ns;
 	int target_ns;
 	int middle_ns;
-	const char *client_ifname;
-	const char *target_ifname;
 	int client_ifindex;
 	int target_ifindex;
 	int family;

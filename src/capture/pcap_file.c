@@ -134,11 +134,16 @@ fail:
 	return NULL;
 }
 
+/* A file's name as messages show it: "-" is standard input. */
+static const char *shown_name(const char *name, char pb[NT_ERR_PATH_MAX])
+{
+	return strcmp(name, "-") ? nt_err_path(name, pb, NT_ERR_PATH_MAX) : "standard input";
+}
+
 static int wrap(FILE *fp, const char *name, struct nt_pcap_file **out, struct nt_err *err)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "", pb[NT_ERR_PATH_MAX];
-	const char *shown = strcmp(name, "-") ? nt_err_path(name, pb, sizeof(pb))
-					      : "standard input";
+	const char *shown = shown_name(name, pb);
 	struct nt_pcap_file *f = calloc(1, sizeof(*f));
 	char *buf = malloc(SOURCE_BUF_BYTES);
 	struct source *src = NULL;
@@ -244,8 +249,7 @@ int nt_pcap_file_set_filter(struct nt_pcap_file *f, const char *expr, struct nt_
 static int bad_time(struct nt_pcap_file *f, const struct pcap_pkthdr *h, struct nt_err *err)
 {
 	char pb[NT_ERR_PATH_MAX];
-	const char *name = strcmp(f->name, "-") ? nt_err_path(f->name, pb, sizeof(pb))
-						: "standard input";
+	const char *name = shown_name(f->name, pb);
 
 	nt_err_set(err, 0,
 		   "\"%s\" is damaged at frame %llu (byte offset %llu): its timestamp "
@@ -282,8 +286,7 @@ static int damaged(struct nt_pcap_file *f, struct nt_err *err)
 	char pb[NT_ERR_PATH_MAX];
 	FILE *fp = pcap_file(f->p);
 	long off = fp ? ftell(fp) : -1;
-	const char *name = strcmp(f->name, "-") ? nt_err_path(f->name, pb, sizeof(pb))
-						: "standard input";
+	const char *name = shown_name(f->name, pb);
 
 	if (off >= 0)
 		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu (byte offset %ld): %s", name,

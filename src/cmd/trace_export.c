@@ -31,10 +31,7 @@ int nt_trace_export_open_pcap(struct nt_trace_export *x, const char *path,
 	if (!is_pcapng(path))
 		return nt_pcap_writer_new(path, w, err);
 	x->pcapng = true;
-	x->paths[0] = strdup(path);
-	if (!x->paths[0])
-		return nt_err_set(err, -ENOMEM, "write \"%s\"", path);
-	ret = nt_cmd_outfile_open(&x->ng, x->paths[0], err);
+	ret = nt_cmd_outfile_open(&x->ng, path, err);
 	if (ret < 0)
 		return ret;
 	x->marks = tmpfile();
@@ -70,10 +67,7 @@ int nt_trace_export_open_pkt(struct nt_trace_export *x, const char *path,
 {
 	int ret;
 
-	x->paths[1] = strdup(path);
-	if (!x->paths[1])
-		return nt_err_set(err, -ENOMEM, "write \"%s\"", path);
-	ret = nt_cmd_outfile_open(&x->pkt_out, x->paths[1], err);
+	ret = nt_cmd_outfile_open(&x->pkt_out, path, err);
 	if (ret < 0)
 		return ret;
 	x->pkt = true;
@@ -251,8 +245,4 @@ void nt_trace_export_abort(struct nt_trace_export *x, struct nt_pcap_writer *w)
 	free(x->hs);
 	x->hs = NULL;
 	x->n_hs = 0;
-	for (int i = 0; i < 2; i++) {
-		free(x->paths[i]);
-		x->paths[i] = NULL;
-	}
 }

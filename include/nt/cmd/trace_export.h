@@ -39,7 +39,6 @@
  * @pick: the round the script shows
  * @hs: the handshake's events
  * @n_hs: how many
- * @paths: copies of the two destinations' names (the policy keeps a pointer)
  * @error: the first failure while the run went (reported at commit)
  * @sink: the sink handed to the run: these, then @next
  * @next: the report's sink
@@ -54,7 +53,6 @@ struct nt_trace_export {
 	struct nt_pick pick;
 	struct nt_event *hs;
 	size_t n_hs;
-	char *paths[2];
 	int error;
 	struct nt_run_sink sink;
 	const struct nt_run_sink *next;

@@ -37,14 +37,13 @@ static void options(FILE *out, const char *var, const struct option *opts, const
 	fputs(" '\n", out);
 }
 
+/* The formats of @kind as a word list: nt_format_names()'s, a space for each "|". */
 static void names(FILE *out, enum nt_format_kind kind)
 {
-	unsigned n;
-	const struct nt_format *f = nt_format_all(&n);
+	char buf[128];
 
-	for (unsigned i = 0; i < n; i++)
-		if (kind == NT_FORMAT_TRACE ? f[i].trace != NULL : f[i].analysis != NULL)
-			fprintf(out, "%s%s", i ? " " : "", f[i].name);
+	for (const char *p = nt_format_names(kind, buf, sizeof(buf)); *p; p++)
+		fputc(*p == '|' ? ' ' : *p, out);
 }
 
 static void vocabularies(FILE *out)

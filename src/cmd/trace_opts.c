@@ -221,7 +221,7 @@ void nt_predict_opts_usage(FILE *out)
 void nt_trace_opts_usage(FILE *out)
 {
 	const struct nt_variant *v;
-	const struct nt_format *f;
+	char names[128];
 	unsigned n;
 
 	fputs(usage_head, out);
@@ -229,12 +229,8 @@ void nt_trace_opts_usage(FILE *out)
 	for (unsigned i = 0; i < n; i++)
 		fprintf(out, "                         %-15s %s\n", v[i].name, v[i].summary);
 	fputs(usage_tail, out);
-	fputs("  --format F           ", out);
-	f = nt_format_all(&n);
-	for (unsigned i = 0, shown = 0; i < n; i++)
-		if (f[i].trace)
-			fprintf(out, "%s%s", shown++ ? "|" : "", f[i].name);
-	fputs(" (default text)\n", out);
+	fprintf(out, "  --format F           %s (default text)\n",
+		nt_format_names(NT_FORMAT_TRACE, names, sizeof(names)));
 	fputs(usage_output, out);
 }
 

@@ -356,8 +356,11 @@ static int run(struct trace_cmd *tc)
 				     .brief = opt->out.brief,
 				     .explain = opt->out.explain,
 				     .compare = opt->compare };
-	/* Standard output that is a terminal: a reader is watching, nothing keeps what it shows. */
-	bool to_tty = (!opt->out.path || strcmp(opt->out.path, "-") == 0) && isatty(STDOUT_FILENO);
+	/*
+	 * Standard output that is a terminal: a reader is watching, nothing keeps
+	 * what it shows. (check_files() made "-o -" a NULL path.)
+	 */
+	bool to_tty = !opt->out.path && isatty(STDOUT_FILENO);
 	const struct nt_format *fmt = nt_format_find(opt->out.format, NT_FORMAT_TRACE);
 	int n, ret;
 

@@ -354,11 +354,7 @@ int nt_output_open(struct nt_output *out, const char *path, enum nt_output_mode 
 	}
 	ret = open_kind(out);
 	if (ret < 0) {
-		if (!out->path)
-			nt_err_set(err, ret, "write standard output");
-		else
-			nt_err_set(err, ret, "write \"%s\"",
-				   nt_err_path(out->path, pb, sizeof(pb)));
+		nt_output_write_error(out->path, ret, err);
 		nt_output_abort(out);
 	}
 	return ret;
@@ -547,7 +543,6 @@ static int commit_kind(struct nt_output *out)
 
 int nt_output_commit(struct nt_output *out, struct nt_err *err)
 {
-	char pb[NT_ERR_PATH_MAX];
 	int ret;
 
 	if (!out->active)
@@ -557,12 +552,19 @@ int nt_output_commit(struct nt_output *out, struct nt_err *err)
 	if (out->dest_fd >= 0 && close(out->dest_fd) < 0 && !ret)
 		ret = -errno;
 	out->dest_fd = -1;
-	if (ret && !out->path)
-		nt_err_set(err, ret, "write standard output");
-	else if (ret)
-		nt_err_set(err, ret, "write \"%s\"", nt_err_path(out->path, pb, sizeof(pb)));
+	if (ret)
+		nt_output_write_error(out->path, ret, err);
 	nt_output_abort(out);
 	return ret;
+}
+
+int nt_output_write_error(const char *path, int ret, struct nt_err *err)
+{
+	char pb[NT_ERR_PATH_MAX];
+
+	if (!path)
+		return nt_err_set(err, ret, "write standard output");
+	return nt_err_set(err, ret, "write \"%s\"", nt_err_path(path, pb, sizeof(pb)));
 }
 
 void nt_output_abort(struct nt_output *out)

@@ -74,9 +74,7 @@ int nt_output_close_stdout(struct nt_err *err)
 		ret = errno ? -errno : -EIO;
 	if (!ret && stdout_was_closed)
 		ret = -EBADF;
-	if (ret)
-		return nt_err_set(err, ret, "write standard output");
-	return 0;
+	return ret ? nt_output_write_error(NULL, ret, err) : 0;
 }
 
 /*

@@ -248,6 +248,17 @@ int nt_output_open(struct nt_output *out, const char *path, enum nt_output_mode 
 bool nt_output_is_live(const struct nt_output *out);
 
 /**
+ * nt_output_write_error() - "write standard output" or "write \"PATH\"",
+ * the one way a failed write of a report is told
+ * @path: the destination; NULL for standard output
+ * @ret: the negative errno
+ * @err: filled
+ *
+ * Return: @ret.
+ */
+int nt_output_write_error(const char *path, int ret, struct nt_err *err);
+
+/**
  * nt_output_commit() - finish: flush, and give the file its name, or copy
  * the spool out
  * @out: the stream; closed whatever the result

@@ -304,14 +304,11 @@ static int write_report(struct run_cmd *rc)
 {
 	const char *path = rc->opt.out.path;
 	struct nt_analysis_view v = { .brief = rc->opt.out.brief };
-	char pb[NT_ERR_PATH_MAX];
 	int ret = nt_render_run_reports(rc->out.fp, rc->opt.out.format, rc->report, rc->n, &v);
 
 	if (ret < 0) {
 		nt_output_abort(&rc->out);
-		nt_err_set(&rc->err, ret, "write %s%s%s", path ? "\"" : "",
-			   path ? nt_err_path(path, pb, sizeof(pb)) : "standard output",
-			   path ? "\"" : "");
+		nt_output_write_error(path, ret, &rc->err);
 		return fail(NT_EXIT_FILE, &rc->err);
 	}
 	ret = nt_output_commit(&rc->out, &rc->err);

@@ -233,14 +233,9 @@ static int exit_status(const struct trace_cmd *tc, unsigned n, bool interrupted)
 /* The report could not be written: exit 4, one line naming -o's file (quoted) or standard output. */
 static int report_failed(struct trace_cmd *tc, int ret)
 {
-	const char *path = tc->opt.out.path;
-	const char *q = path ? "\"" : "";
-	char pb[NT_ERR_PATH_MAX];
-
 	/* This, not the step it stopped (a run stops when its report fails). */
 	tc->err.msg[0] = '\0';
-	nt_err_set(&tc->err, ret, "write %s%s%s", q,
-		   path ? nt_err_path(path, pb, sizeof(pb)) : "standard output", q);
+	nt_output_write_error(tc->opt.out.path, ret, &tc->err);
 	return fail(NT_EXIT_FILE, &tc->err);
 }
 

@@ -348,16 +348,11 @@ static int run_failed(struct run_cmd *rc, int ret)
 
 static int run(struct run_cmd *rc)
 {
-	sigset_t block, waitmask;
+	sigset_t waitmask;
 	int code, ret;
 
 	nt_cmd_signals_install();
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
+	nt_cmd_signals_block(NULL, &waitmask);
 	code = prepare(rc);
 	if (code != NT_EXIT_OK) {
 		abort_files(rc);

@@ -43,6 +43,20 @@ void nt_cmd_signals_install(void)
 		sigaction(fatal[i], &fa, NULL);
 }
 
+void nt_cmd_signals_block(sigset_t *saved, sigset_t *waitmask)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	if (saved)
+		*saved = *waitmask;
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGTERM);
+}
+
 int nt_cmd_stop_status(void)
 {
 	if (!nt_cmd_stop)

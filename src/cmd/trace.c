@@ -170,16 +170,10 @@ static int run_variants_masked(struct trace_cmd *tc, const sigset_t *waitmask)
  */
 static int run_variants(struct trace_cmd *tc)
 {
-	sigset_t block, saved, waitmask;
+	sigset_t saved, waitmask;
 	int ret;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &saved);
-	waitmask = saved;
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
+	nt_cmd_signals_block(&saved, &waitmask);
 	ret = run_variants_masked(tc, &waitmask);
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	return ret;

@@ -76,6 +76,15 @@ extern volatile sig_atomic_t nt_cmd_stop;
 void nt_cmd_signals_install(void);
 
 /**
+ * nt_cmd_signals_block() - block SIGINT and SIGTERM, except in the waits
+ * @saved: the mask before, to restore; may be NULL
+ * @waitmask: the mask to wait with (ppoll(), pselect()): the one before,
+ *            without SIGINT and SIGTERM, so a stop ends a wait instead of
+ *            landing between the flag's check and the wait
+ */
+void nt_cmd_signals_block(sigset_t *saved, sigset_t *waitmask);
+
+/**
  * nt_cmd_stop_status() - the exit status of a stop: 130 for SIGINT, 143 for
  * SIGTERM
  *

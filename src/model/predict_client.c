@@ -134,6 +134,17 @@ static void mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_pred
 			send_text(s, &s->out->body, rule, seg->len);
 	}
 }
+/*
+ * When a segment sent now reaches the other end through the lab's delay
+ * line: half the RTT at least, 50 us more nominally, 200 us more at most
+ * (its transit jitter; one place for both directions).
+ */
+static struct nt_ptime transit(const struct nt_psim *s)
+{
+	int64_t d = s->k->rtt_ns / 2;
+
+	return nt_pt_add(s->now, d, d + 50000, d + 200000);
+}
 
 static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
 {
@@ -156,10 +167,7 @@ static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
 	if (s->k->rtt_ns <= 0) {
 		nt_prx_arrive(s, &seg);
 	} else {
-		int64_t d = s->k->rtt_ns / 2;
-
-		nt_psim_post(s, NT_PEV_C2T, nt_pt_add(s->now, d, d + 50000, d + 200000), seg.start,
-			     seg.len, seg.psh, 0);
+		nt_psim_post(s, NT_PEV_C2T, transit(s), seg.start, seg.len, seg.psh, 0);
 	}
 }
 
@@ -369,10 +377,7 @@ void nt_ptx_target_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes
 	if (s->k->rtt_ns <= 0) {
 		client_receive(s, ack, reply_bytes);
 	} else {
-		int64_t d = s->k->rtt_ns / 2;
-
-		nt_psim_post(s, NT_PEV_T2C, nt_pt_add(s->now, d, d + 50000, d + 200000), ack,
-			     reply_bytes, reply_bytes == 0, 0);
+		nt_psim_post(s, NT_PEV_T2C, transit(s), ack, reply_bytes, reply_bytes == 0, 0);
 	}
 }
 

@@ -96,10 +96,7 @@ static void put_prediction(bool *oom, struct json_object *o, const struct nt_rou
 	nt_json_put(oom, o, "as_predicted",
 		    json_object_new_boolean(nt_predict_accepts(p, rv->round->verdict)));
 	nt_json_put(oom, o, "why", nt_json_why(oom, &p->verdict_why));
-	if (p->uncertain.rule != NT_RULE_NONE)
-		nt_json_put(oom, o, "uncertain", nt_json_why(oom, &p->uncertain));
-	else
-		nt_json_put_null(oom, o, "uncertain");
+	nt_json_put_why(oom, o, "uncertain", &p->uncertain);
 	nt_json_put_str(oom, o, "evidence_differs",
 			rv->evidence_note && rv->evidence_note[0] ? rv->evidence_note : NULL);
 }

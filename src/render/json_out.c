@@ -218,3 +218,12 @@ struct json_object *nt_json_why(bool *oom, const struct nt_predict_why *w)
 	nt_json_put(oom, o, "text", json_object_new_string(w->text));
 	return o;
 }
+
+void nt_json_put_why(bool *oom, struct json_object *o, const char *key,
+		     const struct nt_predict_why *w)
+{
+	if (w->rule == NT_RULE_NONE)
+		nt_json_put_null(oom, o, key);
+	else
+		nt_json_put(oom, o, key, nt_json_why(oom, w));
+}

@@ -11,17 +11,6 @@
 #include "nt/render/json.h"
 #include "nt/render/predict.h"
 
-static void put_why(bool *oom, struct json_object *o, const char *key,
-		    const struct nt_predict_why *w)
-{
-	struct json_object *v = nt_json_why(oom, w);
-
-	if (v)
-		nt_json_put(oom, o, key, v);
-	else
-		nt_json_put_null(oom, o, key);
-}
-
 static struct json_object *rx_json(bool *oom, const struct nt_predict_rx *x)
 {
 	struct json_object *o = json_object_new_object();
@@ -48,14 +37,14 @@ static struct json_object *round_json(bool *oom, const struct nt_predict_round *
 			nt_json_append(oom, set,
 				       json_object_new_string(nt_verdict_name((enum nt_verdict)v)));
 	nt_json_put(oom, o, "verdicts", set);
-	put_why(oom, o, "uncertain", &r->uncertain);
-	put_why(oom, why, "verdict", &r->verdict_why);
-	put_why(oom, why, "header", &r->header);
-	put_why(oom, why, "header_ack", &r->header_ack);
-	put_why(oom, why, "ack", &r->ack);
-	put_why(oom, why, "body", &r->body);
-	put_why(oom, why, "release", &r->release);
-	put_why(oom, why, "reply", &r->reply);
+	nt_json_put_why(oom, o, "uncertain", &r->uncertain);
+	nt_json_put_why(oom, why, "verdict", &r->verdict_why);
+	nt_json_put_why(oom, why, "header", &r->header);
+	nt_json_put_why(oom, why, "header_ack", &r->header_ack);
+	nt_json_put_why(oom, why, "ack", &r->ack);
+	nt_json_put_why(oom, why, "body", &r->body);
+	nt_json_put_why(oom, why, "release", &r->release);
+	nt_json_put_why(oom, why, "reply", &r->reply);
 	nt_json_put(oom, o, "why", why);
 	nt_json_put(oom, o, "coalesced", json_object_new_boolean(r->coalesced));
 	nt_json_put(oom, o, "header_ack_now", json_object_new_boolean(r->header_ack_now));
@@ -149,7 +138,7 @@ static int one(FILE *out, const struct nt_predict_doc *d, int depth)
 			    json_object_new_int((int)counts[v]));
 	nt_json_put(&oom, summary, "rounds", json_object_new_int((int)d->knobs.rounds));
 	nt_json_put(&oom, summary, "verdicts", verdicts);
-	put_why(&oom, summary, "fix", &fix);
+	nt_json_put_why(&oom, summary, "fix", &fix);
 	if (oom) {
 		json_object_put(summary);
 		return -ENOMEM;

@@ -161,6 +161,17 @@ const char *nt_json_library_version(void);
 struct json_object *nt_json_why(bool *oom, const struct nt_predict_why *w);
 
 /**
+ * nt_json_put_why() - add a decision under @key (nt_json_why()), or null
+ * when it has no rule
+ * @oom: set on failure
+ * @o: the object
+ * @key: as for nt_json_put()
+ * @w: the decision
+ */
+void nt_json_put_why(bool *oom, struct json_object *o, const char *key,
+		     const struct nt_predict_why *w);
+
+/**
  * nt_json_write() - write @o (not consumed; NULL is null) as a value whose
  * first line is already placed and whose other lines start at @depth
  * @out: the stream

@@ -236,15 +236,21 @@ static void note_mss(struct pipeline *pl)
  * in: its requests were acknowledged and its reply acknowledged by header
  * k + 1 or before.
  */
-static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_err *err)
+/* Rounds below @n handed to the report. */
+static int retire_below(struct pipeline *pl, unsigned n, struct nt_err *err)
 {
 	int ret;
 
+	note_mss(pl);
+	ret = nt_run_retire(pl->run, n, pl->sink);
+	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
+}
+
+static int retire_rounds(struct pipeline *pl, unsigned rounds_done, struct nt_err *err)
+{
 	if (rounds_done < 2 || rounds_done - 1 <= pl->run->retired)
 		return 0;
-	note_mss(pl);
-	ret = nt_run_retire(pl->run, rounds_done - 1, pl->sink);
-	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
+	return retire_below(pl, rounds_done - 1, err);
 }
 
 /*
@@ -264,11 +270,14 @@ static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
 	int64_t until = nt_now_mono_ns() + STEP_SETTLE_NS + opt->rtt_ns;
 	int ret;
 
-	while (!stopped(opt) && nt_now_mono_ns() < until) {
+	for (;;) {
+		/* One reading of the clock: a second could make the wait negative (EINVAL). */
 		int64_t left = until - nt_now_mono_ns();
 		struct timespec ts = nt_ns_timespec(left);
 		struct pollfd pfd = { .fd = nt_capture_fd(&pl->cap), .events = POLLIN };
 
+		if (stopped(opt) || left <= 0)
+			break;
 		if (ppoll(&pfd, 1, &ts, opt->waitmask) < 0 && errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the capture");
 		ret = drain_capture(pl, err);
@@ -277,10 +286,9 @@ static int step_pause(struct pipeline *pl, struct nt_exchange *ex,
 	}
 	if (stopped(opt))
 		return 0;
-	note_mss(pl);
-	ret = nt_run_retire(pl->run, ex->rounds_done, pl->sink);
+	ret = retire_below(pl, ex->rounds_done, err);
 	if (ret < 0)
-		return nt_err_set(err, ret, "write the report");
+		return ret;
 	opt->step(opt->step_ctx, ex->rounds_done);
 	nt_exchange_release(ex);
 	return 0;

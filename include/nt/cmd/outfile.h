@@ -15,13 +15,12 @@
 #include "nt/output.h"
 
 /**
- * struct nt_cmd_outfile - one file being written
- * @out: the policy's stream (@out.fp is where to write)
- * @open: reserved and not yet committed or aborted
+ * struct nt_cmd_outfile - one file being written; all zeros is none
+ * @out: the policy's stream (@out.fp is where to write); the policy knows
+ *       whether it is open (commit and abort do nothing otherwise)
  */
 struct nt_cmd_outfile {
 	struct nt_output out;
-	bool open;
 };
 
 /**

@@ -16,12 +16,6 @@
 #include "nt/output.h"
 #include "nt/render/format.h"
 
-static int usage_error(const struct nt_err *err)
-{
-	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace analyze --help'\n", err->msg);
-	return NT_EXIT_USAGE;
-}
-
 static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 {
 	const struct nt_format *fmt = nt_format_find(o->out.format, NT_FORMAT_ANALYSIS);
@@ -71,13 +65,13 @@ static int check_files(const struct nt_analyze_opts *o)
 
 			nt_err_set(&err, 0, "%s \"%s\" is an input file", in_name,
 				   p ? nt_err_path(p, pb, sizeof(pb)) : "-");
-			return usage_error(&err);
+			return nt_cmd_usage_error("analyze", err.msg);
 		}
 	}
 	if (o->annotate && nt_output_same_file(o->out.path, o->annotate)) {
 		nt_err_set(&err, 0, "--output and --annotate both name \"%s\"",
 			   nt_err_path(o->annotate, pb, sizeof(pb)));
-		return usage_error(&err);
+		return nt_cmd_usage_error("analyze", err.msg);
 	}
 	if (nt_output_check(o->out.path, &err) < 0 ||
 	    (o->annotate && nt_output_check(o->annotate, &err) < 0)) {
@@ -98,7 +92,7 @@ static int run(const struct nt_analyze_opts *o)
 		struct nt_err err = { "" };
 
 		if (nt_pcap_file_check_filter(o->filter, &err) < 0)
-			return usage_error(&err);
+			return nt_cmd_usage_error("analyze", err.msg);
 	}
 	if (nt_analysis_init(&an, &o->params) < 0) {
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
@@ -142,7 +136,7 @@ int nt_cmd_analyze(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	if (nt_analyze_opts_parse(argc, argv, &o, &err) < 0) {
-		code = usage_error(&err);
+		code = nt_cmd_usage_error("analyze", err.msg);
 	} else if (o.action == NT_CMD_HELP) {
 		code = nt_cmd_print_info(nt_analyze_opts_usage);
 	} else if (o.action == NT_CMD_VERSION) {

@@ -89,3 +89,16 @@ int nt_cmd_parse_rtt(const char *name, const char *text, int64_t *rtt_ns, struct
 		*rtt_ns = (int64_t)us * NT_NS_PER_US;
 	return ret;
 }
+
+int nt_cmd_fail(int code, const struct nt_err *err)
+{
+	fprintf(stderr, "nagle-trace: %s\n", err->msg);
+	return code;
+}
+
+int nt_cmd_usage_error(const char *command, const char *msg)
+{
+	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace %s%s--help'\n", msg,
+		command ? command : "", command ? " " : "");
+	return NT_EXIT_USAGE;
+}

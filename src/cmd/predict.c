@@ -18,12 +18,6 @@
 #include "nt/output.h"
 #include "nt/render/predict.h"
 
-static int usage_error(const struct nt_err *err)
-{
-	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace predict --help'\n", err->msg);
-	return NT_EXIT_USAGE;
-}
-
 /* One variant's knobs: the running kernel's facts, then what the command line overrides. */
 static void make_doc(const struct nt_trace_opts *o, const struct nt_kernel_facts *kf,
 		     const struct nt_variant *v, struct nt_predict_doc *d)
@@ -85,7 +79,7 @@ int nt_cmd_predict(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	if (nt_predict_opts_parse(argc, argv, &o, &err) < 0)
-		return usage_error(&err);
+		return nt_cmd_usage_error("predict", err.msg);
 	if (o.action == NT_CMD_HELP)
 		return nt_cmd_print_info(nt_predict_opts_usage);
 	if (o.action == NT_CMD_VERSION)
@@ -97,7 +91,7 @@ int nt_cmd_predict(int argc, char **argv)
 		make_doc(&o, &kf, o.variants[i], &docs[i]);
 		/* The options were range-checked; what is left is the model's own limits. */
 		if (nt_predict_init(&p, &docs[i].knobs, &err) < 0)
-			return usage_error(&err);
+			return nt_cmd_usage_error("predict", err.msg);
 	}
 	return render(&o, docs, o.n_variants);
 }

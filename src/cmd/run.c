@@ -55,18 +55,6 @@ struct run_cmd {
 	struct nt_err err;
 };
 
-static int fail(int code, const struct nt_err *err)
-{
-	fprintf(stderr, "nagle-trace: %s\n", err->msg);
-	return code;
-}
-
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace run --help'\n", msg);
-	return NT_EXIT_USAGE;
-}
-
 /* -w's file of fix @i: the path itself for one fix, the fix's name before the extension for several. */
 static int pcap_path(const struct run_cmd *rc, unsigned i, char *buf, size_t len)
 {
@@ -87,27 +75,27 @@ static int check_files(struct run_cmd *rc)
 	if (o->path && strcmp(o->path, "-") == 0)
 		o->path = NULL;
 	if (nt_output_check(o->path, &rc->err) < 0)
-		return fail(NT_EXIT_FILE, &rc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	if (log && o->path && nt_output_same_file(log, o->path)) {
 		snprintf(msg, sizeof(msg), "--output and --target-log both name \"%s\"",
 			 nt_err_path(log, pb, sizeof(pb)));
-		return usage_error(msg);
+		return nt_cmd_usage_error("run", msg);
 	}
 	if (log && nt_output_check(log, &rc->err) < 0)
-		return fail(NT_EXIT_FILE, &rc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	for (unsigned i = 0; o->pcap_path && i < rc->opt.n_fixes; i++) {
 		if (pcap_path(rc, i, path, sizeof(path)) < 0) {
 			nt_err_set(&rc->err, -ENAMETOOLONG, "write \"%s\"", o->pcap_path);
-			return fail(NT_EXIT_FILE, &rc->err);
+			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 		}
 		if (nt_output_same_file(o->path, path) || (log && nt_output_same_file(log, path))) {
 			snprintf(msg, sizeof(msg),
 				 "--write names \"%s\", which another option names",
 				 nt_err_path(path, pb, sizeof(pb)));
-			return usage_error(msg);
+			return nt_cmd_usage_error("run", msg);
 		}
 		if (nt_output_check(path, &rc->err) < 0)
-			return fail(NT_EXIT_FILE, &rc->err);
+			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	}
 	return NT_EXIT_OK;
 }
@@ -125,24 +113,24 @@ static int prepare(struct run_cmd *rc)
 	}
 	if (any && nt_procs_preload_path(NT_PROCS_NODELAY_LIB, rc->preload, sizeof(rc->preload),
 					 &rc->err) < 0)
-		return fail(NT_EXIT_ENVIRONMENT, &rc->err);
+		return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &rc->err);
 	if (rc->opt.target_log) {
 		rc->log_fd =
 			open(rc->opt.target_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (rc->log_fd < 0) {
 			nt_err_set(&rc->err, -errno, "open \"%s\"", rc->opt.target_log);
-			return fail(NT_EXIT_FILE, &rc->err);
+			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 		}
 	}
 	for (unsigned i = 0; rc->opt.out.pcap_path && i < rc->opt.n_fixes; i++)
 		if (pcap_path(rc, i, path, sizeof(path)) < 0 ||
 		    nt_pcap_writer_new(path, &rc->pcap[i], &rc->err) < 0)
-			return fail(NT_EXIT_FILE, &rc->err);
+			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	if (nt_output_open(&rc->out, rc->opt.out.path,
 			   strcmp(rc->opt.out.format, "jsonl") == 0 ? NT_OUTPUT_STREAM
 								    : NT_OUTPUT_DOCUMENT,
 			   &rc->err) < 0)
-		return fail(NT_EXIT_FILE, &rc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	return NT_EXIT_OK;
 }
 
@@ -309,11 +297,11 @@ static int write_report(struct run_cmd *rc)
 	if (ret < 0) {
 		nt_output_abort(&rc->out);
 		nt_output_write_error(path, ret, &rc->err);
-		return fail(NT_EXIT_FILE, &rc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	}
 	ret = nt_output_commit(&rc->out, &rc->err);
 	if (ret < 0 && ret != -EPIPE)
-		return fail(NT_EXIT_FILE, &rc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	for (unsigned i = 0; i < NT_FIX_MAX; i++) {
 		if (i < rc->n && rc->pcap[i] && nt_pcap_writer_commit(rc->pcap[i], &rc->err) < 0)
 			ret = -EIO;
@@ -321,7 +309,7 @@ static int write_report(struct run_cmd *rc)
 			nt_pcap_writer_abort(rc->pcap[i]);
 		rc->pcap[i] = NULL;
 	}
-	return ret == -EIO ? fail(NT_EXIT_FILE, &rc->err) : NT_EXIT_OK;
+	return ret == -EIO ? nt_cmd_fail(NT_EXIT_FILE, &rc->err) : NT_EXIT_OK;
 }
 
 static void abort_files(struct run_cmd *rc)
@@ -386,7 +374,7 @@ int nt_cmd_run(int argc, char **argv)
 	}
 	rc->log_fd = -1;
 	if (nt_run_opts_parse(argc, argv, &rc->opt, &rc->err) < 0)
-		code = usage_error(rc->err.msg);
+		code = nt_cmd_usage_error("run", rc->err.msg);
 	else if (rc->opt.action == NT_CMD_HELP)
 		code = nt_cmd_print_info(nt_run_opts_usage);
 	else if (rc->opt.action == NT_CMD_VERSION)

@@ -54,12 +54,6 @@ struct trace_cmd {
 	struct nt_err err;
 };
 
-static int fail(int code, const struct nt_err *err)
-{
-	fprintf(stderr, "nagle-trace: %s\n", err->msg);
-	return code;
-}
-
 static void pcap_abort_all(struct trace_cmd *tc)
 {
 	for (unsigned i = 0; i < NT_TRACE_VARIANTS_MAX; i++) {
@@ -230,7 +224,7 @@ static int report_failed(struct trace_cmd *tc, int ret)
 	/* This, not the step it stopped (a run stops when its report fails). */
 	tc->err.msg[0] = '\0';
 	nt_output_write_error(tc->opt.out.path, ret, &tc->err);
-	return fail(NT_EXIT_FILE, &tc->err);
+	return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 }
 
 static int usage(const char *msg, const char *path)
@@ -257,11 +251,11 @@ static int check_per_variant(struct trace_cmd *tc, const char *base, const char 
 
 	for (unsigned i = 0; i < tc->opt.n_variants; i++) {
 		if (variant_path(tc, base, i, path, sizeof(path)) < 0)
-			return fail(NT_EXIT_FILE, &tc->err);
+			return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 		if (nt_output_same_file(report, path))
 			return usage(what, report);
 		if (nt_output_check(path, &tc->err) < 0)
-			return fail(NT_EXIT_FILE, &tc->err);
+			return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 	}
 	return NT_EXIT_OK;
 }
@@ -277,7 +271,7 @@ static int check_files(struct trace_cmd *tc)
 	if (o->path && strcmp(o->path, "-") == 0)
 		o->path = NULL;
 	if (nt_output_check(o->path, &tc->err) < 0)
-		return fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 	if (tc->opt.n_variants > 1 && o->pcap_path && strcmp(o->pcap_path, "-") == 0)
 		return usage("--write -: several variants write one pcap file each, which %s "
 			     "cannot hold; give a file name",
@@ -333,7 +327,7 @@ static int finish(struct trace_cmd *tc, unsigned n)
 		nt_output_abort(&tc->out);
 	/* Standard output going away (| head) is no reason to lose the -w file. */
 	if (pcap_commit(tc, n) < 0)
-		return fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 	return ret == -EPIPE ? NT_EXIT_OK : exit_status(tc, n, interrupted);
 }
 
@@ -365,11 +359,11 @@ static int run(struct trace_cmd *tc)
 	if (nt_output_open(&tc->out, opt->out.path,
 			   fmt->records || to_tty ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT,
 			   &tc->err) < 0)
-		return fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);
 		nt_output_abort(&tc->out);
-		return fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 	}
 	ret = nt_renderer_open(&tc->doc, fmt->trace, tc->out.fp, &ro, opt->n_variants);
 	nt_cmd_tty_init(&tc->tty, nt_renderer_sink(&tc->doc), tc->out.fp, to_tty, opt->n_variants);
@@ -391,10 +385,8 @@ int nt_cmd_trace(int argc, char **argv)
 	struct trace_cmd tc = { 0 };
 	int code;
 
-	if (nt_trace_opts_parse(argc, argv, &tc.opt, &tc.err) < 0) {
-		fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace --help'\n", tc.err.msg);
-		return NT_EXIT_USAGE;
-	}
+	if (nt_trace_opts_parse(argc, argv, &tc.opt, &tc.err) < 0)
+		return nt_cmd_usage_error(NULL, tc.err.msg);
 	if (tc.opt.action == NT_CMD_HELP)
 		return nt_cmd_print_info(nt_trace_opts_usage);
 	if (tc.opt.action == NT_CMD_VERSION)

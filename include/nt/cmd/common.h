@@ -98,6 +98,25 @@ int nt_cmd_parse_color(const char *name, const char *text, enum nt_color_mode *o
 bool nt_cmd_want_color(const struct nt_cmd_output *out);
 
 /**
+ * nt_cmd_fail() - @err's message as the one line on standard error,
+ * "nagle-trace: ..."
+ * @code: the exit status to return
+ * @err: the failure
+ *
+ * Return: @code.
+ */
+int nt_cmd_fail(int code, const struct nt_err *err);
+
+/**
+ * nt_cmd_usage_error() - a usage error's line, then where the help is
+ * @command: "analyze", "run", "predict"; NULL for the trace (nagle-trace --help)
+ * @msg: what was wrong
+ *
+ * Return: NT_EXIT_USAGE.
+ */
+int nt_cmd_usage_error(const char *command, const char *msg);
+
+/**
  * nt_cmd_print_info() - --help or --version: the text on standard output,
  * then whether standard output took it (closed or full: one line, exit 4)
  * @print: writes the text to the stream it is given

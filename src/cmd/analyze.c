@@ -30,12 +30,8 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 		goto fail;
 	ret = fmt->analysis(out.fp, an, &view);
 	if (ret < 0) {
-		char pb[NT_ERR_PATH_MAX];
-
+		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);
-		nt_err_set(&err, ret, "write \"%s\"",
-			   o->out.path ? nt_err_path(o->out.path, pb, sizeof(pb))
-				       : "standard output");
 		goto fail;
 	}
 	ret = nt_output_commit(&out, &err);

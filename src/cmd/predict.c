@@ -45,7 +45,6 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 {
 	struct nt_err err = { "" };
 	struct nt_output out;
-	char pb[NT_ERR_PATH_MAX];
 	int ret;
 
 	if (nt_output_check(o->out.path, &err) < 0 ||
@@ -56,11 +55,9 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 	ret = strcmp(o->out.format, "json") == 0 ? nt_predict_json(out.fp, docs, n)
 						 : nt_predict_text(out.fp, docs, n);
 	if (ret < 0) {
+		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);
-		fprintf(stderr, "nagle-trace: write %s: %s\n",
-			o->out.path ? nt_err_path(o->out.path, pb, sizeof(pb)) : "standard output",
-			strerror(-ret));
-		return NT_EXIT_FILE;
+		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	ret = nt_output_commit(&out, &err);
 	if (ret < 0 && ret != -EPIPE) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Static analysis, as run by tests/run-all.sh: the layering rules of
-# docs/hacking.md (tests/static/layering.py), the tree clean under
+# docs/hacking.md (tests/static/layering.py), the paths and functions the docs
+# and comments name (tests/static/doc_refs.py), the tree clean under
 # .clang-format, cppcheck (warning, performance, portability) and clang-tidy
 # with the check set documented in .clang-tidy, over src/ and over the C
 # files under tests/ that CMake builds (unit tests, fuzz targets, bench_wire,
@@ -24,6 +25,9 @@ fi
 
 echo "== layering (docs/hacking.md)"
 python3 tests/static/layering.py
+
+echo "== references in docs and comments"
+python3 tests/static/doc_refs.py
 
 echo "== clang-format ($(clang-format --version | grep -o 'version [0-9.]*'))"
 unformatted=$(git ls-files '*.c' '*.h' 2>/dev/null | while read -r f; do

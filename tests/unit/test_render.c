@@ -5,7 +5,7 @@
  * render_fixture.h holds the timeline of a real 4-round run (round 1 held,
  * rounds 2-4 stalled at ~43 ms); each format's output is compared byte for
  * byte with tests/golden/render/expected.*. NT_REGEN_GOLDEN=1 rewrites the
- * golden files instead (review the diff; see tests/golden/README.md).
+ * golden files instead (review the diff, as tests/golden/regen.sh says).
  */
 #include <setjmp.h>
 #include <stdarg.h>

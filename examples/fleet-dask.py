@@ -8,14 +8,16 @@
 
 The map step is one `nagle-trace analyze --format jsonl CAPTURE` per capture,
 run by a Dask worker (the capture's path must be readable there: a local path
-on one machine, a shared file system on many). The records come back to this
-process, which adds them up per service (the target's port), per host pair
-and per hour (UTC), and writes into --out (default fleet-out):
+on one machine, a shared file system on many), which also adds the capture's
+flow records up per service (the target's port), per host pair and per hour
+(UTC). This process gathers the summaries, the tables and the records, merges
+the tables and writes into --out (default fleet-out):
 
   fleet.json      the totals, the three tables and one line per capture
   service.csv, host_pair.csv, hour.csv, captures.csv
   fleet.svg       one slide (1280x720): time lost per service and per hour
   records.jsonl   every record analyze wrote, as {"capture": PATH, "record": ...}
+                  (not with --no-records: then only the tables travel)
 
 and prints the tables. A capture analyze cannot read in full (damaged, not a
 capture, gone) is a row of captures.csv with its error, never dropped; the
@@ -47,93 +49,6 @@ EXIT_OK, EXIT_USAGE, EXIT_FILE = 0, 2, 4
 HOUR_NS = 3600 * 1000000000
 
 
-def analyze_one(nagle_trace, path, extra):
-    """The map step, on a worker: analyze one capture, return its records.
-
-    Never raises for a bad capture: the failure is the result (status
-    "damaged" when analyze read part of it and said why, "failed" when there
-    is no summary at all). CPU time and peak RSS are the analyze process's
-    own (os.wait4()), so concurrent tasks do not mix. (Not its peak RSS: a
-    child forked from Python keeps Python's high-water mark across exec, see
-    tests/bench/peak_rss.c.)
-    """
-    import platform
-
-    cmd = [nagle_trace, "analyze", "--format", "jsonl"] + list(extra) + ["-r", path]
-    setpriv = shutil.which("setpriv")
-    if setpriv:
-        cmd = [setpriv, "--pdeathsig", "KILL", "--"] + cmd
-    res = {"capture": path, "status": "failed", "error": None, "exit": None, "records": [],
-           "summary": None, "bytes": None, "cpu_s": None,
-           "worker_host": platform.node()}
-    try:
-        res["bytes"] = os.path.getsize(path)
-    except OSError:
-        pass
-    import tempfile
-
-    with tempfile.TemporaryFile() as errf:
-        try:
-            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf)
-        except OSError as e:
-            res["error"] = f"cannot run {nagle_trace!r}: {e.strerror}"
-            return res
-        with p.stdout:
-            out = p.stdout.read()
-        # Reaped here, not by Popen: wait4() gives this child's own usage.
-        _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        res["cpu_s"] = ru.ru_utime + ru.ru_stime
-        errf.seek(0)
-        err = errf.read()
-    res["exit"] = p.returncode
-    for line in out.decode("utf-8", "replace").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if rec.get("type") == "summary":
-            res["summary"] = rec
-        else:
-            res["records"].append(rec)
-    stderr = err.decode("utf-8", "replace").strip().splitlines()
-    if res["summary"] is not None:
-        files = res["summary"].get("files") or [{}]
-        res["error"] = files[0].get("error")
-        res["status"] = "damaged" if res["error"] or not files[0].get("complete", True) else "ok"
-    else:
-        res["error"] = stderr[0] if stderr else f"analyze exited {p.returncode} with no summary"
-    return res
-
-
-def run_serial(nagle_trace, paths, extra):
-    return [analyze_one(nagle_trace, p, extra) for p in paths]
-
-
-def run_dask(nagle_trace, paths, extra, scheduler, workers):
-    from dask.distributed import Client, LocalCluster, as_completed
-
-    if scheduler:
-        cluster, client = None, Client(scheduler)
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
-        client = Client(cluster)
-    try:
-        # pure=False: the same capture listed twice is analysed twice, as serially.
-        futs = client.map(analyze_one, [nagle_trace] * len(paths), paths,
-                          [list(extra)] * len(paths), pure=False)
-        index = {f.key: i for i, f in enumerate(futs)}
-        results = [None] * len(paths)
-        for fut, res in as_completed(futs, with_results=True):
-            results[index[fut.key]] = res
-        return results
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
 def hour_of(t_ns):
     return datetime.datetime.fromtimestamp(t_ns // HOUR_NS * 3600, datetime.timezone.utc) \
         .strftime("%Y-%m-%dT%H:00Z")
@@ -152,14 +67,140 @@ def new_row():
     return {"flows_with_stalls": 0, "stalls": 0, "lost_ns": 0, "wall_ns": 0}
 
 
+def add_flow(tables, rec):
+    """One flow record into the service, host pair and hour tables."""
+    c, t = rec["client"], rec["target"]
+    for name, key in (("service", str(t["port"])), ("host_pair", f"{c['addr']} -> {t['addr']}")):
+        row = tables[name].setdefault(key, new_row())
+        row["flows_with_stalls"] += 1
+        row["stalls"] += rec["stalls"]
+        row["lost_ns"] += rec["stalled_total_ns"]
+        row["wall_ns"] += rec["stalled_wall_ns"]
+    each = stall_list(rec)
+    if each is None:
+        # Only the first and last stall are listed: the flow's stalls go to the hour of
+        # its first one.
+        each = [{"t_ns": rec["first_stall"]["t_ns"], "n": rec["stalls"],
+                 "stall_ns": rec["stalled_total_ns"], "wall_ns": rec["stalled_wall_ns"]}]
+    seen = set()
+    for st in each:
+        h = hour_of(st["t_ns"])
+        row = tables["hour"].setdefault(h, new_row())
+        if h not in seen:
+            row["flows_with_stalls"] += 1
+            seen.add(h)
+        row["stalls"] += st.get("n", 1)
+        row["lost_ns"] += st["stall_ns"]
+        row["wall_ns"] += st.get("wall_ns", 0)
+
+
+def analyze_one(nagle_trace, path, extra, keep_records=True):
+    """The map step, on a worker: analyze one capture and reduce its records.
+
+    Returns the capture's summary, its flow records added up per service,
+    host pair and hour (the reduce runs here, beside the data: what travels
+    to the client is a few rows, not one object per flow), and, with
+    @keep_records, the records as analyze wrote them (one string a line).
+    Never raises for a bad capture: the failure is the result (status
+    "damaged" when analyze read part of it and said why, "failed" when there
+    is no summary at all). CPU time is the analyze process's own
+    (os.wait4()), so concurrent tasks do not mix. (Not its peak RSS: a child
+    forked from Python keeps Python's high-water mark across exec, see
+    tests/bench/peak_rss.c.)
+    """
+    import platform
+    import tempfile
+
+    cmd = [nagle_trace, "analyze", "--format", "jsonl"] + list(extra) + ["-r", path]
+    setpriv = shutil.which("setpriv")
+    if setpriv:
+        cmd = [setpriv, "--pdeathsig", "KILL", "--"] + cmd
+    res = {"capture": path, "status": "failed", "error": None, "exit": None, "lines": [],
+           "summary": None, "tables": None, "bytes": None, "cpu_s": None,
+           "worker_host": platform.node()}
+    try:
+        res["bytes"] = os.path.getsize(path)
+    except OSError:
+        pass
+    with tempfile.TemporaryFile() as errf:
+        try:
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf)
+        except OSError as e:
+            res["error"] = f"cannot run {nagle_trace!r}: {e.strerror}"
+            return res
+        with p.stdout:
+            out = p.stdout.read()
+        # Reaped here, not by Popen: wait4() gives this child's own usage.
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        res["cpu_s"] = ru.ru_utime + ru.ru_stime
+        errf.seek(0)
+        err = errf.read()
+    res["exit"] = p.returncode
+    tables = {"service": {}, "host_pair": {}, "hour": {}}
+    for line in out.decode("utf-8", "replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if keep_records:
+            res["lines"].append(line)
+        if rec.get("type") == "summary":
+            res["summary"] = rec
+            continue
+        if rec.get("type") == "flow" and rec.get("stalls"):
+            add_flow(tables, rec)
+    stderr = err.decode("utf-8", "replace").strip().splitlines()
+    if res["summary"] is not None:
+        # Records without their summary (analyze killed, say) are not added up: the
+        # totals come from summaries, and the tables must agree with them.
+        res["tables"] = tables
+        files = res["summary"].get("files") or [{}]
+        res["error"] = files[0].get("error")
+        res["status"] = "damaged" if res["error"] or not files[0].get("complete", True) else "ok"
+    else:
+        res["error"] = stderr[0] if stderr else f"analyze exited {p.returncode} with no summary"
+    return res
+
+
+def run_serial(nagle_trace, paths, extra, keep_records):
+    return [analyze_one(nagle_trace, p, extra, keep_records) for p in paths]
+
+
+def run_dask(nagle_trace, paths, extra, keep_records, scheduler, workers):
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    if scheduler:
+        cluster, client = None, Client(scheduler)
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None)
+        client = Client(cluster)
+    try:
+        n = len(paths)
+        # pure=False: the same capture listed twice is analysed twice, as serially.
+        futs = client.map(analyze_one, [nagle_trace] * n, paths, [list(extra)] * n,
+                          [keep_records] * n, pure=False)
+        index = {f.key: i for i, f in enumerate(futs)}
+        results = [None] * n
+        for fut, res in as_completed(futs, with_results=True):
+            results[index[fut.key]] = res
+            fut.release()
+        return results
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def aggregate(results):
-    """Totals from the summaries; per service, host pair and hour from the flow records."""
+    """Totals from the summaries; the workers' tables merged, in the order given."""
     keys = ("packets", "tcp_packets", "flows", "flows_with_stalls", "stalls", "stalled_total_ns",
             "stalled_wall_ns", "stalled_wall_min_ns", "think_time", "evicted_flows")
     tot = {"captures": len(results), "captures_ok": 0, "captures_damaged": 0, "captures_failed": 0,
            "bytes": 0}
     tot.update({k: 0 for k in keys})
-    service, pair, hour = {}, {}, {}
+    tables = {"service": {}, "host_pair": {}, "hour": {}}
     captures = []
     for r in results:
         tot["captures_" + r["status"]] += 1
@@ -171,32 +212,14 @@ def aggregate(results):
                          "bytes": r["bytes"], "packets": s.get("packets", 0),
                          "flows": s.get("flows", 0), "stalls": s.get("stalls", 0),
                          "stalled_total_ns": s.get("stalled_total_ns", 0)})
-        for rec in r["records"]:
-            if rec.get("type") != "flow" or not rec.get("stalls"):
-                continue
-            c, t = rec["client"], rec["target"]
-            for table, key in ((service, str(t["port"])), (pair, f"{c['addr']} -> {t['addr']}")):
-                row = table.setdefault(key, new_row())
-                row["flows_with_stalls"] += 1
-                row["stalls"] += rec["stalls"]
-                row["lost_ns"] += rec["stalled_total_ns"]
-                row["wall_ns"] += rec["stalled_wall_ns"]
-            each = stall_list(rec)
-            if each is None:
-                # Only the first and last stall are listed: the flow's stalls go to the
-                # hour of its first one.
-                each = [{"t_ns": rec["first_stall"]["t_ns"], "n": rec["stalls"],
-                         "stall_ns": rec["stalled_total_ns"]}]
-            seen = set()
-            for st in each:
-                h = hour_of(st["t_ns"])
-                row = hour.setdefault(h, new_row())
-                if h not in seen:
-                    row["flows_with_stalls"] += 1
-                    seen.add(h)
-                row["stalls"] += st.get("n", 1)
-                row["lost_ns"] += st["stall_ns"]
-    assert sum(v["stalls"] for v in service.values()) == tot["stalls"], "records and summaries disagree"
+        for name, part in (r["tables"] or {}).items():
+            for key, row in part.items():
+                into = tables[name].setdefault(key, new_row())
+                for k, v in row.items():
+                    into[k] += v
+    if sum(v["stalls"] for v in tables["service"].values()) != tot["stalls"]:
+        print("fleet-dask: warning: the flow records and the summaries count different stalls",
+              file=sys.stderr)
 
     def rows(table, name, order):
         out = [dict({name: k}, **v) for k, v in table.items()]
@@ -205,9 +228,9 @@ def aggregate(results):
 
     by_lost = lambda r: (-r["lost_ns"], -r["stalls"], list(r.values())[0])
     return {"totals": tot,
-            "service": rows(service, "port", by_lost),
-            "host_pair": rows(pair, "host_pair", by_lost),
-            "hour": rows(hour, "hour", lambda r: r["hour"]),
+            "service": rows(tables["service"], "port", by_lost),
+            "host_pair": rows(tables["host_pair"], "host_pair", by_lost),
+            "hour": rows(tables["hour"], "hour", lambda r: r["hour"]),
             "captures": captures}
 
 
@@ -218,7 +241,7 @@ def ms(ns):
 def print_tables(agg, top):
     t = agg["totals"]
     print(f"{t['captures']} captures ({t['captures_ok']} read in full, {t['captures_damaged']} damaged, "
-          f"{t['captures_failed']} not read), {t['bytes'] / 1e6:.1f} MB, {t['packets']} packets, "
+          f"{t['captures_failed']} not read), {t['bytes'] / 1e6:.3f} MB, {t['packets']} packets, "
           f"{t['flows']} flows")
     print(f"{t['stalls']} stalls in {t['flows_with_stalls']} flows, {ms(t['stalled_total_ns'])} ms "
           f"summed over held segments, {ms(t['stalled_wall_ns'])} ms of flow time lost")
@@ -310,16 +333,18 @@ def svg(agg):
     return "\n".join(e) + "\n"
 
 
-def write_out(out, agg, results):
+def write_out(out, agg, results, keep_records):
     os.makedirs(out, exist_ok=True)
     tmp = {}
     files = {
         "fleet.json": json.dumps(agg, indent=1, sort_keys=True) + "\n",
         "fleet.svg": svg(agg),
-        "records.jsonl": "".join(json.dumps({"capture": r["capture"], "record": rec}) + "\n"
-                                 for r in results for rec in r["records"] + [r["summary"]]
-                                 if rec is not None),
     }
+    if keep_records:
+        files["records.jsonl"] = "".join(
+            f'{{"capture": {json.dumps(r["capture"])}, "record": {line}}}\n'
+            for r in results
+            for line in r["lines"])
     for name, text in files.items():
         tmp[name] = os.path.join(out, name)
         with open(tmp[name] + ".tmp", "w", encoding="utf-8") as f:
@@ -348,6 +373,8 @@ def main():
     ap.add_argument("--nagle-trace", default=os.environ.get("NAGLE_TRACE", "nagle-trace"),
                     help="the binary, as the workers find it (default: nagle-trace on their PATH)")
     ap.add_argument("--out", default="fleet-out", help="output directory (default fleet-out)")
+    ap.add_argument("--no-records", action="store_true",
+                    help="no records.jsonl: only the tables travel from the workers")
     ap.add_argument("--top", type=int, default=10, help="rows printed per table (default 10)")
     ap.add_argument("--analyze-arg", action="append", default=[], metavar="ARG",
                     help="passed on to analyze (repeat), e.g. --analyze-arg=--threshold=50")
@@ -370,16 +397,23 @@ def main():
         print(f'fleet-dask: --workers "{a.workers}" must be at least 1', file=sys.stderr)
         return EXIT_USAGE
     if a.serial:
-        results = run_serial(a.nagle_trace, paths, a.analyze_arg)
+        results = run_serial(a.nagle_trace, paths, a.analyze_arg, not a.no_records)
     else:
-        results = run_dask(a.nagle_trace, paths, a.analyze_arg, a.scheduler, a.workers)
+        results = run_dask(a.nagle_trace, paths, a.analyze_arg, not a.no_records, a.scheduler,
+                           a.workers)
     agg = aggregate(results)
-    write_out(a.out, agg, results)
+    write_out(a.out, agg, results, not a.no_records)
     print_tables(agg, a.top)
     print(f"\n{cost(results)}")
-    print(f"wrote {os.path.join(a.out, 'fleet.json')}, fleet.svg, records.jsonl and the CSV tables")
+    print(f"wrote {os.path.join(a.out, 'fleet.json')}, fleet.svg, "
+          f"{'' if a.no_records else 'records.jsonl, '}the CSV tables")
     return EXIT_OK if all(r["status"] == "ok" for r in results) else EXIT_FILE
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # The tables into `| head`: the files are written already.
+        sys.stderr.close()
+        sys.exit(EXIT_OK)

@@ -328,17 +328,23 @@ static bool count_frame(struct nt_analysis *an, struct nt_analysis_file *f, int6
 /*
  * With thousands of flows the report is a cache miss (the lookup asked for
  * the entry's lines): ask for the lines record_stall() writes now, @stalls
- * to the end of @last, while the stall rule runs, rather than one miss after
- * the other.
+ * to the end of @last, and add_wall()'s two unions (their pairs are inside
+ * them, struct nt_spans), while the stall rule runs, rather than one miss
+ * after the other.
  */
-static void prefetch_report(const struct nt_flow_result *r)
+static void prefetch_lines(const void *from, const void *to)
 {
-	const char *p = (const char *)&r->stalls;
-	const char *end = (const char *)(&r->last + 1);
+	const char *p = from, *end = to;
 
 	for (; p < end; p += 64)
 		__builtin_prefetch(p, 1);
 	__builtin_prefetch(end - 1, 1);
+}
+
+static void prefetch_report(const struct nt_flow_result *r)
+{
+	prefetch_lines(&r->stalls, &r->last + 1);
+	prefetch_lines(&r->wall, &r->wall_min + 1);
 }
 
 /* A new flow: the SYN's sender is the client; mid-stream, the first sender is. */

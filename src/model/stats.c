@@ -155,7 +155,18 @@ void nt_spans_settle(struct nt_spans *s, int64_t before_ns)
 		k++;
 	if (!k)
 		return;
-	memmove(&at[0], &at[k], (s->n - k) * sizeof(*at));
+	/*
+	 * A flow's unions settle to the one pair just added, nearly always:
+	 * move it by hand rather than through a memmove() call sized at run
+	 * time, which took 7 % of analyze --brief --jobs 1's samples on 10,000
+	 * flows (1.7 % after; issue 31).
+	 */
+	if (s->n - k == 1) {
+		at[0][0] = at[k][0];
+		at[0][1] = at[k][1];
+	} else {
+		memmove(&at[0], &at[k], (s->n - k) * sizeof(*at));
+	}
 	s->n -= k;
 }
 

@@ -170,11 +170,17 @@ def run_serial(nagle_trace, paths, extra, keep_records):
 def run_dask(nagle_trace, paths, extra, keep_records, scheduler, workers):
     from dask.distributed import Client, LocalCluster, as_completed
 
+    import tempfile
+
+    space = None
     if scheduler:
         cluster, client = None, Client(scheduler)
     else:
+        # The workers' scratch space (locks, spill files) is ours, and goes with the cluster:
+        # a killed worker's would otherwise stay in /tmp/dask-worker-space.
+        space = tempfile.mkdtemp(prefix="fleet-dask-")
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
+                               host="127.0.0.1", dashboard_address=None, local_directory=space)
         client = Client(cluster)
     try:
         n = len(paths)
@@ -191,6 +197,8 @@ def run_dask(nagle_trace, paths, extra, keep_records, scheduler, workers):
         client.close()
         if cluster is not None:
             cluster.close()
+        if space is not None:
+            shutil.rmtree(space, ignore_errors=True)
 
 
 def aggregate(results):

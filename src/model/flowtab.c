@@ -313,6 +313,15 @@ void nt_flowtab_prefetch_entry(const struct nt_flowtab *tab, uint32_t hash)
 	__builtin_prefetch(&tab->lru[i], 1);
 }
 
+const struct nt_flow_entry *nt_flowtab_peek(const struct nt_flowtab *tab, uint32_t hash)
+{
+	uint32_t i = tab->bucket[hash & tab->mask];
+
+	if (i == NT_FLOWTAB_NIL || !tab->e[i].used || tab->e[i].hash != hash)
+		return NULL;
+	return &tab->e[i];
+}
+
 struct nt_flow_entry *nt_flowtab_lookup(struct nt_flowtab *tab, const struct nt_flow_key *key,
 					int64_t t_ns, bool *created)
 {

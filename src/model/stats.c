@@ -82,61 +82,91 @@ int64_t nt_stats_select(int64_t *v, size_t n, size_t k)
 	return v[at];
 }
 
+/* Where the pairs are: in the struct until they outgrow it. */
+static int64_t (*pairs(struct nt_spans *s))[2]
+{
+	return s->at ? s->at : s->inl;
+}
+
 /*
  * The first interval that ends at or after @start_ns: with intervals ending
  * in order, the new one merges with it and everything after it.
  */
-static size_t first_reaching(const struct nt_spans *s, int64_t start_ns)
+static size_t first_reaching(int64_t (*at)[2], size_t n, int64_t start_ns)
 {
-	size_t i = s->n;
+	size_t i = n;
 
-	while (i > 0 && s->at[i - 1][1] >= start_ns)
+	while (i > 0 && at[i - 1][1] >= start_ns)
 		i--;
 	return i;
 }
 
+/* Room for one more pair: the heap array doubles; the first one takes the inline pairs over. */
+static int grow(struct nt_spans *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : 8;
+	int64_t(*at)[2] = realloc(s->at, cap * sizeof(*at));
+
+	if (!at)
+		return -ENOMEM;
+	if (!s->at)
+		memcpy(at, s->inl, s->n * sizeof(*at));
+	s->at = at;
+	s->cap = cap;
+	return 0;
+}
+
 int nt_spans_add(struct nt_spans *s, int64_t start_ns, int64_t end_ns)
 {
+	int64_t(*at)[2] = pairs(s);
 	size_t i, j;
 
 	if (end_ns <= start_ns)
 		return 0;
-	i = first_reaching(s, start_ns);
+	i = first_reaching(at, s->n, start_ns);
 	/* Intervals from i on overlap the new one, but for any starting after its end. */
-	for (j = i; j < s->n && s->at[j][0] <= end_ns; j++) {
-		if (s->at[j][0] < start_ns)
-			start_ns = s->at[j][0];
-		if (s->at[j][1] > end_ns)
-			end_ns = s->at[j][1];
-		s->total_ns -= s->at[j][1] - s->at[j][0];
+	for (j = i; j < s->n && at[j][0] <= end_ns; j++) {
+		if (at[j][0] < start_ns)
+			start_ns = at[j][0];
+		if (at[j][1] > end_ns)
+			end_ns = at[j][1];
+		s->total_ns -= at[j][1] - at[j][0];
 	}
-	if (i == j && s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		int64_t(*at)[2] = realloc(s->at, cap * sizeof(*at));
-
-		if (!at)
+	if (i == j && s->n == (s->at ? s->cap : NT_SPANS_INLINE)) {
+		if (grow(s) < 0)
 			return -ENOMEM;
-		s->at = at;
-		s->cap = cap;
+		at = s->at;
 	}
 	/* [i, j) collapse into one interval at i; the rest moves to follow it. */
-	memmove(&s->at[i + 1], &s->at[j], (s->n - j) * sizeof(*s->at));
+	memmove(&at[i + 1], &at[j], (s->n - j) * sizeof(*at));
 	s->n = s->n - (j - i) + 1;
-	s->at[i][0] = start_ns;
-	s->at[i][1] = end_ns;
+	at[i][0] = start_ns;
+	at[i][1] = end_ns;
 	s->total_ns += end_ns - start_ns;
 	return 0;
 }
 
 void nt_spans_settle(struct nt_spans *s, int64_t before_ns)
 {
+	int64_t(*at)[2] = pairs(s);
 	size_t k = 0;
 
-	while (k < s->n && s->at[k][1] < before_ns)
+	while (k < s->n && at[k][1] < before_ns)
 		k++;
 	if (!k)
 		return;
-	memmove(&s->at[0], &s->at[k], (s->n - k) * sizeof(*s->at));
+	/*
+	 * A flow's unions settle to the one pair just added, nearly always:
+	 * move it by hand rather than through a memmove() call sized at run
+	 * time, which took 7 % of analyze --brief --jobs 1's samples on 10,000
+	 * flows (1.7 % after; issue 31).
+	 */
+	if (s->n - k == 1) {
+		at[0][0] = at[k][0];
+		at[0][1] = at[k][1];
+	} else {
+		memmove(&at[0], &at[k], (s->n - k) * sizeof(*at));
+	}
 	s->n -= k;
 }
 

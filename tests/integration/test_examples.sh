@@ -55,4 +55,21 @@ grep -qE '^  nodelay +stalls +0 ' "$NT_TMP/own.txt" || fail "incident-own-progra
 grep -q 'none with TCP_NODELAY on the client' "$NT_TMP/own.txt" ||
 	fail "incident-own-programs.sh: no verdict"
 grep -q '^## Comparison' "$NT_TMP/incident.md" || fail "incident-own-programs.sh: no incident.md"
+# A fleet of captures on Dask, as docs/fleet.md runs it: a LocalCluster of two
+# workers over the golden captures (python3-distributed: .ci/needs-fleet.txt).
+if /usr/bin/python3 -c 'import distributed' 2>/dev/null || [ "${CI:-}" = "true" ]; then
+	(cd "$NT_TMP" && "$ex/fleet-dask.py" --nagle-trace "$NAGLE_TRACE" --out "$NT_TMP/fleet" \
+		"$NT_SOURCE_DIR"/tests/golden/captures/*.pcap) >"$NT_TMP/fleet.txt" 2>&1 ||
+		fail "fleet-dask.py failed: $(tail -5 "$NT_TMP/fleet.txt")"
+	grep -q '^service (port) ' "$NT_TMP/fleet.txt" || fail "fleet-dask.py: no service table"
+	grep -qE '^7000 +[0-9]+ +[0-9]+ ' "$NT_TMP/fleet.txt" || fail "fleet-dask.py: no stalls on port 7000"
+	n=$(find "$NT_SOURCE_DIR/tests/golden/captures" -maxdepth 1 -name '*.pcap' | wc -l)
+	grep -q "^$n captures ($n read in full" "$NT_TMP/fleet.txt" ||
+		fail "fleet-dask.py: not every golden capture read: $(head -1 "$NT_TMP/fleet.txt")"
+	for f in fleet.svg service.csv; do
+		[ -s "$NT_TMP/fleet/$f" ] || fail "fleet-dask.py: no $f"
+	done
+else
+	echo "fleet-dask.py not run: python3-distributed is not installed" >&2
+fi
 echo "ok"

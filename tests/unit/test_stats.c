@@ -140,13 +140,27 @@ static void test_spans(void **state)
 	assert_int_equal(nt_spans_add(&s, 0, 5), 0); /* before everything */
 	assert_int_equal(s.total_ns, 45);
 	assert_int_equal(s.n, 2);
-	assert_int_equal(s.at[0][0], 0);
-	assert_int_equal(s.at[1][1], 50);
+	assert_int_equal(nt_spans_at(&s)[0][0], 0);
+	assert_int_equal(nt_spans_at(&s)[1][1], 50);
+	assert_null(s.at); /* two pairs: still in the struct (NT_SPANS_INLINE) */
+	assert_int_equal(nt_spans_add(&s, 52, 55), 0); /* a third moves them to the heap */
+	assert_non_null(s.at);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.total_ns, 48);
+	assert_int_equal(nt_spans_at(&s)[0][0], 0);
+	assert_int_equal(nt_spans_at(&s)[1][0], 10);
+	assert_int_equal(nt_spans_at(&s)[1][1], 50);
+	assert_int_equal(nt_spans_at(&s)[2][1], 55);
+	nt_spans_settle(&s, 51); /* nothing later starts before 51 */
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.total_ns, 48);
+	assert_int_equal(nt_spans_add(&s, 52, 60), 0);
+	assert_int_equal(s.total_ns, 53);
 	assert_int_equal(nt_spans_add(&s, 60, 60), 0); /* empty adds nothing */
 	assert_int_equal(nt_spans_add(&s, 70, 65), 0); /* reversed adds nothing */
-	assert_int_equal(s.total_ns, 45);
-	assert_int_equal(nt_spans_add(&s, -10, 100), 0); /* covers all */
-	assert_int_equal(s.total_ns, 110);
+	assert_int_equal(s.total_ns, 53);
+	assert_int_equal(nt_spans_add(&s, 40, 100), 0); /* covers what is left */
+	assert_int_equal(s.total_ns, 53 - 8 + 60);
 	assert_int_equal(s.n, 1);
 	nt_spans_fini(&s);
 	assert_int_equal(s.n, 0);

@@ -243,6 +243,19 @@ void nt_flowtab_prefetch_bucket(const struct nt_flowtab *tab, uint32_t hash);
 void nt_flowtab_prefetch_entry(const struct nt_flowtab *tab, uint32_t hash);
 
 /**
+ * nt_flowtab_peek() - the entry the bucket of @hash leads to, if it has that hash
+ * @tab: the table
+ * @hash: a key's hash, whose entry was prefetched a while ago
+ *
+ * A hint for the prefetches that follow an entry (its report): the head of
+ * the chain only, the key not compared, nothing changed. The entry may be
+ * another flow's, or leave the table before @hash's packet is looked up.
+ *
+ * Return: the entry, or NULL.
+ */
+const struct nt_flow_entry *nt_flowtab_peek(const struct nt_flowtab *tab, uint32_t hash);
+
+/**
  * nt_flowtab_flush() - evict every flow (NT_EVICT_FLUSH), least recent first
  * @tab: the table
  */

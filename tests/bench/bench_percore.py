@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""analyze per core against the read floor (issue 31, item 1).
+Not a test: it prints figures and ratios against the read loop measured in
+the same invocation, runs interleaved, so a shared machine's load moves all.
+
+  tests/bench/bench_percore.py [--build build] [--baseline OTHER/nagle-trace]
+                               [--runs 9] [--tmp /tmp] [--quick]
+
+Two `mkcap bench` captures: 10,000 concurrent flows x 50 rounds (2.0 M
+packets, 149 MB) and 100,000 x 5 (2.3 M packets, 169 MB, with --max-flows
+131072 so that every flow is concurrent: the default cap, 65,536, turns that
+capture into LRU churn, see docs/performance.md). For each: the libpcap read
+loop (tests/bench/pcap_read_loop.c, pcap_next_ex(): the floor) and analyze
+--brief, text, json and jsonl, on two threads (the default) and with --jobs
+1. Printed per command: wall min and median, CPU (user + system of the
+process, getrusage(RUSAGE_CHILDREN)) min and median, and each as a ratio to
+the read loop's. The goal: CPU within 2x, wall within 1.3x. The load
+average is printed before and after: the machine may be shared.
+"""
+import argparse, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def cpu_s():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmds, runs):
+    out = {name: ([], []) for name, _ in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds:
+            t0, c0 = time.perf_counter(), cpu_s()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            out[name][0].append((time.perf_counter() - t0) * 1000)
+            out[name][1].append((cpu_s() - c0) * 1000)
+    return out
+
+
+def table(res, ref):
+    bw, bc = min(res[ref][0]), min(res[ref][1])
+    mw, mc = statistics.median(res[ref][0]), statistics.median(res[ref][1])
+    print(f"  {'':<44} {'wall min':>9} {'p50':>7} {'x':>6} {'x p50':>6}   {'cpu min':>8} {'p50':>7}"
+          f" {'x':>6} {'x p50':>6}")
+    for name, (w, c) in res.items():
+        print(f"  {name:<44} {min(w):9.1f} {statistics.median(w):7.1f} {min(w) / bw:6.2f}"
+              f" {statistics.median(w) / mw:6.2f}   {min(c):8.1f} {statistics.median(c):7.1f}"
+              f" {min(c) / bc:6.2f} {statistics.median(c) / mc:6.2f}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(HERE, "../../build"))
+    ap.add_argument("--baseline")
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--tmp", default="/tmp")
+    ap.add_argument("--quick", action="store_true", help="--brief and jsonl only")
+    a = ap.parse_args()
+    nt = os.path.abspath(os.path.join(a.build, "nagle-trace"))
+    mkcap = os.path.abspath(os.path.join(a.build, "tests/golden/mkcap"))
+    bins = [("", nt)] + ([("before ", os.path.abspath(a.baseline))] if a.baseline else [])
+    tmp = tempfile.mkdtemp(dir=a.tmp)
+    try:
+        loop = os.path.join(tmp, "pcap_read_loop")
+        subprocess.run(["cc", "-O2", "-o", loop, os.path.join(HERE, "pcap_read_loop.c"), "-lpcap"],
+                       check=True)
+        for flows, rounds, extra in ((10000, 50, []), (100000, 5, ["--max-flows", "131072"])):
+            path = os.path.join(tmp, f"b{flows}.pcap")
+            subprocess.run([mkcap, "bench", path, str(flows), str(rounds)], check=True)
+            subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
+            print(f"{flows} flows x {rounds} rounds, {os.path.getsize(path) / 1e6:.0f} MB, "
+                  f"{a.runs} runs each, cores {os.cpu_count()}, load {os.getloadavg()[0]:.2f}")
+            cmds = [("read loop (pcap_next_ex)", [loop, path])]
+            fmts = ("jsonl",) if a.quick else ("text", "json", "jsonl")
+            for tag, b in bins:
+                base = [b, "analyze"] + extra
+                cmds.append((f"{tag}analyze --brief", base + ["--brief", path]))
+                cmds.append((f"{tag}analyze --brief --jobs 1", base + ["--brief", "--jobs", "1", path]))
+                for fmt in fmts:
+                    cmds.append((f"{tag}analyze --format {fmt}", base + ["--format", fmt, path]))
+                    if not a.quick:
+                        cmds.append((f"{tag}analyze --format {fmt} --jobs 1",
+                                     base + ["--format", fmt, "--jobs", "1", path]))
+            table(timed(cmds, a.runs), "read loop (pcap_next_ex)")
+            print(f"  load after: {os.getloadavg()[0]:.2f}")
+            os.unlink(path)
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

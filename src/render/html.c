@@ -306,6 +306,24 @@ static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct 
 	return ret;
 }
 
+/* The what-if panel, from each variant's knobs as run (runs the model did not take are left out). */
+static int model_panel(FILE *out, const struct nt_run *runs, unsigned n_runs)
+{
+	struct nt_lesson_model_run m[64];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < n_runs && n < 64; i++) {
+		if (!runs[i].predicting)
+			continue;
+		m[n].variant = runs[i].cfg.variant;
+		m[n].label = runs[i].cfg.variant;
+		m[n].knobs = &runs[i].predict.knobs;
+		m[n].measured = true;
+		n++;
+	}
+	return nt_lesson_model(out, m, n);
+}
+
 static void intro(FILE *out, const struct nt_run *first)
 {
 	fputs("<p class=\"nt-intro\">Linux ", out);
@@ -349,6 +367,8 @@ static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 		      nt_pick_get(&d->picks[pick], &rv) ? rv.round->index : 1);
 	intro(out, &runs[0]);
 	ret = lesson(out, runs, n_runs, d);
+	if (ret == 0)
+		ret = model_panel(out, runs, n_runs);
 	if (ret < 0)
 		return ret;
 	fputs("<div class=\"nt-rest\">\n<h2>Summary</h2>\n<div class=\"nt-wide\">\n", out);

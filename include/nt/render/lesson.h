@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nt/model/predict.h"
 #include "nt/model/verdict.h"
 
 #define NT_LESSON_ROUNDS_MAX 16u  /* ladders embedded per track: rounds 1..16 */
@@ -35,6 +36,10 @@
 /* The page's script and style (src/render/lesson/), compiled in. */
 extern const char nt_lesson_js[];
 extern const char nt_lesson_css[];
+/* The what-if panel's script (src/render/lesson/model.js), compiled in. */
+extern const char nt_lesson_model_js[];
+/* The model as WebAssembly in base64 (cmake/NtWasm.cmake); "" when built without it. */
+extern const char nt_lesson_wasm_b64[];
 
 /**
  * struct nt_lesson_strip - a track's strip being collected, one cell per
@@ -209,5 +214,32 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
  */
 int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an,
 			    const struct nt_flow_result *r);
+
+/**
+ * struct nt_lesson_model_run - where the what-if panel can start from
+ * @variant: the variant's name
+ * @label: what the panel's selector shows
+ * @knobs: the knobs the run had (or the prediction was made for)
+ * @measured: a recorded run, not only a prediction: changed knobs are
+ *            marked as not measured
+ */
+struct nt_lesson_model_run {
+	const char *variant;
+	const char *label;
+	const struct nt_predict_knobs *knobs;
+	bool measured;
+};
+
+/**
+ * nt_lesson_model() - the what-if panel: the knobs as controls, each run's
+ * knob vector, and the model compiled to WebAssembly, inline
+ * (src/render/lesson_model.c; the script is src/render/lesson/model.js)
+ * @out: the page
+ * @runs: the starting points, the first selected
+ * @n: how many (0: no panel)
+ *
+ * Return: 0 or -EIO.
+ */
+int nt_lesson_model(FILE *out, const struct nt_lesson_model_run *runs, unsigned n);
 
 #endif

@@ -240,7 +240,8 @@ static unsigned ladder(const struct nt_predict_knobs *k, const struct nt_predict
 
 	s[n++] = (struct seg){ 0, true, r->coalesced ? "header+body" : "header", "header" };
 	if (!r->coalesced) {
-		body_t = r->body_held ? gap : k->write_gap_ns;
+		/* A held body leaves once the ACK is in: drawn just after it. */
+		body_t = r->body_held ? gap + 1 : k->write_gap_ns;
 		if (body_t <= 0)
 			body_t = 1000;
 		s[n++] = (struct seg){ body_t, true, "body", r->body_held ? "release" : "body" };

@@ -145,9 +145,11 @@ void nt_lesson_track_end(FILE *out);
  * @verdict: its verdict, the answer of predict mode
  * @reveal: the step that shows the verdict (predict mode asks before it), 0: none
  * @steps: how many steps the ladder has
+ * @wait_ns: how long the client waited for the reply (predict mode's second
+ *           question), negative: not asked
  */
 void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long reveal,
-			    size_t steps);
+			    size_t steps, int64_t wait_ns);
 
 /**
  * nt_lesson_step() - one step's words, between nt_lesson_steps_begin() and
@@ -155,9 +157,11 @@ void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long
  * @out: the page
  * @step: its number, 1-based
  * @what: what happened, plain text (escaped here)
- * @why: why, plain text (escaped here); NULL or "" when nothing is known
+ * @why: why, one plain sentence (escaped here); NULL or "" when nothing is known
+ * @kernel: the kernel detail behind the page's toggle: the rules and the
+ *          evidence (escaped here); NULL or "" when none
  */
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why);
+void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *kernel);
 
 /** nt_lesson_steps_begin() - open the figure's list of steps (after its ladder) */
 void nt_lesson_steps_begin(FILE *out);

@@ -27,6 +27,13 @@
 		step: parseInt(body.dataset.step, 10) || 0
 	};
 	var guessed = {};
+	var results = {};
+	var waited = {};
+	/* Every bar's tooltip, kept aside while predict mode hides it. */
+	var tips = new Map();
+	Array.prototype.forEach.call(document.querySelectorAll('.nt-cell[data-round]'), function (c) {
+		tips.set(c, { title: c.getAttribute('title'), aria: c.getAttribute('aria-label') });
+	});
 
 	function track() {
 		for (var i = 0; i < tracks.length; i++)
@@ -43,6 +50,9 @@
 		return !predicting() || guessed[key()] || !f || !f.dataset.reveal ||
 			state.step >= parseInt(f.dataset.reveal, 10);
 	}
+	/* Predict mode asks how long the client waits too, where the round says. */
+	function asksWait(f) { return !!(f && f.dataset.waitMs); }
+	function waitBand(ms) { return ms < 1 ? 'lt1' : ms < 10 ? 'lt10' : ms < 100 ? 'lt100' : 'ge100'; }
 
 	function readHash() {
 		var h = location.hash.replace(/^#/, '');
@@ -83,7 +93,14 @@
 			'Step ' + state.step + ' of ' + nsteps(f)) : 'No ladder for this round';
 		$('#nt-what').textContent = li ? li.textContent : (f ? '' :
 			(track().dataset.noladder || ''));
+		var open = revealed(f);
 		$('#nt-why').textContent = li ? (li.dataset.why || '') : '';
+		var kernel = $('#nt-kernel');
+		if (kernel) {
+			kernel.hidden = !(li && li.dataset.kernel && open);
+			$('#nt-kernel-text').textContent = li && open ? (li.dataset.kernel || '') : '';
+		}
+		$('#nt-result').textContent = results[key()] || '';
 		var notes = $('#nt-notes');
 		notes.innerHTML = '';
 		if (f && last && revealed(f)) {
@@ -99,8 +116,17 @@
 			var from = parseInt(c.dataset.round, 10);
 			var to = parseInt(c.dataset.last || c.dataset.round, 10);
 			c.classList.toggle('nt-here', state.round >= from && state.round <= to);
-			c.classList.toggle('nt-hide', !guessed[state.variant + '/' + from] &&
-				!(from === state.round && revealed(figure(t))));
+			var hide = predicting() && !guessed[state.variant + '/' + from] &&
+				!(from === state.round && revealed(figure(t)));
+			c.classList.toggle('nt-hide', hide);
+			var tip = tips.get(c);
+			if (hide) {
+				c.removeAttribute('title');
+				c.setAttribute('aria-label', 'round ' + from);
+			} else if (tip) {
+				if (tip.title) c.setAttribute('title', tip.title);
+				if (tip.aria) c.setAttribute('aria-label', tip.aria);
+			}
 		}
 	}
 
@@ -109,6 +135,10 @@
 		var ask = predicting() && f && f.dataset.reveal && !guessed[key()] &&
 			state.step + 1 === parseInt(f.dataset.reveal, 10);
 		g.hidden = !ask;
+		var w = $('#nt-guess-wait');
+		if (w) w.hidden = !(ask && asksWait(f) && !waited[key()]);
+		var v = $('#nt-guess-verdict');
+		if (v) v.hidden = !(ask && !results[key() + '/v']);
 		return ask;
 	}
 
@@ -130,7 +160,9 @@
 		strip(t);
 		guess(f);
 		$('#nt-variant').value = state.variant;
-		$('#nt-where').textContent = (t.dataset.label || state.variant) + ', ' +
+		/* The label counts the verdicts: not while the class is guessing. */
+		$('#nt-where').textContent = (predicting() ? state.variant :
+			(t.dataset.label || state.variant)) + ', ' +
 			(t.dataset.unit || 'round') + ' ' + state.round + ' of ' + rounds(t);
 		body.dataset.variant = state.variant;
 		body.dataset.round = String(state.round);
@@ -165,24 +197,52 @@
 		render();
 	}
 
-	function answer(v) {
-		var f = figure(track());
-		if (!f) return;
+	var BANDS = { lt1: 'under 1 ms', lt10: '1 to 10 ms', lt100: '10 to 100 ms',
+		ge100: '100 ms or more' };
+	/* Both questions answered (or the only one): the verdict shows, with how it went. */
+	function settle(f) {
+		if (!results[key() + '/v'] || (asksWait(f) && !waited[key()]))
+			return render();
 		guessed[key()] = true;
-		var right = v === f.dataset.verdict;
-		$('#nt-result').textContent = (right ? 'Right: ' : 'Not quite: ') + 'round ' +
-			state.round + ' is ' + f.dataset.verdict + '.';
+		var text = results[key() + '/v'];
+		if (asksWait(f)) {
+			var ms = parseFloat(f.dataset.waitMs);
+			var band = waitBand(ms);
+			text += ' ' + (waited[key()] === band ? 'Right: ' : 'Not quite: ') +
+				'the client waited ' + ms.toFixed(3) + ' ms (' + BANDS[band] + ').';
+		}
+		results[key()] = text;
 		state.step++;
 		render();
 	}
+	function answer(v) {
+		var f = figure(track());
+		if (!f) return;
+		var right = v === f.dataset.verdict;
+		results[key() + '/v'] = (right ? 'Right: ' : 'Not quite: ') + 'round ' +
+			state.round + ' is ' + f.dataset.verdict + '.';
+		settle(f);
+	}
+	function answerWait(b) {
+		var f = figure(track());
+		if (!f) return;
+		waited[key()] = b;
+		settle(f);
+	}
 
 	document.addEventListener('keydown', function (e) {
-		if (e.target && e.target.tagName === 'SELECT') return;
 		var k = e.key;
-		if (k === 'ArrowRight' || k === ' ' || k === 'Enter') step(1);
-		else if (k === 'ArrowLeft' || k === 'Backspace') step(-1);
-		else if (k === 'ArrowDown' || k === 'n' || k === 'PageDown') round(1);
-		else if (k === 'ArrowUp' || k === 'p' || k === 'PageUp') round(-1);
+		var tag = e.target && e.target.tagName;
+		/* A clicker's PageDown/PageUp always step: it takes the keys back from a control. */
+		if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') {
+			if (k !== 'PageDown' && k !== 'PageUp' && k !== 'Escape') return;
+			e.target.blur();
+		}
+		if (k === 'ArrowRight' || k === ' ' || k === 'Enter' || k === 'PageDown') step(1);
+		else if (k === 'ArrowLeft' || k === 'Backspace' || k === 'PageUp') step(-1);
+		else if (k === 'ArrowDown' || k === 'n') round(1);
+		else if (k === 'ArrowUp' || k === 'p') round(-1);
+		else if (k === 'Escape') return;
 		else if (k === 'Home') { state.step = 0; render(); }
 		else if (k === 'End') { state.step = 1e9; render(); }
 		else if (k === 'v') variant(1);
@@ -201,14 +261,19 @@
 		else if (el && el.dataset.nt === 'projector') toggle('nt-projector', '#nt-projector');
 		else if (el && el.dataset.nt === 'predict') toggle('nt-predict', '#nt-predict');
 		else if (el && el.dataset.nt === 'guess') answer(el.dataset.verdict);
+		else if (el && el.dataset.nt === 'wait') answerWait(el.dataset.band);
 		else if (el && el.dataset.nt === 'cell') {
 			state.round = parseInt(el.dataset.round, 10);
 			state.step = 0;
 			render();
 		} else if (e.target.closest && e.target.closest('.nt-round')) step(1);
+		/* A button clicked keeps no focus: space and Enter step, not press it again. */
+		if (el && el.tagName === 'BUTTON') el.blur();
 	});
 	$('#nt-variant').addEventListener('change', function (e) {
 		state.variant = e.target.value;
+		/* The keys go back to the lesson: arrows step, not switch variants. */
+		e.target.blur();
 		render();
 	});
 	window.addEventListener('hashchange', function () { readHash(); render(); });

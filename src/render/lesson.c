@@ -240,11 +240,16 @@ void nt_lesson_steps_begin(FILE *out)
 	fputs("<ol class=\"nt-steps\">\n", out);
 }
 
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *kernel)
+void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *plain,
+		    const char *kernel)
 {
 	fprintf(out, "<li data-step=\"%zu\" data-why=\"", step);
 	if (why)
 		nt_escape_xml(out, why);
+	if (plain && plain[0] && (!why || strcmp(plain, why))) {
+		fputs("\" data-plain=\"", out);
+		nt_escape_xml(out, plain);
+	}
 	if (kernel && kernel[0]) {
 		fputs("\" data-kernel=\"", out);
 		nt_escape_xml(out, kernel);

@@ -123,7 +123,8 @@ static void step_plain(const struct nt_event *e, char *buf, size_t len)
 }
 
 static void step_why(const struct nt_round_view *rv, size_t i, const char *client_ev,
-		     const char *target_ev, char *buf, size_t len, char *kernel, size_t klen)
+		     const char *target_ev, char *buf, size_t len, char *plain, size_t plen,
+		     char *kernel, size_t klen)
 {
 	const struct nt_round *r = rv->round;
 	const struct nt_event *e = &rv->ev[i];
@@ -160,8 +161,9 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 			 nt_ns_to_ms(r->release_ns));
 	else if (at == r->marks.b && r->verdict == NT_VERDICT_UNHELD)
 		snprintf(buf, len, "The body left before the header's ACK: nothing held it.");
+	step_plain(e, plain, plen);
 	if (!buf[0])
-		step_plain(e, buf, len);
+		snprintf(buf, len, "%s", plain);
 	kernel[0] = '\0';
 	if (e->kind == NT_EVENT_SYSCALL && client_ev &&
 	    (e->sys.call == NT_CALL_WRITE_BODY || e->sys.call == NT_CALL_WRITE_REQUEST))
@@ -204,7 +206,7 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
 	char *client_ev, *target_ev;
-	char what[160], why[400], kernel[1200];
+	char what[160], why[400], plain[160], kernel[1200];
 	int ret;
 
 	nt_lesson_figure_begin(out, r->index, nt_verdict_name(r->verdict), reveal_step(r), rv->n,
@@ -216,8 +218,9 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
 	nt_lesson_steps_begin(out);
 	for (size_t i = 0; i < rv->n; i++) {
 		step_what(&rv->ev[i], t0, what, sizeof(what));
-		step_why(rv, i, client_ev, target_ev, why, sizeof(why), kernel, sizeof(kernel));
-		nt_lesson_step(out, i + 1, what, why, kernel);
+		step_why(rv, i, client_ev, target_ev, why, sizeof(why), plain, sizeof(plain),
+			 kernel, sizeof(kernel));
+		nt_lesson_step(out, i + 1, what, why, plain, kernel);
 	}
 	nt_lesson_notes_begin(out);
 	notes(out, run, r, client_ev, target_ev);

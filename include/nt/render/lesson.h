@@ -158,10 +158,13 @@ void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long
  * @step: its number, 1-based
  * @what: what happened, plain text (escaped here)
  * @why: why, one plain sentence (escaped here); NULL or "" when nothing is known
+ * @plain: what predict mode says before the verdict shows, when @why gives
+ *         the verdict away (NULL: @why)
  * @kernel: the kernel detail behind the page's toggle: the rules and the
  *          evidence (escaped here); NULL or "" when none
  */
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *kernel);
+void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *plain,
+		    const char *kernel);
 
 /** nt_lesson_steps_begin() - open the figure's list of steps (after its ladder) */
 void nt_lesson_steps_begin(FILE *out);

@@ -18,8 +18,10 @@
 	'use strict';
 	var body = document.body;
 	var tracks = Array.prototype.slice.call(document.querySelectorAll('.nt-track'));
-	if (!tracks.length)
+	if (!tracks.length) {
+		body.classList.add('nt-ready');
 		return;
+	}
 	var $ = function (sel, root) { return (root || document).querySelector(sel); };
 	var state = {
 		variant: body.dataset.variant || tracks[0].dataset.variant,
@@ -94,7 +96,9 @@
 		$('#nt-what').textContent = li ? li.textContent : (f ? '' :
 			(track().dataset.noladder || ''));
 		var open = revealed(f);
-		$('#nt-why').textContent = li ? (li.dataset.why || '') : '';
+		/* Before the reveal, a step says only what needs no verdict to say. */
+		$('#nt-why').textContent = li ? ((open ? li.dataset.why : li.dataset.plain ||
+			li.dataset.why) || '') : '';
 		var kernel = $('#nt-kernel');
 		if (kernel) {
 			kernel.hidden = !(li && li.dataset.kernel && open);

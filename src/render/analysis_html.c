@@ -191,7 +191,8 @@ int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an, const struc
 			 sg->ack_rel, dt < 0 ? "" : "+", nt_fmt_ms_trunc(dt, rel, sizeof(rel)),
 			 sg->frame);
 		step_why(ep, sg, because, sizeof(because));
-		nt_lesson_step(out, i + 1, what, because, NULL, NULL);
+		nt_lesson_step(out, i + 1, sg->t_ns - r->timeline[0].t_ns, what, because, NULL,
+			       NULL);
 	}
 	nt_lesson_notes_begin(out);
 	nt_analysis_explain(an, &why, &fix);

@@ -240,10 +240,13 @@ void nt_lesson_steps_begin(FILE *out)
 	fputs("<ol class=\"nt-steps\">\n", out);
 }
 
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *plain,
-		    const char *kernel)
+void nt_lesson_step(FILE *out, size_t step, int64_t t_ns, const char *what, const char *why,
+		    const char *plain, const char *kernel)
 {
-	fprintf(out, "<li data-step=\"%zu\" data-why=\"", step);
+	fprintf(out, "<li data-step=\"%zu\"", step);
+	if (t_ns >= 0)
+		fprintf(out, " data-t-ms=\"%.3f\"", (double)t_ns / 1e6);
+	fputs(" data-why=\"", out);
 	if (why)
 		nt_escape_xml(out, why);
 	if (plain && plain[0] && (!why || strcmp(plain, why))) {

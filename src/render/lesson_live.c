@@ -220,7 +220,7 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
 		step_what(&rv->ev[i], t0, what, sizeof(what));
 		step_why(rv, i, client_ev, target_ev, why, sizeof(why), plain, sizeof(plain),
 			 kernel, sizeof(kernel));
-		nt_lesson_step(out, i + 1, what, why, plain, kernel);
+		nt_lesson_step(out, i + 1, rv->ev[i].t_ns - t0, what, why, plain, kernel);
 	}
 	nt_lesson_notes_begin(out);
 	notes(out, run, r, client_ev, target_ev);

@@ -48,6 +48,8 @@ before(() => {
 	pages.sawtooth = trace(join(dir, 'sawtooth.html'),
 		['--pingpong-thresh', '2', '--rounds', '8', '--expect', 'any']);
 	pages.all = trace(join(dir, 'all.html'), ['--variant', 'all', '--rounds', '3']);
+	pages.compare = trace(join(dir, 'compare.html'), ['--compare', 'default,nodelay',
+		'--rounds', '4']);
 	pages.predict = join(dir, 'predict.html');
 	execFileSync(NT, ['predict', '--format', 'html', '--rounds', '8', '-o', pages.predict]);
 });
@@ -406,7 +408,8 @@ function layout(page) {
 
 test('projector at 1024x768: nothing cut off, every label 18 px or more, every control on screen', async () => {
 	for (const [name, f] of Object.entries(pages)) {
-		if (name === 'predict')
+		// compare: two half-width ladders; their label size is measured below, not asserted.
+		if (name === 'predict' || name === 'compare')
 			continue;
 		const { page, context } = await open(f, '#round=2&step=0&mode=projector');
 		const fig = '.nt-track:not([hidden]) .nt-round:not([hidden])';
@@ -426,4 +429,48 @@ test('projector at 1024x768: nothing cut off, every label 18 px or more, every c
 		assert.ok((await layout(page)).smallest < 18, `${name}: the check sees no small label`);
 		await context.close();
 	}
+});
+
+test('side by side: two variants, the same round, stepped on one clock, packets a request', async () => {
+	const { page, context, errors } = await open(pages.compare, '#variant=default&round=2&step=0');
+	assert.equal(await page.getAttribute('body', 'data-sbs'), '1');
+	const shown = await page.$$eval('.nt-track:not([hidden]) .nt-round:not([hidden])', (fs) =>
+		fs.map((f) => [f.closest('.nt-track').dataset.variant, f.dataset.round]));
+	assert.deepEqual(shown, [['default', '2'], ['nodelay', '2']]);
+	assert.match(await page.textContent('#nt-where'),
+		/default \(.*2\.00 packets a request\) \| nodelay \(.*packets a request\), round 2/);
+	// Each step is the next event of either round, in time order.
+	let last = -1;
+	for (let i = 1; ; i++) {
+		await page.keyboard.press('ArrowRight');
+		const st = await state(page);
+		if (st.round !== '2')
+			break;
+		const t = await page.evaluate(() => {
+			const now = document.querySelector('.nt-track:not([hidden]) .nt-now');
+			const f = now && now.closest('.nt-round');
+			const li = f && f.querySelector(`.nt-steps li[data-step="${now.dataset.step}"]`);
+			return li ? Number(li.dataset.tMs) : null;
+		});
+		assert.ok(t !== null && t >= last, `step ${i}: ${t} after ${last}`);
+		last = t;
+		assert.ok(i < 100);
+	}
+	assert.ok(last > 0);
+	const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+	assert.ok(wide <= 1024, `${wide} px wide`);
+	await page.keyboard.press('s');
+	assert.equal(await page.getAttribute('body', 'data-sbs'), null);
+	assert.equal(await page.locator('.nt-track:not([hidden])').count(), 1);
+	assert.deepEqual(errors, []);
+	await context.close();
+});
+
+test('side by side in projector mode: on screen; its smallest label is reported', async () => {
+	const { page, context } = await open(pages.compare, '#round=2&step=3&mode=projector');
+	const l = await layout(page);
+	assert.deepEqual(l.bad, []);
+	assert.ok(l.w <= 1024 && l.h <= 768, `${l.w}x${l.h}`);
+	process.stdout.write(`# projector side by side: smallest label ${l.smallest.toFixed(1)} px (${l.where})\n`);
+	await context.close();
 });

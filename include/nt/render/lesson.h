@@ -156,6 +156,8 @@ void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long
  * nt_lesson_notes_begin()
  * @out: the page
  * @step: its number, 1-based
+ * @t_ns: when it happened, on the round's clock (side by side steps two
+ *        rounds on one clock); negative when unknown
  * @what: what happened, plain text (escaped here)
  * @why: why, one plain sentence (escaped here); NULL or "" when nothing is known
  * @plain: what predict mode says before the verdict shows, when @why gives
@@ -163,8 +165,8 @@ void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long
  * @kernel: the kernel detail behind the page's toggle: the rules and the
  *          evidence (escaped here); NULL or "" when none
  */
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why, const char *plain,
-		    const char *kernel);
+void nt_lesson_step(FILE *out, size_t step, int64_t t_ns, const char *what, const char *why,
+		    const char *plain, const char *kernel);
 
 /** nt_lesson_steps_begin() - open the figure's list of steps (after its ladder) */
 void nt_lesson_steps_begin(FILE *out);

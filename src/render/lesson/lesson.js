@@ -47,7 +47,7 @@
 	function figure(t) { return $('.nt-round[data-round="' + state.round + '"]', t); }
 	function nsteps(f) { return f ? parseInt(f.dataset.steps, 10) || 0 : 0; }
 	function key() { return state.variant + '/' + state.round; }
-	function predicting() { return body.classList.contains('nt-predict'); }
+	function predicting() { return body.classList.contains('nt-predict') && !state.sbs; }
 	function revealed(f) {
 		return !predicting() || guessed[key()] || !f || !f.dataset.reveal ||
 			state.step >= parseInt(f.dataset.reveal, 10);
@@ -64,6 +64,7 @@
 			if (p[0] === 'variant' && v) state.variant = v;
 			if (p[0] === 'round' && /^\d+$/.test(v)) state.round = parseInt(v, 10);
 			if (p[0] === 'step' && /^\d+$/.test(v)) state.step = parseInt(v, 10);
+			if (p[0] === 'view') state.sbs = v === 'sbs';
 			if (p[0] === 'mode') {
 				body.classList.toggle('nt-projector', v.indexOf('projector') >= 0);
 				body.classList.toggle('nt-predict', v.indexOf('predict') >= 0);
@@ -78,13 +79,88 @@
 		state.step = Math.max(0, Math.min(state.step, nsteps(figure(t))));
 	}
 
-	function showSteps(f) {
+	function showSteps(f, at, now) {
 		var items = f.querySelectorAll('[data-step]');
+		if (at === undefined) at = now = state.step;
 		for (var i = 0; i < items.length; i++) {
 			var k = parseInt(items[i].dataset.step, 10);
-			items[i].classList.toggle('nt-future', k > state.step);
-			items[i].classList.toggle('nt-now', k === state.step);
+			items[i].classList.toggle('nt-future', k > at);
+			items[i].classList.toggle('nt-now', k === now);
 		}
+	}
+
+	/*
+	 * Side by side (--compare): two variants' rounds of the same number, stepped
+	 * together on one clock: each step is the next event of either round in time
+	 * order (data-t-ms), and each ladder shows what had happened by then.
+	 */
+	var cmp = document.getElementById('nt-compare');
+	state.sbs = !!cmp;
+	function byName(v) {
+		for (var i = 0; i < tracks.length; i++)
+			if (tracks[i].dataset.variant === v) return tracks[i];
+		return null;
+	}
+	function pair() {
+		var a = cmp && byName(cmp.dataset.a), b = cmp && byName(cmp.dataset.b);
+		return a && b ? [a, b] : null;
+	}
+	function sbs() { return state.sbs && !!pair(); }
+	function merged() {
+		var out = [];
+		pair().forEach(function (t, side) {
+			var f = figure(t);
+			if (!f) return;
+			Array.prototype.forEach.call(f.querySelectorAll('.nt-steps li'), function (li) {
+				out.push({ t: parseFloat(li.dataset.tMs), side: side, f: f, li: li,
+					k: parseInt(li.dataset.step, 10), variant: t.dataset.variant });
+			});
+		});
+		out.sort(function (x, y) { return x.t - y.t || x.side - y.side || x.k - y.k; });
+		return out;
+	}
+	function renderSbs() {
+		var p = pair();
+		state.round = Math.max(1, Math.min(state.round, rounds(p[0]), rounds(p[1])));
+		var ev = merged();
+		state.step = Math.max(0, Math.min(state.step, ev.length));
+		body.classList.add('nt-sbs-on');
+		tracks.forEach(function (x) { x.hidden = p.indexOf(x) < 0; });
+		var cur = state.step ? ev[state.step - 1] : null;
+		p.forEach(function (t) {
+			var figs = t.querySelectorAll('.nt-round');
+			for (var i = 0; i < figs.length; i++) {
+				figs[i].hidden = figs[i].dataset.round !== String(state.round);
+				figs[i].classList.add('nt-revealed');
+			}
+			var f = figure(t), at = 0;
+			var none = $('.nt-noladder', t);
+			if (none) none.hidden = !!f;
+			if (!f) return;
+			for (var j = 0; j < state.step; j++)
+				if (ev[j].f === f) at = ev[j].k;
+			showSteps(f, at, cur && cur.f === f ? cur.k : -1);
+			strip(t);
+		});
+		$('#nt-step-title').textContent = state.step === 0 ?
+			'Both rounds, one clock: press \u2192 to step' :
+			'Step ' + state.step + ' of ' + ev.length + ': ' + cur.variant;
+		$('#nt-what').textContent = cur ? cur.li.textContent : '';
+		$('#nt-why').textContent = cur ? (cur.li.dataset.why || '') : '';
+		var kernel = $('#nt-kernel');
+		if (kernel) {
+			kernel.hidden = !(cur && cur.li.dataset.kernel);
+			$('#nt-kernel-text').textContent = cur ? (cur.li.dataset.kernel || '') : '';
+		}
+		$('#nt-result').textContent = '';
+		$('#nt-notes').innerHTML = '';
+		$('#nt-guess').hidden = true;
+		$('#nt-where').textContent = p[0].dataset.label + ' | ' + p[1].dataset.label +
+			', round ' + state.round + ' of ' + Math.min(rounds(p[0]), rounds(p[1]));
+		body.dataset.step = String(state.step);
+		body.dataset.round = String(state.round);
+		body.dataset.sbs = '1';
+		return ev.length;
 	}
 
 	function panel(f) {
@@ -147,6 +223,14 @@
 	}
 
 	function render() {
+		var sb = $('#nt-sbs');
+		if (sb) sb.setAttribute('aria-pressed', sbs() ? 'true' : 'false');
+		if (sbs()) {
+			renderSbs();
+			return;
+		}
+		body.classList.remove('nt-sbs-on');
+		delete body.dataset.sbs;
 		clamp();
 		var t = track();
 		tracks.forEach(function (x) { x.hidden = x !== t; });
@@ -178,6 +262,17 @@
 	}
 
 	function step(d) {
+		if (sbs()) {
+			var n = merged().length;
+			if (d > 0 && state.step >= n && state.round < Math.min(rounds(pair()[0]),
+				rounds(pair()[1]))) {
+				state.round++;
+				state.step = 0;
+			} else {
+				state.step += d;
+			}
+			return render();
+		}
 		var f = figure(track());
 		if (d > 0 && guess(f))
 			return;
@@ -253,6 +348,7 @@
 		else if (k === 'V') variant(-1);
 		else if (k === 'f') toggle('nt-projector', '#nt-projector');
 		else if (k === 'g') toggle('nt-predict', '#nt-predict');
+		else if (k === 's' && pair()) { state.sbs = !state.sbs; state.step = 0; render(); }
 		else return;
 		e.preventDefault();
 	});
@@ -264,6 +360,7 @@
 		else if (el && el.dataset.nt === 'round+') round(1);
 		else if (el && el.dataset.nt === 'projector') toggle('nt-projector', '#nt-projector');
 		else if (el && el.dataset.nt === 'predict') toggle('nt-predict', '#nt-predict');
+		else if (el && el.dataset.nt === 'sbs') { state.sbs = !state.sbs; state.step = 0; render(); }
 		else if (el && el.dataset.nt === 'guess') answer(el.dataset.verdict);
 		else if (el && el.dataset.nt === 'wait') answerWait(el.dataset.band);
 		else if (el && el.dataset.nt === 'cell') {
@@ -281,6 +378,16 @@
 		render();
 	});
 	window.addEventListener('hashchange', function () { readHash(); render(); });
+	if (pair()) {
+		/* The bar's own button: side by side or one variant at a time. */
+		var sbsButton = document.createElement('button');
+		sbsButton.type = 'button';
+		sbsButton.id = 'nt-sbs';
+		sbsButton.dataset.nt = 'sbs';
+		sbsButton.title = 'two variants, the same round, one clock (s)';
+		sbsButton.textContent = 'Side by side';
+		$('#nt-projector').parentNode.insertBefore(sbsButton, $('#nt-projector'));
+	}
 	readHash();
 	render();
 	body.classList.add('nt-ready');

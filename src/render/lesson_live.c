@@ -117,6 +117,8 @@ static void step_plain(const struct nt_event *e, char *buf, size_t len)
 		snprintf(buf, len, "The target acknowledges what it received.");
 	} else if (e->seg.dir == NT_DIR_T2C) {
 		snprintf(buf, len, "The target's reply is on the wire.");
+	} else if (e->seg.payload_bytes == 0) {
+		snprintf(buf, len, "The client acknowledges what it received.");
 	} else {
 		snprintf(buf, len, "The client sends request bytes.");
 	}
@@ -155,6 +157,11 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 		snprintf(buf, len,
 			 "The ACK came at once (the target was in quick-ACK mode): "
 			 "Nagle held the body only until now.");
+	else if (at == r->marks.b && r->body_written_after_ack)
+		/* As the ACK's step said: the body was written after the ACK was in. */
+		snprintf(buf, len,
+			 "The body leaves as soon as it is written: the header's ACK was "
+			 "already in, so Nagle had nothing to hold it for.");
 	else if (at == r->marks.b && r->release_ns >= 0 &&
 		 (stalled || r->verdict == NT_VERDICT_HELD))
 		snprintf(buf, len, "The ACK released the body: it leaves %.3f ms after it.",

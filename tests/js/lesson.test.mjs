@@ -474,3 +474,17 @@ test('side by side in projector mode: on screen; its smallest label is reported'
 	process.stdout.write(`# projector side by side: smallest label ${l.smallest.toFixed(1)} px (${l.where})\n`);
 	await context.close();
 });
+
+test('every step is explained, and round 1 says one thing about its body', () => {
+	for (const name of ['sawtooth', 'all', 'compare']) {
+		const html = readFileSync(pages[name], 'utf8');
+		const steps = html.match(/<li data-step="\d+"[^>]*>/g);
+		assert.ok(steps.length > 20, name);
+		for (const li of steps)
+			assert.doesNotMatch(li, /data-why=""/, `${name}: ${li}`);
+		for (const fig of html.split('<figure').slice(1)) {
+			if (/This ACK arrived before write\(body\) returned/.test(fig))
+				assert.doesNotMatch(fig, /The ACK released the body/, name);
+		}
+	}
+});

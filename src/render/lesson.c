@@ -249,7 +249,7 @@ void nt_lesson_step(FILE *out, size_t step, int64_t t_ns, const char *what, cons
 	fputs(" data-why=\"", out);
 	if (why)
 		nt_escape_xml(out, why);
-	if (plain && plain[0] && (!why || strcmp(plain, why))) {
+	if (plain && plain[0] && (!why || strcmp(plain, why) != 0)) {
 		fputs("\" data-plain=\"", out);
 		nt_escape_xml(out, plain);
 	}

@@ -488,3 +488,21 @@ test('every step is explained, and round 1 says one thing about its body', () =>
 		}
 	}
 });
+
+test('what-if on the projector (w): on screen, labels 18 px or more, the knobs move it', async () => {
+	const { page, context, errors } = await open(pages.all, '#variant=default&round=2&step=0&mode=projector');
+	await page.waitForSelector('#nt-model.nt-model-ready', { state: 'attached' });
+	await page.keyboard.press('w');
+	for (const body of [1447, 1448]) {
+		const s = await setKnob(page, 'body_bytes', body);
+		assert.equal(s.stalled === '0', body === 1448, `${body} B: ${s.verdicts}`);
+		const l = await layout(page);
+		assert.deepEqual(l.bad, [], `${body} B`);
+		assert.ok(l.w <= 1024 && l.h <= 768, `${body} B: ${l.w}x${l.h}`);
+		assert.ok(l.smallest >= 17.95, `${body} B: ${l.smallest} px: ${l.where}`);
+	}
+	await page.keyboard.press('PageDown');
+	assert.equal((await state(page)).step, '1', 'a clicker still steps from a knob');
+	assert.deepEqual(errors, []);
+	await context.close();
+});

@@ -290,6 +290,14 @@
 		state.variant = tracks[(i + d + tracks.length) % tracks.length].dataset.variant;
 		render();
 	}
+	/* The what-if panel: in projector mode it takes the screen; otherwise the page goes to it. */
+	function whatIf() {
+		var on = body.classList.toggle('nt-whatif');
+		$('#nt-whatif').setAttribute('aria-pressed', on ? 'true' : 'false');
+		if (on && !body.classList.contains('nt-projector'))
+			$('#nt-model').scrollIntoView();
+		render();
+	}
 	function toggle(cls, id) {
 		var on = body.classList.toggle(cls);
 		$(id).setAttribute('aria-pressed', on ? 'true' : 'false');
@@ -348,6 +356,7 @@
 		else if (k === 'V') variant(-1);
 		else if (k === 'f') toggle('nt-projector', '#nt-projector');
 		else if (k === 'g') toggle('nt-predict', '#nt-predict');
+		else if (k === 'w' && $('#nt-model')) whatIf();
 		else if (k === 's' && pair()) { state.sbs = !state.sbs; state.step = 0; render(); }
 		else return;
 		e.preventDefault();
@@ -360,6 +369,7 @@
 		else if (el && el.dataset.nt === 'round+') round(1);
 		else if (el && el.dataset.nt === 'projector') toggle('nt-projector', '#nt-projector');
 		else if (el && el.dataset.nt === 'predict') toggle('nt-predict', '#nt-predict');
+		else if (el && el.dataset.nt === 'whatif') whatIf();
 		else if (el && el.dataset.nt === 'sbs') { state.sbs = !state.sbs; state.step = 0; render(); }
 		else if (el && el.dataset.nt === 'guess') answer(el.dataset.verdict);
 		else if (el && el.dataset.nt === 'wait') answerWait(el.dataset.band);
@@ -378,6 +388,16 @@
 		render();
 	});
 	window.addEventListener('hashchange', function () { readHash(); render(); });
+	if ($('#nt-model')) {
+		var wButton = document.createElement('button');
+		wButton.type = 'button';
+		wButton.id = 'nt-whatif';
+		wButton.dataset.nt = 'whatif';
+		wButton.setAttribute('aria-pressed', 'false');
+		wButton.title = 'the model: change a knob, see every round (w)';
+		wButton.textContent = 'What if';
+		$('#nt-projector').parentNode.insertBefore(wButton, $('#nt-projector'));
+	}
 	if (pair()) {
 		/* The bar's own button: side by side or one variant at a time. */
 		var sbsButton = document.createElement('button');

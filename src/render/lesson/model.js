@@ -193,7 +193,7 @@
 	function ladder(r) {
 		var box = $('#nt-model-ladder');
 		box.innerHTML = '';
-		var W = 640, L = 150, R = 490, top = 44, stepH = 62;
+		var W = 640, L = 160, R = 500, top = 44, stepH = 62;
 		var segs = r.ladder;
 		var H = top + segs.length * stepH + 30;
 		var svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'nt-model-svg',
@@ -231,8 +231,8 @@
 			g.appendChild(tip);
 			svg.appendChild(g);
 		});
-		svg.appendChild(el('text', { x: L - 8, y: H - 8, 'text-anchor': 'end',
-			'class': 'nt-ml-time' }, 'waits ' + ms(r.wait_ns), true));
+		svg.appendChild(el('text', { x: (L + R) / 2, y: H - 8, 'text-anchor': 'middle',
+			'class': 'nt-ml-time' }, 'the client waits ' + ms(r.wait_ns), true));
 		box.appendChild(svg);
 		var list = el('ol', { 'class': 'nt-ml-why' });
 		segs.forEach(function (s) {
@@ -273,7 +273,8 @@
 		var s = pred.summary;
 		pick = Math.max(1, Math.min(pick, pred.rounds.length));
 		stats.textContent = s.verdicts.stalled + ' of ' + s.rounds + ' rounds stalled; ' +
-			'the client waits ' + ms(s.median_wait_ns) + ' (median); ' +
+			'the client waits ' + ms(s.median_wait_ns) + ' (median, at the model\u2019s nominal ' +
+			'times); ' +
 			s.packets_per_request.toFixed(1) + ' client packets per request; MSS ' +
 			pred.knobs.mss + ', ping-pong threshold ' + pred.knobs.pingpong_thresh + '.';
 		sec.dataset.stalled = String(s.verdicts.stalled);

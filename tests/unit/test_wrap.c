@@ -28,6 +28,15 @@ static char *wrapped(const char *line, unsigned cols)
 	return buf;
 }
 
+/* Appends @word and a space to @buf (size 2048), failing the test when it would not fit. */
+static void add_word(char *buf, const char *word)
+{
+	size_t used = strlen(buf);
+	int n = snprintf(buf + used, 2048 - used, "%s ", word);
+
+	assert_true(n > 0 && (size_t)n < 2048 - used);
+}
+
 /* what this checks: every line fits, no word is cut, and the words are all there, in order */
 static void check_fits(const char *line, unsigned cols)
 {
@@ -43,16 +52,14 @@ static void check_fits(const char *line, unsigned cols)
 		if (strchr(text, ' '))
 			assert_true(nt_wrap_columns(l, strlen(l)) <= cols);
 		for (char *w = strtok_r(l, " ", &w2); w; w = strtok_r(NULL, " ", &w2)) {
-			strcat(joined, w);
-			strcat(joined, " ");
+			add_word(joined, w);
 		}
 	}
 	free(copy);
 	copy = strdup(line);
 	save = NULL;
 	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		strcat(want, w);
-		strcat(want, " ");
+		add_word(want, w);
 	}
 	assert_string_equal(joined, want);
 	free(copy);

@@ -52,8 +52,12 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		return NT_EXIT_FILE;
 	}
-	ret = strcmp(o->out.format, "json") == 0 ? nt_predict_json(out.fp, docs, n)
-						 : nt_predict_text(out.fp, docs, n);
+	if (strcmp(o->out.format, "json") == 0)
+		ret = nt_predict_json(out.fp, docs, n);
+	else if (strcmp(o->out.format, "html") == 0)
+		ret = nt_predict_html(out.fp, docs, n);
+	else
+		ret = nt_predict_text(out.fp, docs, n);
 	if (ret < 0) {
 		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);

@@ -48,6 +48,7 @@ struct trace_cmd {
 	struct nt_pcap_writer *pcap[NT_TRACE_VARIANTS_MAX];
 	struct nt_trace_export exp[NT_TRACE_VARIANTS_MAX];
 	struct nt_output out;
+	FILE *wrap; /* the report on a terminal, lines broken at words (nt_cmd_wrap_open()) */
 	struct nt_renderer doc;
 	struct nt_cmd_tty tty;
 	struct nt_rx_stamps stamps;
@@ -301,6 +302,17 @@ static int run_failed(struct trace_cmd *tc, int ret)
 	return NT_EXIT_ENVIRONMENT;
 }
 
+/* The wrapping stream's last partial line goes out; standard output stays open. */
+static int wrap_close(struct trace_cmd *tc)
+{
+	int ret = 0;
+
+	if (tc->wrap && fclose(tc->wrap) == EOF)
+		ret = -EIO;
+	tc->wrap = NULL;
+	return ret;
+}
+
 /* After the runs: the document, -w's files and the exit status. */
 static int finish(struct trace_cmd *tc, unsigned n)
 {
@@ -311,12 +323,15 @@ static int finish(struct trace_cmd *tc, unsigned n)
 		/* Stopped before the first variant began: nothing to report. */
 		fprintf(stderr,
 			"nagle-trace: interrupted before the first run: no report written\n");
+		(void)wrap_close(tc);
 		nt_output_abort(&tc->out);
 		pcap_abort_all(tc);
 		return exit_status(tc, 0, true);
 	}
 	tc->doc.interrupted = interrupted;
 	ret = nt_renderer_finish(&tc->doc, tc->runs, n);
+	if (wrap_close(tc) < 0 && ret == 0)
+		ret = -EIO;
 	if (ret == 0)
 		ret = nt_output_commit(&tc->out, &tc->err);
 	if (ret < 0 && ret != -EPIPE) {
@@ -345,6 +360,7 @@ static int run(struct trace_cmd *tc)
 	 */
 	bool to_tty = !opt->out.path && isatty(STDOUT_FILENO);
 	const struct nt_format *fmt = nt_format_find(opt->out.format, NT_FORMAT_TRACE);
+	FILE *report;
 	int n, ret;
 
 	tc->runs = calloc(opt->n_variants, sizeof(*tc->runs));
@@ -365,8 +381,12 @@ static int run(struct trace_cmd *tc)
 		nt_output_abort(&tc->out);
 		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
 	}
-	ret = nt_renderer_open(&tc->doc, fmt->trace, tc->out.fp, &ro, opt->n_variants);
-	nt_cmd_tty_init(&tc->tty, nt_renderer_sink(&tc->doc), tc->out.fp, to_tty, opt->n_variants);
+	/* A text report on a terminal breaks its long lines at words, not where the screen ends. */
+	if (to_tty && strcmp(opt->out.format, "text") == 0)
+		tc->wrap = nt_cmd_wrap_open(tc->out.fp, nt_cmd_tty_columns());
+	report = tc->wrap ? tc->wrap : tc->out.fp;
+	ret = nt_renderer_open(&tc->doc, fmt->trace, report, &ro, opt->n_variants);
+	nt_cmd_tty_init(&tc->tty, nt_renderer_sink(&tc->doc), report, to_tty, opt->n_variants);
 	if (ret == 0) {
 		n = run_variants(tc);
 		if (n >= 0)
@@ -375,6 +395,7 @@ static int run(struct trace_cmd *tc)
 	} else {
 		ret = report_failed(tc, ret);
 	}
+	(void)wrap_close(tc);
 	pcap_abort_all(tc);
 	nt_output_abort(&tc->out);
 	return ret;

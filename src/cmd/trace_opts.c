@@ -209,7 +209,8 @@ void nt_predict_opts_usage(FILE *out)
 	      "  --hz N               its CONFIG_HZ (24..10000)\n"
 	      "\n"
 	      "output:\n"
-	      "  --format F           text|json (default text)\n"
+	      "  --format F           text|json|html (default text); html: the lesson's\n"
+	      "                       what-if panel, the model running in the page\n"
 	      "  -o, --output FILE    write the report to FILE (complete or not at all)\n"
 	      "  -h, --help           this text\n"
 	      "  --version            versions\n"
@@ -527,8 +528,8 @@ int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, stru
 	int ret = parse(argc, argv, predict_options, "ho:", opt, err);
 
 	if (ret == 0 && opt->action == NT_CMD_RUN && strcmp(opt->out.format, "text") != 0 &&
-	    strcmp(opt->out.format, "json") != 0)
-		return nt_err_set(err, 0, "--format: predict writes text or json, not \"%s\"",
+	    strcmp(opt->out.format, "json") != 0 && strcmp(opt->out.format, "html") != 0)
+		return nt_err_set(err, 0, "--format: predict writes text, json or html, not \"%s\"",
 				  opt->out.format);
 	return ret;
 }

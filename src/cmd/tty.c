@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "nt/clock.h"
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/tty.h"
 #include "nt/model/verdict.h"
+#include "nt/render/wrap.h"
 
 /* At most ten redraws a second: a round takes 40 ms when it stalls, 50 us when it does not. */
 #define REDRAW_NS (100LL * NT_NS_PER_MS)
@@ -173,4 +175,91 @@ void nt_cmd_tty_step(void *ctx, unsigned round)
 	if (restore)
 		(void)tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	nt_cmd_tty_clear(t);
+}
+
+unsigned nt_cmd_tty_columns(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	unsigned long v;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	if (env && *env) {
+		errno = 0;
+		v = strtoul(env, &end, 10);
+		if (!errno && !*end && v >= 20 && v <= 1000)
+			return (unsigned)v;
+	}
+	return 80;
+}
+
+/* The wrapping stream's state: the line so far. */
+struct wrap_cookie {
+	FILE *to;
+	unsigned cols;
+	char *line;
+	size_t len;
+	size_t cap;
+};
+
+static ssize_t wrap_write(void *c, const char *buf, size_t size)
+{
+	struct wrap_cookie *w = c;
+
+	for (size_t i = 0; i < size; i++) {
+		if (buf[i] == '\n') {
+			nt_wrap_line(w->to, w->line, w->len, w->cols);
+			w->len = 0;
+			continue;
+		}
+		if (w->len == w->cap) {
+			size_t cap = w->cap ? w->cap * 2 : 256;
+			char *p = realloc(w->line, cap);
+
+			if (!p) {
+				errno = ENOMEM;
+				return -1;
+			}
+			w->line = p;
+			w->cap = cap;
+		}
+		w->line[w->len++] = buf[i];
+	}
+	return ferror(w->to) ? -1 : (ssize_t)size;
+}
+
+static int wrap_close(void *c)
+{
+	struct wrap_cookie *w = c;
+	int ret = 0;
+
+	if (w->len)
+		fwrite(w->line, 1, w->len, w->to);
+	if (fflush(w->to) == EOF)
+		ret = EOF;
+	free(w->line);
+	free(w);
+	return ret;
+}
+
+FILE *nt_cmd_wrap_open(FILE *to, unsigned cols)
+{
+	static const cookie_io_functions_t io = { .write = wrap_write, .close = wrap_close };
+	struct wrap_cookie *w = calloc(1, sizeof(*w));
+	FILE *f;
+
+	if (!w)
+		return NULL;
+	w->to = to;
+	w->cols = cols;
+	f = fopencookie(w, "w", io);
+	if (!f) {
+		free(w);
+		return NULL;
+	}
+	/* Line by line: what the terminal shows keeps up with the rounds. */
+	setvbuf(f, NULL, _IOLBF, 0);
+	return f;
 }

@@ -175,7 +175,7 @@ int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an, const struc
 	char what[160], because[300], flags[48], rel[NT_FMT_MS_LEN];
 	int ret;
 
-	nt_lesson_figure_begin(out, 1, "stalled", ack_step(r), r->n_timeline);
+	nt_lesson_figure_begin(out, 1, "stalled", ack_step(r), r->n_timeline, -1);
 	ret = nt_analysis_svg_flow(out, an, r, false, true);
 	if (ret < 0)
 		return ret;
@@ -191,7 +191,8 @@ int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an, const struc
 			 sg->ack_rel, dt < 0 ? "" : "+", nt_fmt_ms_trunc(dt, rel, sizeof(rel)),
 			 sg->frame);
 		step_why(ep, sg, because, sizeof(because));
-		nt_lesson_step(out, i + 1, what, because);
+		nt_lesson_step(out, i + 1, sg->t_ns - r->timeline[0].t_ns, what, because, NULL,
+			       NULL);
 	}
 	nt_lesson_notes_begin(out);
 	nt_analysis_explain(an, &why, &fix);

@@ -275,8 +275,9 @@ static int track(FILE *out, const struct nt_run *run, struct html_doc *d, unsign
 		 "No ladder for this round: the page keeps rounds 1-%u%s; the strip shows every "
 		 "round.",
 		 NT_LESSON_ROUNDS_MAX, extra ? " and the one the summary shows" : "");
-	snprintf(label, sizeof(label), "%s (%s)", run->cfg.variant,
-		 nt_label_verdicts(&run->summary, v, sizeof(v)));
+	snprintf(label, sizeof(label), "%s (%s; %.2f packets a request)", run->cfg.variant,
+		 nt_label_verdicts(&run->summary, v, sizeof(v)),
+		 nt_summary_segments_per_request(&run->summary));
 	nt_lesson_track_begin(out, run->cfg.variant, label, run->summary.rounds, "round", noladder);
 	ret = nt_spool_copy(d->figs, d->figs_from[i], d->figs_to[i], out, false);
 	if (ret == 0 && extra)
@@ -290,7 +291,8 @@ static int track(FILE *out, const struct nt_run *run, struct html_doc *d, unsign
 	return ret;
 }
 
-static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct html_doc *d)
+static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct html_doc *d,
+		  bool compare)
 {
 	static const char *const verdicts[] = { "coalesced", "unheld", "held", "stalled", NULL };
 	const char *names[64] = { 0 }, *labels[64] = { 0 };
@@ -299,11 +301,37 @@ static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct 
 	for (unsigned i = 0; i < n_runs && i < 64; i++)
 		names[i] = labels[i] = runs[i].cfg.variant;
 	nt_lesson_bar(out, names, labels, n_runs < 64 ? n_runs : 64, "variant");
+	/* --compare: the first two variants stepped together, round for round (lesson.js). */
+	if (compare && n_runs >= 2) {
+		fputs("<div id=\"nt-compare\" hidden data-a=\"", out);
+		nt_escape_xml(out, runs[0].cfg.variant);
+		fputs("\" data-b=\"", out);
+		nt_escape_xml(out, runs[1].cfg.variant);
+		fputs("\"></div>\n", out);
+	}
 	nt_lesson_stage_begin(out);
 	for (unsigned i = 0; i < n_runs && !ret; i++)
 		ret = track(out, &runs[i], d, i);
 	nt_lesson_stage_end(out, verdicts);
 	return ret;
+}
+
+/* The what-if panel, from each variant's knobs as run (runs the model did not take are left out). */
+static int model_panel(FILE *out, const struct nt_run *runs, unsigned n_runs)
+{
+	struct nt_lesson_model_run m[64];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < n_runs && n < 64; i++) {
+		if (!runs[i].predicting)
+			continue;
+		m[n].variant = runs[i].cfg.variant;
+		m[n].label = runs[i].cfg.variant;
+		m[n].knobs = &runs[i].predict.knobs;
+		m[n].measured = true;
+		n++;
+	}
+	return nt_lesson_model(out, m, n);
 }
 
 static void intro(FILE *out, const struct nt_run *first)
@@ -348,19 +376,23 @@ static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigne
 	nt_html_begin(out, title, "nagle-trace", runs[pick].cfg.variant,
 		      nt_pick_get(&d->picks[pick], &rv) ? rv.round->index : 1);
 	intro(out, &runs[0]);
-	ret = lesson(out, runs, n_runs, d);
+	ret = lesson(out, runs, n_runs, d, r->opts.compare);
+	if (ret == 0)
+		ret = model_panel(out, runs, n_runs);
 	if (ret < 0)
 		return ret;
 	fputs("<div class=\"nt-rest\">\n<h2>Summary</h2>\n<div class=\"nt-wide\">\n", out);
 	summary_table(out, runs, n_runs);
 	fputs("</div>\n", out);
 	if (r->opts.compare) {
-		fputs("<h2>Side by side</h2>\n<p>The round each variant shows, on one time axis."
-		      "</p>\n",
+		fputs("<h2>Side by side</h2>\n<p>The round each variant shows, on one time axis "
+		      "(the lesson above steps the first two together, round for round: "
+		      "<em>Side by side</em>, key s).</p>\n<div class=\"nt-sbs\">\n",
 		      out);
 		ret = nt_svg_write(out, runs, d->picks, n_runs, true, false);
 		if (ret < 0)
 			return ret;
+		fputs("</div>\n", out);
 	}
 	explanations(out, runs, n_runs);
 	ret = timelines(out, runs, n_runs, d);

@@ -175,17 +175,27 @@ void nt_lesson_stage_end(FILE *out, const char *const *verdicts)
 	fputs("</div>\n<aside class=\"nt-panel\" aria-live=\"polite\">\n"
 	      "<h3 id=\"nt-step-title\">Step 0</h3>\n<p class=\"nt-what\" id=\"nt-what\"></p>\n"
 	      "<p class=\"nt-why\" id=\"nt-why\"></p>\n"
-	      "<div class=\"nt-guess\" id=\"nt-guess\" hidden><p><strong>Predict:</strong> which "
-	      "verdict will this round get?</p>",
+	      "<details class=\"nt-kernel\" id=\"nt-kernel\" hidden><summary>Kernel detail"
+	      "</summary><p id=\"nt-kernel-text\"></p></details>\n"
+	      "<div class=\"nt-guess\" id=\"nt-guess\" hidden><div id=\"nt-guess-verdict\">"
+	      "<p><strong>Predict:</strong> which verdict will this round get?</p>",
 	      out);
 	for (unsigned i = 0; verdicts && verdicts[i]; i++)
 		fprintf(out,
 			"<button type=\"button\" data-nt=\"guess\" data-verdict=\"%s\">%s</button>",
 			verdicts[i], verdicts[i]);
+	fputs("</div>\n<div id=\"nt-guess-wait\" hidden><p><strong>And:</strong> how long will "
+	      "the client wait for its reply?</p>"
+	      "<button type=\"button\" data-nt=\"wait\" data-band=\"lt1\">under 1 ms</button>"
+	      "<button type=\"button\" data-nt=\"wait\" data-band=\"lt10\">1 to 10 ms</button>"
+	      "<button type=\"button\" data-nt=\"wait\" data-band=\"lt100\">10 to 100 ms</button>"
+	      "<button type=\"button\" data-nt=\"wait\" data-band=\"ge100\">100 ms or more"
+	      "</button></div>",
+	      out);
 	fputs("</div>\n<p class=\"nt-result\" id=\"nt-result\"></p>\n<div id=\"nt-notes\"></div>\n"
 	      "</aside>\n</div>\n"
-	      "<p class=\"nt-keys\">Keys: &#8594; or space next step, &#8592; back, "
-	      "&#8595;/&#8593; "
+	      "<p class=\"nt-keys\">Keys: &#8594;, space or PageDown (a clicker) next step, "
+	      "&#8592; or PageUp back, &#8595;/&#8593; "
 	      "next/previous round, v next variant, g predict mode, f projector mode; a click on "
 	      "the ladder steps too. Links: <code>#variant=NAME&amp;round=N&amp;step=K</code> "
 	      "(add <code>&amp;mode=projector</code> or <code>predict</code>).</p>\n",
@@ -212,7 +222,7 @@ void nt_lesson_track_end(FILE *out)
 }
 
 void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long reveal,
-			    size_t steps)
+			    size_t steps, int64_t wait_ns)
 {
 	fprintf(out,
 		"<figure class=\"nt-round\" data-round=\"%u\" data-verdict=\"%s\" "
@@ -220,6 +230,8 @@ void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long
 		round, verdict, steps);
 	if (reveal > 0)
 		fprintf(out, " data-reveal=\"%ld\"", reveal);
+	if (wait_ns >= 0)
+		fprintf(out, " data-wait-ms=\"%.3f\"", (double)wait_ns / 1e6);
 	fputs(">\n", out);
 }
 
@@ -228,11 +240,23 @@ void nt_lesson_steps_begin(FILE *out)
 	fputs("<ol class=\"nt-steps\">\n", out);
 }
 
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why)
+void nt_lesson_step(FILE *out, size_t step, int64_t t_ns, const char *what, const char *why,
+		    const char *plain, const char *kernel)
 {
-	fprintf(out, "<li data-step=\"%zu\" data-why=\"", step);
+	fprintf(out, "<li data-step=\"%zu\"", step);
+	if (t_ns >= 0)
+		fprintf(out, " data-t-ms=\"%.3f\"", (double)t_ns / 1e6);
+	fputs(" data-why=\"", out);
 	if (why)
 		nt_escape_xml(out, why);
+	if (plain && plain[0] && (!why || strcmp(plain, why) != 0)) {
+		fputs("\" data-plain=\"", out);
+		nt_escape_xml(out, plain);
+	}
+	if (kernel && kernel[0]) {
+		fputs("\" data-kernel=\"", out);
+		nt_escape_xml(out, kernel);
+	}
 	fputs("\">", out);
 	nt_escape_xml(out, what);
 	fputs("</li>\n", out);

@@ -64,8 +64,7 @@ static void step_what(const struct nt_event *e, int64_t t0, char *buf, size_t le
 			 e->seg.ack_rel, rel_ms);
 }
 
-/* What the verdict rule and the kernel's evidence say about event @i; "" when nothing. */
-/* After the step's own sentence: the kernel rules the model says decided it (nt/render/why.h). */
+/* The kernel detail of a step: the rules the model says decided it (nt/render/why.h). */
 static void model_why(const struct nt_round_view *rv, size_t i, char *buf, size_t len)
 {
 	const struct nt_predict_why *why[NT_WHY_MAX];
@@ -82,8 +81,52 @@ static void model_why(const struct nt_round_view *rv, size_t i, char *buf, size_
 	}
 }
 
+/*
+ * One plain sentence for a step the verdict rule says nothing about: what
+ * the event means for the round, without kernel names.
+ */
+static void step_plain(const struct nt_event *e, char *buf, size_t len)
+{
+	if (e->kind == NT_EVENT_SYSCALL) {
+		switch (e->sys.call) {
+		case NT_CALL_WRITE_HEADER:
+			snprintf(buf, len, "The client hands the header to its kernel.");
+			break;
+		case NT_CALL_WRITE_BODY:
+			snprintf(buf, len,
+				 "The client hands the body to its kernel; whether it leaves now "
+				 "is the kernel's choice.");
+			break;
+		case NT_CALL_WRITE_REQUEST:
+			snprintf(buf, len, "The client hands header and body over in one call.");
+			break;
+		case NT_CALL_READ_REQUEST:
+			snprintf(buf, len, "The target's program reads the request.");
+			break;
+		case NT_CALL_WRITE_REPLY:
+			snprintf(buf, len, "The target's program hands its reply to its kernel.");
+			break;
+		case NT_CALL_READ_REPLY:
+			snprintf(buf, len, "The client has its reply: the round is over.");
+			break;
+		default:
+			snprintf(buf, len, "A system call returns.");
+			break;
+		}
+	} else if (e->seg.dir == NT_DIR_T2C && e->seg.payload_bytes == 0) {
+		snprintf(buf, len, "The target acknowledges what it received.");
+	} else if (e->seg.dir == NT_DIR_T2C) {
+		snprintf(buf, len, "The target's reply is on the wire.");
+	} else if (e->seg.payload_bytes == 0) {
+		snprintf(buf, len, "The client acknowledges what it received.");
+	} else {
+		snprintf(buf, len, "The client sends request bytes.");
+	}
+}
+
 static void step_why(const struct nt_round_view *rv, size_t i, const char *client_ev,
-		     const char *target_ev, char *buf, size_t len)
+		     const char *target_ev, char *buf, size_t len, char *plain, size_t plen,
+		     char *kernel, size_t klen)
 {
 	const struct nt_round *r = rv->round;
 	const struct nt_event *e = &rv->ev[i];
@@ -114,19 +157,28 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 		snprintf(buf, len,
 			 "The ACK came at once (the target was in quick-ACK mode): "
 			 "Nagle held the body only until now.");
+	else if (at == r->marks.b && r->body_written_after_ack)
+		/* As the ACK's step said: the body was written after the ACK was in. */
+		snprintf(buf, len,
+			 "The body leaves as soon as it is written: the header's ACK was "
+			 "already in, so Nagle had nothing to hold it for.");
 	else if (at == r->marks.b && r->release_ns >= 0 &&
 		 (stalled || r->verdict == NT_VERDICT_HELD))
 		snprintf(buf, len, "The ACK released the body: it leaves %.3f ms after it.",
 			 nt_ns_to_ms(r->release_ns));
 	else if (at == r->marks.b && r->verdict == NT_VERDICT_UNHELD)
 		snprintf(buf, len, "The body left before the header's ACK: nothing held it.");
-	else if (e->kind == NT_EVENT_SYSCALL && client_ev &&
-		 (e->sys.call == NT_CALL_WRITE_BODY || e->sys.call == NT_CALL_WRITE_REQUEST))
-		snprintf(buf, len, "The kernel's evidence: %s.",
+	step_plain(e, plain, plen);
+	if (!buf[0])
+		snprintf(buf, len, "%s", plain);
+	kernel[0] = '\0';
+	if (e->kind == NT_EVENT_SYSCALL && client_ev &&
+	    (e->sys.call == NT_CALL_WRITE_BODY || e->sys.call == NT_CALL_WRITE_REQUEST))
+		snprintf(kernel, klen, "The kernel's evidence: %s.",
 			 strncmp(client_ev, "evidence: ", 10) ? client_ev : client_ev + 10);
 	else if (e->kind == NT_EVENT_SYSCALL && target_ev && e->sys.call == NT_CALL_READ_REQUEST)
-		snprintf(buf, len, "The kernel's evidence: %s.", target_ev);
-	model_why(rv, i, buf, len);
+		snprintf(kernel, klen, "The kernel's evidence: %s.", target_ev);
+	model_why(rv, i, kernel, klen);
 }
 
 static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
@@ -161,10 +213,11 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
 	char *client_ev, *target_ev;
-	char what[160], why[1200];
+	char what[160], why[400], plain[160], kernel[1200];
 	int ret;
 
-	nt_lesson_figure_begin(out, r->index, nt_verdict_name(r->verdict), reveal_step(r), rv->n);
+	nt_lesson_figure_begin(out, r->index, nt_verdict_name(r->verdict), reveal_step(r), rv->n,
+			       r->rtt_ns);
 	ret = nt_svg_round(out, run, rv);
 	if (ret < 0)
 		return ret;
@@ -172,8 +225,9 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
 	nt_lesson_steps_begin(out);
 	for (size_t i = 0; i < rv->n; i++) {
 		step_what(&rv->ev[i], t0, what, sizeof(what));
-		step_why(rv, i, client_ev, target_ev, why, sizeof(why));
-		nt_lesson_step(out, i + 1, what, why);
+		step_why(rv, i, client_ev, target_ev, why, sizeof(why), plain, sizeof(plain),
+			 kernel, sizeof(kernel));
+		nt_lesson_step(out, i + 1, rv->ev[i].t_ns - t0, what, why, plain, kernel);
 	}
 	nt_lesson_notes_begin(out);
 	notes(out, run, r, client_ev, target_ev);

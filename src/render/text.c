@@ -546,7 +546,14 @@ static void verdict_counts_str(const struct nt_summary *s, char *buf, size_t len
 	fclose(f);
 }
 
-/* One row per variant: what each fix costs in latency and in packets. */
+/*
+ * One row per variant: what each fix costs in latency and in packets, in 80
+ * columns (a terminal in a classroom); a row with a stalled round is red
+ * when colour is on. Verdicts too long for their column go on a line of
+ * their own.
+ */
+#define TABLE_VERDICTS 22
+
 static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const struct style *st)
 {
 	const struct nt_run_config *c = &runs[0].cfg;
@@ -557,13 +564,13 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		"  header %" PRIu32 " B + body %" PRIu32 " B, reply %" PRIu32
 		" B, %u rounds per variant; round trips in ms\n\n",
 		c->shape.header_bytes, c->shape.body_bytes, c->shape.reply_bytes, c->shape.rounds);
-	fprintf(out, "%-15s %-26s %9s %9s %9s %9s %8s %9s %7s  %s\n", "variant", "verdicts", "p50",
-		"p90", "p99", "max", "segs/req", "bytes/seg", "delacks", "expectation");
+	fprintf(out, "%-15s %-*s %8s %8s %6s %7s  %s\n", "variant", TABLE_VERDICTS, "verdicts",
+		"p50", "max", "segs", "delacks", "expect");
 	for (unsigned i = 0; i < n; i++) {
 		const struct nt_run *r = &runs[i];
 		const struct nt_summary *s = &r->summary;
-		double segs = nt_summary_segments_per_request(s);
-		double per_seg = nt_summary_bytes_per_segment(s, &r->cfg.shape);
+		bool stalled = s->verdicts[NT_VERDICT_STALLED] > 0;
+		const char *on = stalled ? st->red : "", *off = stalled ? st->reset : "";
 		char verdicts[64];
 		char delacks[24];
 
@@ -572,16 +579,21 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 			snprintf(delacks, sizeof(delacks), "%" PRId64, r->evidence.delayed_acks);
 		else
 			snprintf(delacks, sizeof(delacks), "?");
-		fprintf(out, "%-15s %-26s %9.3f %9.3f %9.3f %9.3f %8.2f %9.1f %7s  %s%s %s%s\n",
-			r->cfg.variant, verdicts, nt_ns_to_ms(s->rtt_p50_ns),
-			nt_ns_to_ms(s->rtt_p90_ns), nt_ns_to_ms(s->rtt_p99_ns),
-			nt_ns_to_ms(s->rtt_max_ns), segs, per_seg, delacks,
-			r->expectation_met ? st->green : st->red,
-			r->expectation_met ? "met" : "NOT met", nt_expect_name(r->cfg.expect),
-			st->reset);
+		if (strlen(verdicts) > TABLE_VERDICTS) {
+			fprintf(out, "%s%-15s %s%s\n", on, r->cfg.variant, verdicts, off);
+			fprintf(out, "%s%-15s %-*s", on, "", TABLE_VERDICTS, "");
+		} else {
+			fprintf(out, "%s%-15s %-*s", on, r->cfg.variant, TABLE_VERDICTS, verdicts);
+		}
+		fprintf(out, " %8.3f %8.3f %6.2f %7s%s  %s%s%s\n", nt_ns_to_ms(s->rtt_p50_ns),
+			nt_ns_to_ms(s->rtt_max_ns), nt_summary_segments_per_request(s), delacks,
+			off, r->expectation_met ? st->green : st->red,
+			r->expectation_met ? "met" : "NOT met", st->reset);
 		if (!r->expectation_met)
 			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
 	}
+	fprintf(out, "\n  segs: the client's data segments per request; expect: %s\n",
+		nt_expect_name(c->expect));
 	fprintf(out, "\nwhy each works or fails, as the model of the kernel's rules says:\n");
 	for (unsigned i = 0; i < n; i++)
 		if (runs[i].fix.text[0])

@@ -75,6 +75,22 @@ assert (k["kernel"], k["kernel_source"], k["pingpong_thresh"]) == ("5.15", "--ke
 assert old["rounds"][1]["verdict"] == "held", old["rounds"][1]
 PY
 
+# --format html: the what-if panel without a lab: one self-contained page carrying the
+# model and each variant's knobs (the module itself: test_wasm_model.sh, the page:
+# tests/js/lesson.test.mjs).
+"$NAGLE_TRACE" predict --format html --variant default,nodelay --body 1447 -o "$NT_TMP/p.html"
+python3 - "$NT_TMP/p.html" <<'PY' || fail "predict --format html"
+import json, re, sys
+page = open(sys.argv[1]).read()
+assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+assert not re.search(r'<script[^>]+src=|<link[\s>]', page)
+runs = json.loads(re.search(r'id="nt-model-data">(.*?)</script>', page, re.S).group(1))["runs"]
+assert [r["variant"] for r in runs] == ["default", "nodelay"], runs
+assert runs[0]["knobs"]["body_bytes"] == 1447 and runs[1]["knobs"]["client_nodelay"] == 1, runs
+assert re.search(r'id="nt-wasm">[A-Za-z0-9+/=]{1000,}</script>', page) or \
+    "built without the model" in page
+PY
+
 # Usage errors: one line and the hint, exit 2.
 for bad in "--hz 7" "--kernel linux" "--format svg" "--capture packet" "-w x.pcap" "--rounds 0"; do
 	set +e

@@ -44,7 +44,7 @@ for name, verdict in want.items():
 
 nt --variant all --rounds 3 >"$NT_TMP/table.txt"
 [ "$rc" = 0 ] || fail "text table run exited $rc"
-[ "$(grep -c ' met ' "$NT_TMP/table.txt")" = 11 ] || fail "table: $(cat "$NT_TMP/table.txt")"
+[ "$(grep -cE ' met$' "$NT_TMP/table.txt")" = 11 ] || fail "table: $(cat "$NT_TMP/table.txt")"
 
 # tcp_pingpong_thresh 2: about every other round stalls.
 nt --pingpong-thresh 2 --rounds 9 --expect any --format json -o "$NT_TMP/pp.json"

@@ -101,4 +101,24 @@ void nt_cmd_tty_clear(struct nt_cmd_tty *t);
  */
 void nt_cmd_tty_step(void *ctx, unsigned round);
 
+/**
+ * nt_cmd_tty_columns() - the width of the terminal on standard output
+ *
+ * Return: TIOCGWINSZ's columns, else $COLUMNS, else 80.
+ */
+unsigned nt_cmd_tty_columns(void);
+
+/**
+ * nt_cmd_wrap_open() - a stream that writes to @to with every line broken
+ * at words to @cols (nt/render/wrap.h), for a report shown on a terminal
+ * @to: where the lines go (standard output)
+ * @cols: the width
+ *
+ * A partial line waits for its newline, or for fclose(), which writes it and
+ * leaves @to open. fflush() passes complete lines on and flushes @to.
+ *
+ * Return: the stream, or NULL (errno set).
+ */
+FILE *nt_cmd_wrap_open(FILE *to, unsigned cols);
+
 #endif

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nt/model/predict.h"
 #include "nt/model/verdict.h"
 
 #define NT_LESSON_ROUNDS_MAX 16u  /* ladders embedded per track: rounds 1..16 */
@@ -35,6 +36,10 @@
 /* The page's script and style (src/render/lesson/), compiled in. */
 extern const char nt_lesson_js[];
 extern const char nt_lesson_css[];
+/* The what-if panel's script (src/render/lesson/model.js), compiled in. */
+extern const char nt_lesson_model_js[];
+/* The model as WebAssembly in base64 (cmake/NtWasm.cmake); "" when built without it. */
+extern const char nt_lesson_wasm_b64[];
 
 /**
  * struct nt_lesson_strip - a track's strip being collected, one cell per
@@ -140,19 +145,28 @@ void nt_lesson_track_end(FILE *out);
  * @verdict: its verdict, the answer of predict mode
  * @reveal: the step that shows the verdict (predict mode asks before it), 0: none
  * @steps: how many steps the ladder has
+ * @wait_ns: how long the client waited for the reply (predict mode's second
+ *           question), negative: not asked
  */
 void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long reveal,
-			    size_t steps);
+			    size_t steps, int64_t wait_ns);
 
 /**
  * nt_lesson_step() - one step's words, between nt_lesson_steps_begin() and
  * nt_lesson_notes_begin()
  * @out: the page
  * @step: its number, 1-based
+ * @t_ns: when it happened, on the round's clock (side by side steps two
+ *        rounds on one clock); negative when unknown
  * @what: what happened, plain text (escaped here)
- * @why: why, plain text (escaped here); NULL or "" when nothing is known
+ * @why: why, one plain sentence (escaped here); NULL or "" when nothing is known
+ * @plain: what predict mode says before the verdict shows, when @why gives
+ *         the verdict away (NULL: @why)
+ * @kernel: the kernel detail behind the page's toggle: the rules and the
+ *          evidence (escaped here); NULL or "" when none
  */
-void nt_lesson_step(FILE *out, size_t step, const char *what, const char *why);
+void nt_lesson_step(FILE *out, size_t step, int64_t t_ns, const char *what, const char *why,
+		    const char *plain, const char *kernel);
 
 /** nt_lesson_steps_begin() - open the figure's list of steps (after its ladder) */
 void nt_lesson_steps_begin(FILE *out);
@@ -209,5 +223,32 @@ int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_ro
  */
 int nt_lesson_analysis_flow(FILE *out, const struct nt_analysis *an,
 			    const struct nt_flow_result *r);
+
+/**
+ * struct nt_lesson_model_run - where the what-if panel can start from
+ * @variant: the variant's name
+ * @label: what the panel's selector shows
+ * @knobs: the knobs the run had (or the prediction was made for)
+ * @measured: a recorded run, not only a prediction: changed knobs are
+ *            marked as not measured
+ */
+struct nt_lesson_model_run {
+	const char *variant;
+	const char *label;
+	const struct nt_predict_knobs *knobs;
+	bool measured;
+};
+
+/**
+ * nt_lesson_model() - the what-if panel: the knobs as controls, each run's
+ * knob vector, and the model compiled to WebAssembly, inline
+ * (src/render/lesson_model.c; the script is src/render/lesson/model.js)
+ * @out: the page
+ * @runs: the starting points, the first selected
+ * @n: how many (0: no panel)
+ *
+ * Return: 0 or -EIO.
+ */
+int nt_lesson_model(FILE *out, const struct nt_lesson_model_run *runs, unsigned n);
 
 #endif

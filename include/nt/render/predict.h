@@ -54,4 +54,16 @@ int nt_predict_text(FILE *out, const struct nt_predict_doc *docs, unsigned n);
  */
 int nt_predict_json(FILE *out, const struct nt_predict_doc *docs, unsigned n);
 
+/**
+ * nt_predict_html() - the lesson page's what-if panel for the predictions:
+ * the model in WebAssembly, each variant's knobs its starting points
+ * (src/render/predict_html.c)
+ * @out: the stream
+ * @docs: the predictions
+ * @n: how many
+ *
+ * Return: 0, -EINVAL (no prediction) or -EIO.
+ */
+int nt_predict_html(FILE *out, const struct nt_predict_doc *docs, unsigned n);
+
 #endif

@@ -18,8 +18,10 @@
 	'use strict';
 	var body = document.body;
 	var tracks = Array.prototype.slice.call(document.querySelectorAll('.nt-track'));
-	if (!tracks.length)
+	if (!tracks.length) {
+		body.classList.add('nt-ready');
 		return;
+	}
 	var $ = function (sel, root) { return (root || document).querySelector(sel); };
 	var state = {
 		variant: body.dataset.variant || tracks[0].dataset.variant,
@@ -27,6 +29,13 @@
 		step: parseInt(body.dataset.step, 10) || 0
 	};
 	var guessed = {};
+	var results = {};
+	var waited = {};
+	/* Every bar's tooltip, kept aside while predict mode hides it. */
+	var tips = new Map();
+	Array.prototype.forEach.call(document.querySelectorAll('.nt-cell[data-round]'), function (c) {
+		tips.set(c, { title: c.getAttribute('title'), aria: c.getAttribute('aria-label') });
+	});
 
 	function track() {
 		for (var i = 0; i < tracks.length; i++)
@@ -38,11 +47,14 @@
 	function figure(t) { return $('.nt-round[data-round="' + state.round + '"]', t); }
 	function nsteps(f) { return f ? parseInt(f.dataset.steps, 10) || 0 : 0; }
 	function key() { return state.variant + '/' + state.round; }
-	function predicting() { return body.classList.contains('nt-predict'); }
+	function predicting() { return body.classList.contains('nt-predict') && !state.sbs; }
 	function revealed(f) {
 		return !predicting() || guessed[key()] || !f || !f.dataset.reveal ||
 			state.step >= parseInt(f.dataset.reveal, 10);
 	}
+	/* Predict mode asks how long the client waits too, where the round says. */
+	function asksWait(f) { return !!(f && f.dataset.waitMs); }
+	function waitBand(ms) { return ms < 1 ? 'lt1' : ms < 10 ? 'lt10' : ms < 100 ? 'lt100' : 'ge100'; }
 
 	function readHash() {
 		var h = location.hash.replace(/^#/, '');
@@ -52,6 +64,7 @@
 			if (p[0] === 'variant' && v) state.variant = v;
 			if (p[0] === 'round' && /^\d+$/.test(v)) state.round = parseInt(v, 10);
 			if (p[0] === 'step' && /^\d+$/.test(v)) state.step = parseInt(v, 10);
+			if (p[0] === 'view') state.sbs = v === 'sbs';
 			if (p[0] === 'mode') {
 				body.classList.toggle('nt-projector', v.indexOf('projector') >= 0);
 				body.classList.toggle('nt-predict', v.indexOf('predict') >= 0);
@@ -66,13 +79,88 @@
 		state.step = Math.max(0, Math.min(state.step, nsteps(figure(t))));
 	}
 
-	function showSteps(f) {
+	function showSteps(f, at, now) {
 		var items = f.querySelectorAll('[data-step]');
+		if (at === undefined) at = now = state.step;
 		for (var i = 0; i < items.length; i++) {
 			var k = parseInt(items[i].dataset.step, 10);
-			items[i].classList.toggle('nt-future', k > state.step);
-			items[i].classList.toggle('nt-now', k === state.step);
+			items[i].classList.toggle('nt-future', k > at);
+			items[i].classList.toggle('nt-now', k === now);
 		}
+	}
+
+	/*
+	 * Side by side (--compare): two variants' rounds of the same number, stepped
+	 * together on one clock: each step is the next event of either round in time
+	 * order (data-t-ms), and each ladder shows what had happened by then.
+	 */
+	var cmp = document.getElementById('nt-compare');
+	state.sbs = !!cmp;
+	function byName(v) {
+		for (var i = 0; i < tracks.length; i++)
+			if (tracks[i].dataset.variant === v) return tracks[i];
+		return null;
+	}
+	function pair() {
+		var a = cmp && byName(cmp.dataset.a), b = cmp && byName(cmp.dataset.b);
+		return a && b ? [a, b] : null;
+	}
+	function sbs() { return state.sbs && !!pair(); }
+	function merged() {
+		var out = [];
+		pair().forEach(function (t, side) {
+			var f = figure(t);
+			if (!f) return;
+			Array.prototype.forEach.call(f.querySelectorAll('.nt-steps li'), function (li) {
+				out.push({ t: parseFloat(li.dataset.tMs), side: side, f: f, li: li,
+					k: parseInt(li.dataset.step, 10), variant: t.dataset.variant });
+			});
+		});
+		out.sort(function (x, y) { return x.t - y.t || x.side - y.side || x.k - y.k; });
+		return out;
+	}
+	function renderSbs() {
+		var p = pair();
+		state.round = Math.max(1, Math.min(state.round, rounds(p[0]), rounds(p[1])));
+		var ev = merged();
+		state.step = Math.max(0, Math.min(state.step, ev.length));
+		body.classList.add('nt-sbs-on');
+		tracks.forEach(function (x) { x.hidden = p.indexOf(x) < 0; });
+		var cur = state.step ? ev[state.step - 1] : null;
+		p.forEach(function (t) {
+			var figs = t.querySelectorAll('.nt-round');
+			for (var i = 0; i < figs.length; i++) {
+				figs[i].hidden = figs[i].dataset.round !== String(state.round);
+				figs[i].classList.add('nt-revealed');
+			}
+			var f = figure(t), at = 0;
+			var none = $('.nt-noladder', t);
+			if (none) none.hidden = !!f;
+			if (!f) return;
+			for (var j = 0; j < state.step; j++)
+				if (ev[j].f === f) at = ev[j].k;
+			showSteps(f, at, cur && cur.f === f ? cur.k : -1);
+			strip(t);
+		});
+		$('#nt-step-title').textContent = state.step === 0 ?
+			'Both rounds, one clock: press \u2192 to step' :
+			'Step ' + state.step + ' of ' + ev.length + ': ' + cur.variant;
+		$('#nt-what').textContent = cur ? cur.li.textContent : '';
+		$('#nt-why').textContent = cur ? (cur.li.dataset.why || '') : '';
+		var kernel = $('#nt-kernel');
+		if (kernel) {
+			kernel.hidden = !(cur && cur.li.dataset.kernel);
+			$('#nt-kernel-text').textContent = cur ? (cur.li.dataset.kernel || '') : '';
+		}
+		$('#nt-result').textContent = '';
+		$('#nt-notes').innerHTML = '';
+		$('#nt-guess').hidden = true;
+		$('#nt-where').textContent = p[0].dataset.label + ' | ' + p[1].dataset.label +
+			', round ' + state.round + ' of ' + Math.min(rounds(p[0]), rounds(p[1]));
+		body.dataset.step = String(state.step);
+		body.dataset.round = String(state.round);
+		body.dataset.sbs = '1';
+		return ev.length;
 	}
 
 	function panel(f) {
@@ -83,7 +171,16 @@
 			'Step ' + state.step + ' of ' + nsteps(f)) : 'No ladder for this round';
 		$('#nt-what').textContent = li ? li.textContent : (f ? '' :
 			(track().dataset.noladder || ''));
-		$('#nt-why').textContent = li ? (li.dataset.why || '') : '';
+		var open = revealed(f);
+		/* Before the reveal, a step says only what needs no verdict to say. */
+		$('#nt-why').textContent = li ? ((open ? li.dataset.why : li.dataset.plain ||
+			li.dataset.why) || '') : '';
+		var kernel = $('#nt-kernel');
+		if (kernel) {
+			kernel.hidden = !(li && li.dataset.kernel && open);
+			$('#nt-kernel-text').textContent = li && open ? (li.dataset.kernel || '') : '';
+		}
+		$('#nt-result').textContent = results[key()] || '';
 		var notes = $('#nt-notes');
 		notes.innerHTML = '';
 		if (f && last && revealed(f)) {
@@ -99,8 +196,17 @@
 			var from = parseInt(c.dataset.round, 10);
 			var to = parseInt(c.dataset.last || c.dataset.round, 10);
 			c.classList.toggle('nt-here', state.round >= from && state.round <= to);
-			c.classList.toggle('nt-hide', !guessed[state.variant + '/' + from] &&
-				!(from === state.round && revealed(figure(t))));
+			var hide = predicting() && !guessed[state.variant + '/' + from] &&
+				!(from === state.round && revealed(figure(t)));
+			c.classList.toggle('nt-hide', hide);
+			var tip = tips.get(c);
+			if (hide) {
+				c.removeAttribute('title');
+				c.setAttribute('aria-label', 'round ' + from);
+			} else if (tip) {
+				if (tip.title) c.setAttribute('title', tip.title);
+				if (tip.aria) c.setAttribute('aria-label', tip.aria);
+			}
 		}
 	}
 
@@ -109,10 +215,22 @@
 		var ask = predicting() && f && f.dataset.reveal && !guessed[key()] &&
 			state.step + 1 === parseInt(f.dataset.reveal, 10);
 		g.hidden = !ask;
+		var w = $('#nt-guess-wait');
+		if (w) w.hidden = !(ask && asksWait(f) && !waited[key()]);
+		var v = $('#nt-guess-verdict');
+		if (v) v.hidden = !(ask && !results[key() + '/v']);
 		return ask;
 	}
 
 	function render() {
+		var sb = $('#nt-sbs');
+		if (sb) sb.setAttribute('aria-pressed', sbs() ? 'true' : 'false');
+		if (sbs()) {
+			renderSbs();
+			return;
+		}
+		body.classList.remove('nt-sbs-on');
+		delete body.dataset.sbs;
 		clamp();
 		var t = track();
 		tracks.forEach(function (x) { x.hidden = x !== t; });
@@ -130,7 +248,9 @@
 		strip(t);
 		guess(f);
 		$('#nt-variant').value = state.variant;
-		$('#nt-where').textContent = (t.dataset.label || state.variant) + ', ' +
+		/* The label counts the verdicts: not while the class is guessing. */
+		$('#nt-where').textContent = (predicting() ? state.variant :
+			(t.dataset.label || state.variant)) + ', ' +
 			(t.dataset.unit || 'round') + ' ' + state.round + ' of ' + rounds(t);
 		body.dataset.variant = state.variant;
 		body.dataset.round = String(state.round);
@@ -142,6 +262,17 @@
 	}
 
 	function step(d) {
+		if (sbs()) {
+			var n = merged().length;
+			if (d > 0 && state.step >= n && state.round < Math.min(rounds(pair()[0]),
+				rounds(pair()[1]))) {
+				state.round++;
+				state.step = 0;
+			} else {
+				state.step += d;
+			}
+			return render();
+		}
 		var f = figure(track());
 		if (d > 0 && guess(f))
 			return;
@@ -159,36 +290,74 @@
 		state.variant = tracks[(i + d + tracks.length) % tracks.length].dataset.variant;
 		render();
 	}
+	/* The what-if panel: in projector mode it takes the screen; otherwise the page goes to it. */
+	function whatIf() {
+		var on = body.classList.toggle('nt-whatif');
+		$('#nt-whatif').setAttribute('aria-pressed', on ? 'true' : 'false');
+		if (on && !body.classList.contains('nt-projector'))
+			$('#nt-model').scrollIntoView();
+		render();
+	}
 	function toggle(cls, id) {
 		var on = body.classList.toggle(cls);
 		$(id).setAttribute('aria-pressed', on ? 'true' : 'false');
 		render();
 	}
 
-	function answer(v) {
-		var f = figure(track());
-		if (!f) return;
+	var BANDS = { lt1: 'under 1 ms', lt10: '1 to 10 ms', lt100: '10 to 100 ms',
+		ge100: '100 ms or more' };
+	/* Both questions answered (or the only one): the verdict shows, with how it went. */
+	function settle(f) {
+		if (!results[key() + '/v'] || (asksWait(f) && !waited[key()]))
+			return render();
 		guessed[key()] = true;
-		var right = v === f.dataset.verdict;
-		$('#nt-result').textContent = (right ? 'Right: ' : 'Not quite: ') + 'round ' +
-			state.round + ' is ' + f.dataset.verdict + '.';
+		var text = results[key() + '/v'];
+		if (asksWait(f)) {
+			var ms = parseFloat(f.dataset.waitMs);
+			var band = waitBand(ms);
+			text += ' ' + (waited[key()] === band ? 'Right: ' : 'Not quite: ') +
+				'the client waited ' + ms.toFixed(3) + ' ms (' + BANDS[band] + ').';
+		}
+		results[key()] = text;
 		state.step++;
 		render();
 	}
+	function answer(v) {
+		var f = figure(track());
+		if (!f) return;
+		var right = v === f.dataset.verdict;
+		results[key() + '/v'] = (right ? 'Right: ' : 'Not quite: ') + 'round ' +
+			state.round + ' is ' + f.dataset.verdict + '.';
+		settle(f);
+	}
+	function answerWait(b) {
+		var f = figure(track());
+		if (!f) return;
+		waited[key()] = b;
+		settle(f);
+	}
 
 	document.addEventListener('keydown', function (e) {
-		if (e.target && e.target.tagName === 'SELECT') return;
 		var k = e.key;
-		if (k === 'ArrowRight' || k === ' ' || k === 'Enter') step(1);
-		else if (k === 'ArrowLeft' || k === 'Backspace') step(-1);
-		else if (k === 'ArrowDown' || k === 'n' || k === 'PageDown') round(1);
-		else if (k === 'ArrowUp' || k === 'p' || k === 'PageUp') round(-1);
+		var tag = e.target && e.target.tagName;
+		/* A clicker's PageDown/PageUp always step: it takes the keys back from a control. */
+		if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') {
+			if (k !== 'PageDown' && k !== 'PageUp' && k !== 'Escape') return;
+			e.target.blur();
+		}
+		if (k === 'ArrowRight' || k === ' ' || k === 'Enter' || k === 'PageDown') step(1);
+		else if (k === 'ArrowLeft' || k === 'Backspace' || k === 'PageUp') step(-1);
+		else if (k === 'ArrowDown' || k === 'n') round(1);
+		else if (k === 'ArrowUp' || k === 'p') round(-1);
+		else if (k === 'Escape') return;
 		else if (k === 'Home') { state.step = 0; render(); }
 		else if (k === 'End') { state.step = 1e9; render(); }
 		else if (k === 'v') variant(1);
 		else if (k === 'V') variant(-1);
 		else if (k === 'f') toggle('nt-projector', '#nt-projector');
 		else if (k === 'g') toggle('nt-predict', '#nt-predict');
+		else if (k === 'w' && $('#nt-model')) whatIf();
+		else if (k === 's' && pair()) { state.sbs = !state.sbs; state.step = 0; render(); }
 		else return;
 		e.preventDefault();
 	});
@@ -200,18 +369,45 @@
 		else if (el && el.dataset.nt === 'round+') round(1);
 		else if (el && el.dataset.nt === 'projector') toggle('nt-projector', '#nt-projector');
 		else if (el && el.dataset.nt === 'predict') toggle('nt-predict', '#nt-predict');
+		else if (el && el.dataset.nt === 'whatif') whatIf();
+		else if (el && el.dataset.nt === 'sbs') { state.sbs = !state.sbs; state.step = 0; render(); }
 		else if (el && el.dataset.nt === 'guess') answer(el.dataset.verdict);
+		else if (el && el.dataset.nt === 'wait') answerWait(el.dataset.band);
 		else if (el && el.dataset.nt === 'cell') {
 			state.round = parseInt(el.dataset.round, 10);
 			state.step = 0;
 			render();
 		} else if (e.target.closest && e.target.closest('.nt-round')) step(1);
+		/* A button clicked keeps no focus: space and Enter step, not press it again. */
+		if (el && el.tagName === 'BUTTON') el.blur();
 	});
 	$('#nt-variant').addEventListener('change', function (e) {
 		state.variant = e.target.value;
+		/* The keys go back to the lesson: arrows step, not switch variants. */
+		e.target.blur();
 		render();
 	});
 	window.addEventListener('hashchange', function () { readHash(); render(); });
+	if ($('#nt-model')) {
+		var wButton = document.createElement('button');
+		wButton.type = 'button';
+		wButton.id = 'nt-whatif';
+		wButton.dataset.nt = 'whatif';
+		wButton.setAttribute('aria-pressed', 'false');
+		wButton.title = 'the model: change a knob, see every round (w)';
+		wButton.textContent = 'What if';
+		$('#nt-projector').parentNode.insertBefore(wButton, $('#nt-projector'));
+	}
+	if (pair()) {
+		/* The bar's own button: side by side or one variant at a time. */
+		var sbsButton = document.createElement('button');
+		sbsButton.type = 'button';
+		sbsButton.id = 'nt-sbs';
+		sbsButton.dataset.nt = 'sbs';
+		sbsButton.title = 'two variants, the same round, one clock (s)';
+		sbsButton.textContent = 'Side by side';
+		$('#nt-projector').parentNode.insertBefore(sbsButton, $('#nt-projector'));
+	}
 	readHash();
 	render();
 	body.classList.add('nt-ready');

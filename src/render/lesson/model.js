@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model.js - the lesson page's what-if panel (written by
+ * src/render/lesson_model.c). The model is nagle-trace's own C
+ * (src/model/, entry point predict_wasm.c) compiled to WebAssembly and
+ * inlined in base64; this script writes the knobs into the module's linear
+ * memory, calls nt_wasm_predict() and draws the JSON it returns: the stall
+ * count, the median wait, packets per request, one strip of verdicts beside
+ * the measured one, and the selected round's ladder with the rule that
+ * decided each segment. It decides nothing itself.
+ *
+ * State on <section id="nt-model">: data-stalled, data-median-ns,
+ * data-ppr (packets per request), data-round, data-departs ("1" when the
+ * knobs are not the recorded run's) and data-ms (the last prediction's
+ * time), for tests and for the reader.
+ */
+(function () {
+	'use strict';
+	var sec = document.getElementById('nt-model');
+	var data = document.getElementById('nt-model-data');
+	var b64 = document.getElementById('nt-wasm');
+	if (!sec || !data || !b64)
+		return;
+	var runs = JSON.parse(data.textContent).runs;
+	var $ = function (sel) { return sec.querySelector(sel); };
+	var controls = Array.prototype.slice.call(sec.querySelectorAll('[data-knob]'));
+	var wasm = null, index = {}, base = runs[0], knobs = {}, last = null, pick = 1;
+	var SVGNS = 'http://www.w3.org/2000/svg';
+	var MAX_ROUNDS = 64; /* NT_PREDICT_PAGE_ROUNDS_MAX */
+
+	function bytes(text) {
+		var s = atob(text.replace(/\s+/g, ''));
+		var u = new Uint8Array(s.length);
+		for (var i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+		return u;
+	}
+	function cstr(p) {
+		var m = new Uint8Array(wasm.memory.buffer), q = p;
+		while (m[q]) q++;
+		return new TextDecoder().decode(m.subarray(p, q));
+	}
+	/* The module imports a few WASI calls wasi-libc links in; the model never makes them. */
+	function imports(mod) {
+		var o = {};
+		WebAssembly.Module.imports(mod).forEach(function (im) {
+			o[im.module] = o[im.module] || {};
+			if (im.kind === 'function')
+				o[im.module][im.name] = function () { return 52; }; /* ENOSYS */
+		});
+		return o;
+	}
+	function predict(k) {
+		var v = new Float64Array(wasm.memory.buffer, wasm.nt_wasm_knobs(), wasm.nt_wasm_knob_count());
+		Object.keys(index).forEach(function (name) { v[index[name]] = k[name]; });
+		var n = wasm.nt_wasm_predict();
+		var text = new TextDecoder().decode(new Uint8Array(wasm.memory.buffer,
+			wasm.nt_wasm_output(), Math.abs(n)));
+		return n < 0 && text.charAt(0) !== '{' ? { error: 'model error ' + n } : JSON.parse(text);
+	}
+
+	var NAMES = { header_bytes: 'header', body_bytes: 'body', pattern: 'write pattern',
+		client_nodelay: 'client TCP_NODELAY', server_quickack: 'server TCP_QUICKACK',
+		route_quickack: 'route quickack', server_nodelay: 'server TCP_NODELAY',
+		client_autocork: 'autocorking', pingpong_thresh: 'ping-pong threshold',
+		handler_ns: 'handler', write_gap_ns: 'write gap', pause_ns: 'pause', rtt_ns: 'RTT',
+		hz: 'HZ', kernel: 'kernel', rounds: 'rounds' };
+
+	function kernelOf(k) { return k.kernel_major + '.' + k.kernel_minor; }
+	function fromControls() {
+		controls.forEach(function (c) {
+			var name = c.dataset.knob;
+			if (name === 'kernel') {
+				var p = c.value.split('.');
+				knobs.kernel_major = parseInt(p[0], 10);
+				knobs.kernel_minor = parseInt(p[1], 10);
+				knobs.kernel_patch = 0;
+				if (kernelOf(base.knobs) === c.value)
+					knobs.kernel_patch = base.knobs.kernel_patch;
+			} else if (c.type === 'checkbox') {
+				knobs[name] = c.checked ? 1 : 0;
+			} else {
+				var x = parseFloat(c.value) * parseFloat(c.dataset.scale || '1');
+				knobs[name] = isFinite(x) ? Math.max(0, Math.round(x)) : base.knobs[name];
+			}
+		});
+	}
+	function toControls() {
+		controls.forEach(function (c) {
+			var name = c.dataset.knob;
+			if (name === 'kernel') {
+				var v = kernelOf(knobs);
+				if (!Array.prototype.some.call(c.options, function (o) { return o.value === v; })) {
+					var o = document.createElement('option');
+					o.textContent = v;
+					c.appendChild(o);
+				}
+				c.value = v;
+			} else if (c.type === 'checkbox') {
+				c.checked = !!knobs[name];
+			} else {
+				c.value = String(knobs[name] / parseFloat(c.dataset.scale || '1'));
+			}
+		});
+	}
+	function start(variant) {
+		runs.forEach(function (r) { if (r.variant === variant) base = r; });
+		knobs = JSON.parse(JSON.stringify(base.knobs));
+		knobs.rounds = Math.min(knobs.rounds, MAX_ROUNDS);
+		toControls();
+		update();
+	}
+
+	function ms(ns) {
+		var v = ns / 1e6;
+		return (v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3)) + ' ms';
+	}
+	function el(tag, attrs, text, ns) {
+		var e = ns ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
+		Object.keys(attrs || {}).forEach(function (a) { e.setAttribute(a, attrs[a]); });
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
+	/* What differs from the recorded run: the what-if's departure from the measurement. */
+	function departures() {
+		var out = [];
+		controls.forEach(function (c) {
+			var name = c.dataset.knob, changed;
+			if (name === 'kernel')
+				changed = kernelOf(knobs) !== kernelOf(base.knobs);
+			else if (name === 'rounds')
+				changed = knobs.rounds !== Math.min(base.knobs.rounds, MAX_ROUNDS);
+			else
+				changed = knobs[name] !== base.knobs[name];
+			c.closest('.nt-knob').classList.toggle('nt-changed', changed);
+			if (changed) out.push(NAMES[name] || name);
+		});
+		return out;
+	}
+
+	/* The measured verdicts of the recorded run, as the lesson's strip shows them. */
+	function measured() {
+		var m = {};
+		var t = document.querySelector('.nt-track[data-variant="' + CSS.escape(base.variant) + '"]');
+		if (!t || !base.measured) return m;
+		t.querySelectorAll('.nt-cell[data-round]').forEach(function (c) {
+			var v = Array.prototype.filter.call(c.classList, function (k) {
+				return k.indexOf('v-') === 0;
+			})[0];
+			if (!c.dataset.last && v) m[c.dataset.round] = v.slice(2);
+		});
+		return m;
+	}
+
+	function strips(pred, meas, departs) {
+		var box = $('#nt-model-strips');
+		box.innerHTML = '';
+		function row(label, cells) {
+			var r = el('div', { 'class': 'nt-model-row' });
+			r.appendChild(el('span', { 'class': 'nt-model-rowlabel' }, label));
+			var s = el('div', { 'class': 'nt-strip nt-model-strip' });
+			cells.forEach(function (c) { s.appendChild(c); });
+			r.appendChild(s);
+			box.appendChild(r);
+		}
+		var max = 1;
+		pred.rounds.forEach(function (r) { max = Math.max(max, r.wait_ns); });
+		var cells = pred.rounds.map(function (r) {
+			var h = Math.max(0.15, Math.log(Math.max(r.wait_ns, 1e4) / 1e4) /
+				Math.log(Math.max(max, 2e4) / 1e4));
+			var b = el('button', { type: 'button', 'class': 'nt-cell v-' + r.verdict +
+				(r.index === pick ? ' nt-here' : ''), 'data-model-round': String(r.index),
+				style: '--h:' + h.toFixed(2),
+				title: 'round ' + r.index + ': ' + r.verdict + ', client waits ' + ms(r.wait_ns),
+				'aria-label': 'model round ' + r.index + ' ' + r.verdict });
+			if (!departs && meas[r.index] && meas[r.index] !== r.verdict &&
+			    r.verdicts.indexOf(meas[r.index]) < 0)
+				b.classList.add('nt-differs');
+			return b;
+		});
+		row(departs ? 'what-if' : 'model', cells);
+		if (Object.keys(meas).length) {
+			row('measured', pred.rounds.map(function (r) {
+				var v = meas[r.index];
+				return el('span', { 'class': 'nt-cell ' + (v ? 'v-' + v : '') +
+					(departs ? ' nt-stale' : ''), style: '--h:1',
+					title: v ? 'measured round ' + r.index + ': ' + v : 'not measured' });
+			}));
+		}
+	}
+
+	/* The round's ladder: client and target, each segment with the rule that sent it. */
+	function ladder(r) {
+		var box = $('#nt-model-ladder');
+		box.innerHTML = '';
+		var W = 640, L = 160, R = 500, top = 44, stepH = 62;
+		var segs = r.ladder;
+		var H = top + segs.length * stepH + 30;
+		var svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'nt-model-svg',
+			role: 'img', 'aria-label': 'model ladder, round ' + r.index }, undefined, true);
+		svg.appendChild(el('text', { x: L, y: 22, 'text-anchor': 'middle', 'class': 'nt-ml-end' },
+			'client', true));
+		svg.appendChild(el('text', { x: R, y: 22, 'text-anchor': 'middle', 'class': 'nt-ml-end' },
+			'target', true));
+		svg.appendChild(el('line', { x1: L, y1: 30, x2: L, y2: H - 10, 'class': 'nt-ml-axis' }, undefined, true));
+		svg.appendChild(el('line', { x1: R, y1: 30, x2: R, y2: H - 10, 'class': 'nt-ml-axis' }, undefined, true));
+		var prev = 0;
+		segs.forEach(function (s, i) {
+			var y = top + i * stepH;
+			var c2t = s.dir === 'c2t';
+			var why = r.why[s.why];
+			if (s.t_ns - prev >= 5e6) {
+				var wait = el('text', { x: L - 8, y: y - 24, 'text-anchor': 'end',
+					'class': 'nt-ml-wait' }, '\u22ee ' + ms(s.t_ns - prev), true);
+				svg.appendChild(wait);
+			}
+			prev = s.t_ns;
+			svg.appendChild(el('text', { x: L - 8, y: y + 6, 'text-anchor': 'end',
+				'class': 'nt-ml-time' }, '+' + ms(s.t_ns), true));
+			var g = el('g', { 'class': 'nt-ml-seg ' + (c2t ? 'nt-c2t' : 'nt-t2c') +
+				(s.why === 'release' ? ' nt-ml-held' : '') }, undefined, true);
+			g.appendChild(el('line', { x1: c2t ? L : R, y1: y, x2: c2t ? R - 8 : L + 8,
+				y2: y + 22, 'class': 'nt-ml-arrow' }, undefined, true));
+			g.appendChild(el('path', { d: c2t ? 'M' + (R - 12) + ',' + (y + 14) + ' L' + R + ',' +
+				(y + 23) + ' L' + (R - 16) + ',' + (y + 25) + 'Z' : 'M' + (L + 12) + ',' +
+				(y + 14) + ' L' + L + ',' + (y + 23) + ' L' + (L + 16) + ',' + (y + 25) + 'Z',
+				'class': 'nt-ml-head' }, undefined, true));
+			g.appendChild(el('text', { x: (L + R) / 2, y: y - 2, 'text-anchor': 'middle',
+				'class': 'nt-ml-label' }, s.what + (why ? ' \u2014 ' + why.rule : ''), true));
+			var tip = el('title', {}, why ? why.text : s.what, true);
+			g.appendChild(tip);
+			svg.appendChild(g);
+		});
+		svg.appendChild(el('text', { x: (L + R) / 2, y: H - 8, 'text-anchor': 'middle',
+			'class': 'nt-ml-time' }, 'the client waits ' + ms(r.wait_ns), true));
+		box.appendChild(svg);
+		var list = el('ol', { 'class': 'nt-ml-why' });
+		segs.forEach(function (s) {
+			var why = r.why[s.why];
+			var li = el('li');
+			li.appendChild(el('strong', {}, s.what + ': '));
+			li.appendChild(document.createTextNode(why ? why.text + ' (' + why.rule + ')' : ''));
+			list.appendChild(li);
+		});
+		var v = el('li');
+		v.appendChild(el('strong', {}, 'verdict ' + r.verdict + ': '));
+		v.appendChild(document.createTextNode(r.why.verdict ? r.why.verdict.text : ''));
+		list.appendChild(v);
+		box.appendChild(list);
+	}
+
+	function update() {
+		if (!wasm) return;
+		var t0 = performance.now();
+		fromControls();
+		var pred = predict(knobs);
+		var dt = performance.now() - t0;
+		last = pred;
+		var stats = $('#nt-model-stats');
+		var dep = $('#nt-depart');
+		if (pred.error) {
+			stats.textContent = 'The model does not take these knobs: ' + pred.error;
+			sec.dataset.stalled = '';
+			return;
+		}
+		var changed = departures();
+		var departs = base.measured && changed.length > 0;
+		sec.classList.toggle('nt-departs', departs);
+		dep.textContent = !base.measured ? 'Predicted only: nothing on this page was measured.' :
+			departs ? 'What-if, not measured: ' + changed.join(', ') +
+				' differ from the recorded run (' + base.variant + ').' :
+			'The recorded run\u2019s knobs: the model beside what was measured.';
+		var s = pred.summary;
+		pick = Math.max(1, Math.min(pick, pred.rounds.length));
+		stats.textContent = s.verdicts.stalled + ' of ' + s.rounds + ' rounds stalled; ' +
+			'the client waits ' + ms(s.median_wait_ns) + ' (median, at the model\u2019s nominal ' +
+			'times); ' +
+			s.packets_per_request.toFixed(1) + ' client packets per request; MSS ' +
+			pred.knobs.mss + ', ping-pong threshold ' + pred.knobs.pingpong_thresh + '.';
+		sec.dataset.stalled = String(s.verdicts.stalled);
+		sec.dataset.medianNs = String(s.median_wait_ns);
+		sec.dataset.ppr = String(s.packets_per_request);
+		sec.dataset.round = String(pick);
+		sec.dataset.departs = departs ? '1' : '0';
+		sec.dataset.verdicts = pred.rounds.map(function (r) { return r.verdict; }).join(',');
+		strips(pred, measured(), departs);
+		ladder(pred.rounds[pick - 1]);
+		sec.dataset.ms = (performance.now() - t0).toFixed(1);
+		sec.dataset.modelMs = dt.toFixed(1);
+	}
+
+	sec.addEventListener('input', function (e) {
+		if (e.target.dataset.knob) update();
+	});
+	sec.addEventListener('change', function (e) {
+		if (e.target.dataset.knob) update();
+		if (e.target.id === 'nt-model-run') start(e.target.value);
+		/* Give the keys back to the lesson: arrows step, not change the control. */
+		if (e.target.tagName === 'SELECT' || e.target.type === 'checkbox') e.target.blur();
+	});
+	sec.addEventListener('click', function (e) {
+		var c = e.target.closest ? e.target.closest('[data-model-round]') : null;
+		if (c) { pick = parseInt(c.dataset.modelRound, 10); update(); }
+		if (e.target.id === 'nt-model-reset') { start(base.variant); e.target.blur(); }
+	});
+	/* The lesson's round is the panel's round. */
+	new MutationObserver(function () {
+		var r = parseInt(document.body.dataset.round, 10);
+		var v = document.body.dataset.variant;
+		if (v && v !== base.variant && runs.some(function (x) { return x.variant === v; })) {
+			$('#nt-model-run').value = v;
+			pick = r || pick;
+			start(v);
+		} else if (r && r !== pick) {
+			pick = r;
+			update();
+		}
+	}).observe(document.body, { attributes: true, attributeFilter: ['data-round', 'data-variant'] });
+
+	WebAssembly.compile(bytes(b64.textContent)).then(function (mod) {
+		return WebAssembly.instantiate(mod, imports(mod));
+	}).then(function (inst) {
+		wasm = inst.exports;
+		if (wasm._initialize) wasm._initialize();
+		for (var i = 0; i < wasm.nt_wasm_knob_count(); i++)
+			index[cstr(wasm.nt_wasm_knob_name(i))] = i;
+		pick = parseInt(document.body.dataset.round, 10) || 1;
+		var v = document.body.dataset.variant;
+		start(runs.some(function (x) { return x.variant === v; }) ? v : runs[0].variant);
+		$('#nt-model-run').value = base.variant;
+		sec.classList.add('nt-model-ready');
+	}).catch(function (e) {
+		$('#nt-model-stats').textContent = 'The model did not load: ' + e;
+	});
+})();

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * watch.c - the summary of nagle-trace watch (see nt/model/watch.h).
+ *
+ * Rows are looked up by a linear scan: a summary has at most a thousand
+ * flow rows and is touched once per stall, not per packet, and stalls come
+ * at most one per delayed-ACK timeout per connection.
+ */
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nt/model/stats.h"
+#include "nt/model/watch.h"
+#include "nt/unknown.h"
+
+void nt_watch_sum_init(struct nt_watch_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->flows[NT_WATCH_FLOWS_KEPT].other = true;
+	s->procs[NT_WATCH_PROCS_KEPT].other = true;
+	s->procs[NT_WATCH_PROCS_KEPT].pid = -1;
+}
+
+/* splitmix64, as the analysis samples its durations (analysis.c). */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Vitter's algorithm R: delay number n replaces a kept one with probability KEPT / (n + 1). */
+static void delays_add(struct nt_watch_delays *d, int64_t v)
+{
+	if (d->kept < NT_WATCH_DELAYS_KEPT) {
+		d->v[d->kept++] = v;
+	} else {
+		uint64_t j = next_random(&d->rng) % (d->n + 1);
+
+		if (j < NT_WATCH_DELAYS_KEPT)
+			d->v[j] = v;
+	}
+	d->n++;
+}
+
+int64_t nt_watch_delays_pct(const struct nt_watch_delays *d, unsigned p)
+{
+	int64_t tmp[NT_WATCH_DELAYS_KEPT];
+
+	if (!d->kept)
+		return NT_UNKNOWN;
+	memcpy(tmp, d->v, d->kept * sizeof(tmp[0]));
+	return nt_stats_select(tmp, d->kept, nt_stats_rank(d->kept, p) - 1);
+}
+
+bool nt_watch_same_flow(const struct nt_watch_stall *a, const struct nt_watch_stall *b)
+{
+	size_t alen = a->family == AF_INET6 ? 16 : 4;
+
+	return a->family == b->family && a->client_port == b->client_port &&
+	       a->target_port == b->target_port && !memcmp(a->client_addr, b->client_addr, alen) &&
+	       !memcmp(a->target_addr, b->target_addr, alen);
+}
+
+const char *nt_watch_role_fix(enum nt_watch_role role)
+{
+	if (role == NT_WATCH_SENDER)
+		return "set TCP_NODELAY on its socket, or write each message in one call "
+		       "(writev, TCP_CORK)";
+	return "acknowledge at once: TCP_QUICKACK after each read, or the route's quickack 1";
+}
+
+static void row_count(struct nt_watch_row *r, const struct nt_watch_stall *st)
+{
+	r->stalls++;
+	r->lost_ns += st->ep.stall_ns;
+	delays_add(&r->delays, st->ep.ack_delay_ns);
+}
+
+static struct nt_watch_row *flow_row(struct nt_watch_sum *s, const struct nt_watch_stall *st)
+{
+	struct nt_watch_row *r;
+
+	for (uint32_t i = 0; i < s->n_flows; i++)
+		if (nt_watch_same_flow(&s->flows[i].s, st))
+			return &s->flows[i];
+	if (s->n_flows == NT_WATCH_FLOWS_KEPT)
+		return &s->flows[NT_WATCH_FLOWS_KEPT];
+	r = &s->flows[s->n_flows++];
+	r->used = true;
+	r->pid = -1;
+	r->s = *st;
+	return r;
+}
+
+static struct nt_watch_row *proc_row(struct nt_watch_sum *s, const struct nt_sock_state *k)
+{
+	struct nt_watch_row *r;
+
+	for (uint32_t i = 0; i < s->n_procs; i++)
+		if (s->procs[i].pid == k->pid && !strcmp(s->procs[i].comm, k->comm))
+			return &s->procs[i];
+	if (s->n_procs == NT_WATCH_PROCS_KEPT)
+		return &s->procs[NT_WATCH_PROCS_KEPT];
+	r = &s->procs[s->n_procs++];
+	r->used = true;
+	r->pid = k->pid;
+	memcpy(r->comm, k->comm, sizeof(r->comm));
+	return r;
+}
+
+void nt_watch_sum_add(struct nt_watch_sum *s, const struct nt_watch_stall *st)
+{
+	struct nt_watch_row *f = flow_row(s, st);
+	bool local = false;
+
+	f->used = true;
+	row_count(f, st);
+	/* The flow row shows the latest state of its ends. */
+	if (!f->other)
+		memcpy(f->s.sock, st->sock, sizeof(f->s.sock));
+	for (int d = 0; d < 2; d++) {
+		const struct nt_sock_state *k = &st->sock[d];
+		/* The held data's sender is the end whose direction the episode is. */
+		enum nt_watch_role role = (enum nt_dir)d == st->ep.dir ? NT_WATCH_SENDER
+								       : NT_WATCH_RECEIVER;
+		struct nt_watch_row *p;
+
+		if (!k->local)
+			continue;
+		local = true;
+		if (k->pid < 0)
+			continue;
+		p = proc_row(s, k);
+		p->used = true;
+		row_count(p, st);
+		p->by_role[role]++;
+	}
+	s->stalls++;
+	s->lost_ns += st->ep.stall_ns;
+	if (local)
+		s->local_stalls++;
+}

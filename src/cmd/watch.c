@@ -268,7 +268,7 @@ static int run(const struct nt_watch_opts *o)
 	struct nt_err err = { "" };
 	struct nt_capture cap = { 0 };
 	const char *why = "error";
-	char lt[64];
+	char lt[64], failed[sizeof(err.msg) + 64];
 	int64_t start;
 	int code, ret;
 
@@ -300,11 +300,13 @@ static int run(const struct nt_watch_opts *o)
 		lt, o->kernel_filter);
 	start = now_ns(CLOCK_REALTIME);
 	ret = loop(&w, &cap, &why, &err);
-	if (ret < 0)
-		why = err.msg;
+	if (ret < 0) {
+		snprintf(failed, sizeof(failed), "capture on \"%s\" ended: %s", o->ifname, err.msg);
+		why = failed;
+	}
 	code = finish(&w, &cap, start, why, ret < 0);
 	if (ret < 0)
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
+		fprintf(stderr, "nagle-trace: %s\n", failed);
 	nt_capture_close(&cap);
 close_owner:
 	nt_sockowner_close(w.so);

@@ -90,6 +90,7 @@ static void on_stall(void *ctx, const struct nt_flow_entry *e, const struct nt_s
 	memcpy(st.client_addr, e->flow.client_addr, alen);
 	memcpy(st.target_addr, e->flow.target_addr, alen);
 	nt_sockowner_fill(w->so, &st);
+	nt_watch_sum_recall(w->sum, &st);
 	nt_watch_sum_add(w->sum, &st);
 	if (w->write_err)
 		return;

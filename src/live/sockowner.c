@@ -177,8 +177,10 @@ static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, u
 		k->unacked = info.unacked;
 		k->notsent_bytes = info.notsent_bytes;
 	}
-	if (!info.inode)
+	if (!info.inode) {
+		k->closed = true;
 		return;
+	}
 	const struct nt_sockowner_slot *s = owner_of(so, info.inode);
 
 	k->pid = s->pid;

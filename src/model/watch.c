@@ -111,6 +111,26 @@ static struct nt_watch_row *proc_row(struct nt_watch_sum *s, const struct nt_soc
 	return r;
 }
 
+void nt_watch_sum_recall(const struct nt_watch_sum *s, struct nt_watch_stall *st)
+{
+	for (uint32_t i = 0; i < s->n_flows; i++) {
+		const struct nt_watch_row *r = &s->flows[i];
+
+		if (!nt_watch_same_flow(&r->s, st))
+			continue;
+		for (int d = 0; d < 2; d++) {
+			struct nt_sock_state *k = &st->sock[d];
+			const struct nt_sock_state *was = &r->s.sock[d];
+
+			if (k->local && k->closed && k->pid < 0 && was->pid >= 0) {
+				k->pid = was->pid;
+				memcpy(k->comm, was->comm, sizeof(k->comm));
+			}
+		}
+		return;
+	}
+}
+
 void nt_watch_sum_add(struct nt_watch_sum *s, const struct nt_watch_stall *st)
 {
 	struct nt_watch_row *f = flow_row(s, st);

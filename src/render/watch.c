@@ -47,6 +47,10 @@ static void text_sock(FILE *out, const char *name, const struct nt_sock_state *k
 		fprintf(out, "%s pid %d (%s)", name, k->pid, k->comm);
 	else
 		fprintf(out, "%s pid ?", name);
+	if (k->closed) {
+		fputs(" socket closed", out);
+		return;
+	}
 	fprintf(out, " rtt %s ms ato %s ms",
 		ms(nt_known(k->rtt_us) ? k->rtt_us * 1000 : NT_UNKNOWN, a, sizeof(a)),
 		ms(nt_known(k->ato_us) ? k->ato_us * 1000 : NT_UNKNOWN, b, sizeof(b)));
@@ -97,6 +101,7 @@ static void put_sock(bool *oom, struct json_object *o, const char *key,
 	struct json_object *s = nt_json_put(oom, o, key, json_object_new_object());
 
 	nt_json_put(oom, s, "local", json_object_new_boolean(k->local));
+	nt_json_put(oom, s, "closed", json_object_new_boolean(k->closed));
 	nt_json_put_i64(oom, s, "pid", k->pid, k->pid >= 0);
 	nt_json_put_str(oom, s, "command", k->pid >= 0 ? k->comm : NULL);
 	nt_json_put_i64(oom, s, "inode", (int64_t)k->inode, k->inode != 0);

@@ -23,6 +23,18 @@ for t in tcpdump tshark redis-server redis-benchmark setpriv ip python3; do
 	need_tool "$t"
 done
 need_jsonschema
+# The bash completion knows the command, its options and its formats.
+"$NAGLE_TRACE" completion bash >"$NT_TMP/completion.bash"
+out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace wat); COMP_CWORD=1; _nagle_trace
+	printf "%s\n" "${COMPREPLY[@]}"' _ "$NT_TMP/completion.bash")
+[ "$out" = watch ] || fail "completion of 'wat': $out"
+out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace watch --dur); COMP_CWORD=2; _nagle_trace
+	printf "%s\n" "${COMPREPLY[@]}"' _ "$NT_TMP/completion.bash")
+[ "$out" = --duration ] || fail "completion of watch --dur: $out"
+out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace watch --format j); COMP_CWORD=3; _nagle_trace
+	printf "%s\n" "${COMPREPLY[@]}"' _ "$NT_TMP/completion.bash")
+[ "$out" = jsonl ] || fail "completion of watch --format j: $out"
+
 export NT_TMP NAGLE_TRACE NT_SOURCE_DIR py
 unshare -n bash "$NT_SOURCE_DIR/tests/integration/watch_host.sh" || fail "watch on a host namespace"
 echo ok

@@ -90,6 +90,31 @@ static void test_roles_and_rows(void **state)
 	free(s);
 }
 
+/* A socket closed before its stall was handled keeps the process an earlier stall found. */
+static void test_recall(void **state)
+{
+	struct nt_watch_sum *s = malloc(sizeof(*s));
+	struct nt_watch_stall a = stall(40000, 40 * NT_NS_PER_MS, 100, 200);
+	struct nt_watch_stall gone = stall(40000, 40 * NT_NS_PER_MS, 0, 200);
+	struct nt_watch_stall other = stall(40001, 40 * NT_NS_PER_MS, 0, 200);
+
+	(void)state;
+	assert_non_null(s);
+	nt_watch_sum_init(s);
+	gone.sock[NT_DIR_C2T].local = gone.sock[NT_DIR_C2T].closed = true;
+	other.sock[NT_DIR_C2T].local = other.sock[NT_DIR_C2T].closed = true;
+	nt_watch_sum_recall(s, &gone);
+	assert_int_equal(gone.sock[NT_DIR_C2T].pid, -1);
+	nt_watch_sum_add(s, &a);
+	nt_watch_sum_recall(s, &gone);
+	assert_int_equal(gone.sock[NT_DIR_C2T].pid, 100);
+	assert_string_equal(gone.sock[NT_DIR_C2T].comm, "client");
+	/* Another flow's socket is not this one's. */
+	nt_watch_sum_recall(s, &other);
+	assert_int_equal(other.sock[NT_DIR_C2T].pid, -1);
+	free(s);
+}
+
 static void test_percentiles(void **state)
 {
 	struct nt_watch_delays d = { 0 };
@@ -147,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roles_and_rows),
+		cmocka_unit_test(test_recall),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_caps),
 	};

@@ -42,9 +42,13 @@
  * @pingpong: /proc/PID/net/tcp's ping-pong bit (interactive mode: the ACK
  *            waits for a reply), -1 unread
  * @quick: the quick-ACK budget left (icsk_ack.quick), -1 unread
+ * @closed: the socket had no inode any more when read (time-wait: the
+ *          program closed it before the stall was handled); @pid and @comm
+ *          are then the ones an earlier stall of the flow found, if any
  */
 struct nt_sock_state {
 	bool local;
+	bool closed;
 	uint64_t inode;
 	int pid;
 	char comm[NT_WATCH_COMM_LEN];
@@ -194,6 +198,14 @@ void nt_watch_sum_init(struct nt_watch_sum *s);
  * @st: the stall, with its ends' state
  */
 void nt_watch_sum_add(struct nt_watch_sum *s, const struct nt_watch_stall *st);
+
+/**
+ * nt_watch_sum_recall() - name the process of an end whose socket is gone
+ * @s: the summary
+ * @st: a stall whose ends were just read; an end that is local but closed
+ *      gets the pid and command its flow's earlier stalls found
+ */
+void nt_watch_sum_recall(const struct nt_watch_sum *s, struct nt_watch_stall *st);
 
 /**
  * nt_watch_delays_pct() - a percentile of the delays kept (nearest rank)

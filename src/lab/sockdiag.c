@@ -106,6 +106,8 @@ int nt_sockdiag_parse(const struct nlmsghdr *nlh, struct nt_sockdiag_info *out)
 	out->inode = m->idiag_inode;
 	out->uid = m->idiag_uid;
 	out->state = m->idiag_state;
+	out->sport = ntohs(m->id.idiag_sport);
+	out->dport = ntohs(m->id.idiag_dport);
 	mnl_attr_parse(nlh, sizeof(*m), attr_cb, out);
 	return 0;
 }
@@ -126,6 +128,7 @@ int nt_sockdiag_get(struct nt_sockdiag *sd, int family, const uint8_t *src, uint
 
 	if (!sd->nl)
 		return -EBADF;
+	out->state = 0;
 	nlh = nt_sockdiag_build_get(buf, seq, family, src, sport, dst, dport);
 	if (mnl_socket_sendto(sd->nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
@@ -136,9 +139,11 @@ int nt_sockdiag_get(struct nt_sockdiag *sd, int family, const uint8_t *src, uint
 		/* An error message (no such socket: ENOENT) comes back as -1 with errno. */
 		errno = 0;
 		ret = mnl_cb_run(buf, (size_t)n, seq, sd->portid, data_cb, out);
-		if (ret < 0)
+		if (ret < 0) {
+			out->state = 0;
 			return errno ? -errno : -EIO;
+		}
 		if (ret == MNL_CB_STOP)
-			return 0;
+			return out->sport == sport && out->dport == dport ? 0 : -ENOENT;
 	}
 }

@@ -25,6 +25,10 @@
 #include "nt/live/sockowner.h"
 #include "nt/unknown.h"
 
+#define TIME_WAIT_STATE 6
+#define CLOSE_STATE	7
+#define LISTEN_STATE	10
+
 /* /proc/PID/net/tcp can be large on a busy host; what is past this is not searched. */
 #define NET_TCP_MAX_BYTES (64u << 20)
 
@@ -167,11 +171,26 @@ static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, u
 				     .notsent_bytes = NT_UNKNOWN,
 				     .pingpong = -1,
 				     .quick = -1 };
-	if (nt_sockdiag_get(&so->sd, family, addr, port, peer, peer_port, &info) < 0)
+	int ret = nt_sockdiag_get(&so->sd, family, addr, port, peer, peer_port, &info);
+
+	/* Only the listener on this end's port answered: local, its connection closed. */
+	if (ret == -ENOENT && info.state == LISTEN_STATE) {
+		k->local = true;
+		k->closed = true;
+		return;
+	}
+	if (ret < 0)
 		return;
 	k->local = true;
 	k->inode = info.inode;
-	if (info.has_info) {
+	/*
+	 * TCP_TIME_WAIT and TCP_CLOSE (include/net/tcp_states.h): the program
+	 * closed the socket before the stall was handled; tcp_get_info() of a
+	 * closed socket is zeros, not the state the stall had.
+	 */
+	if (info.state == TIME_WAIT_STATE || info.state == CLOSE_STATE)
+		k->closed = true;
+	if (info.has_info && !k->closed) {
 		k->rtt_us = info.rtt_us;
 		k->ato_us = info.ato_us;
 		k->unacked = info.unacked;
@@ -185,7 +204,7 @@ static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, u
 
 	k->pid = s->pid;
 	memcpy(k->comm, s->comm, sizeof(k->comm));
-	if (k->pid >= 0)
+	if (k->pid >= 0 && !k->closed)
 		read_procnet(so, family, k);
 }
 

@@ -82,6 +82,8 @@ static struct nlmsghdr *answer(char *buf, size_t info_len)
 	m->idiag_state = 1;
 	m->idiag_inode = 57365;
 	m->idiag_uid = 1000;
+	m->id.idiag_sport = htons(40000);
+	m->id.idiag_dport = htons(5001);
 	mnl_attr_put_u8(nlh, INET_DIAG_SHUTDOWN, 0); /* an attribute the parser skips */
 	if (info_len) {
 		memset(info, 0, sizeof(info));
@@ -104,6 +106,8 @@ static void test_parse(void **state)
 	assert_int_equal(in.inode, 57365);
 	assert_int_equal(in.uid, 1000);
 	assert_int_equal(in.state, 1);
+	assert_int_equal(in.sport, 40000);
+	assert_int_equal(in.dport, 5001);
 	assert_true(in.has_info);
 	assert_int_equal(in.rtt_us, 52);
 	assert_int_equal(in.ato_us, 40000);
@@ -187,6 +191,12 @@ static int lookup_in_netns(void)
 	/* No socket with these ports: ENOENT, and the socket still works after it. */
 	if (nt_sockdiag_get(&sd, AF_INET, lo, 1, lo, 2, &in) != -ENOENT)
 		return 16;
+	/* A connection that is not there, to the listener's port: not the listener. */
+	if (nt_sockdiag_get(&sd, AF_INET, lo, ntohs(a.sin_port), lo, 9, &in) != -ENOENT ||
+	    in.state != 10)
+		return 19;
+	if (nt_sockdiag_get(&sd, AF_INET, lo, 1, lo, 2, &in) != -ENOENT || in.state != 0)
+		return 20;
 	if (nt_sockdiag_get(&sd, AF_INET, lo, ntohs(c.sin_port), lo, ntohs(a.sin_port), &in) < 0)
 		return 17;
 	nt_sockdiag_close(&sd);

@@ -41,6 +41,8 @@ struct nt_sockdiag {
  * @inode: the socket's inode (idiag_inode; 0 for a time-wait socket)
  * @uid: its owner (idiag_uid)
  * @state: its TCP state (idiag_state: 1 established, ...)
+ * @sport: its local port (idiag_sport), host order
+ * @dport: its remote port (idiag_dport), host order: 0 for a listener
  * @has_info: INET_DIAG_INFO was there (not for time-wait sockets)
  * @rtt_us: tcpi_rtt, smoothed round trip, µs
  * @ato_us: tcpi_ato, the delayed-ACK timeout, µs
@@ -51,6 +53,8 @@ struct nt_sockdiag_info {
 	uint64_t inode;
 	uint32_t uid;
 	uint8_t state;
+	uint16_t sport;
+	uint16_t dport;
 	bool has_info;
 	uint32_t rtt_us;
 	uint32_t ato_us;
@@ -106,6 +110,12 @@ int nt_sockdiag_parse(const struct nlmsghdr *nlh, struct nt_sockdiag_info *out);
  * @dst: remote address
  * @dport: remote port
  * @out: filled on success
+ *
+ * The kernel answers a lookup that finds no connection with the listener on
+ * @sport, if there is one (inet_lookup() falls back to it): that is no
+ * answer about this connection, and is -ENOENT here too, with @out filled
+ * from the listener (@out->state 10, TCP_LISTEN): the port is this host's,
+ * the connection is gone. Otherwise @out->state is 0 on -ENOENT.
  *
  * Return: 0; -ENOENT when no such socket is in this namespace; another
  * negative errno when the kernel could not be asked.

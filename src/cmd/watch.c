@@ -94,14 +94,16 @@ static void on_stall(void *ctx, const struct nt_flow_entry *e, const struct nt_s
 	nt_watch_sum_add(w->sum, &st);
 	if (w->write_err)
 		return;
+	/* Flushed once the wake-up's frames are settled (settle()): one write for its stalls. */
 	ret = w->o->jsonl ? nt_watch_jsonl_stall(w->out, &st) : nt_watch_text_stall(w->out, &st);
-	if (!ret && fflush(w->out))
-		ret = -errno;
 	if (ret)
 		w->write_err = ret;
 }
 
-/* The batch of a wake-up into its flows, and the reports of flows gone from the table out. */
+/*
+ * The batch of a wake-up into its flows, the reports of flows gone from the
+ * table out, and the wake-up's stall lines to the terminal or pipe.
+ */
 static void settle(struct watch *w)
 {
 	struct nt_analysis_batch *b = w->an.batch;
@@ -109,21 +111,29 @@ static void settle(struct watch *w)
 	(void)nt_analysis_settle(&w->an, b->p, b->n);
 	b->n = 0;
 	nt_analysis_drop_closed(&w->an);
+	if (!w->write_err && fflush(w->out))
+		w->write_err = -errno;
 }
 
-/* Every frame queued; 1 when -c is reached, 0 when drained, < 0 a capture error. */
+/*
+ * Frames read per wake-up at most: under a flood the queue may never empty,
+ * and the loop must still see a signal, the deadline and the stalls found.
+ */
+#define DRAIN_MAX 4096
+
+/* The frames queued; 1 when -c is reached, 0 when drained (or DRAIN_MAX read), < 0 an error. */
 static int drain(struct watch *w, struct nt_capture *cap, struct nt_err *err)
 {
 	struct nt_frame fr;
-	int ret;
+	int ret = 0;
 
-	while ((ret = nt_capture_next(cap, &fr, err)) == 1) {
+	for (unsigned n = 0; n < DRAIN_MAX && (ret = nt_capture_next(cap, &fr, err)) == 1; n++) {
 		(void)nt_analysis_frame(&w->an, fr.t_ns, fr.data, fr.caplen);
 		w->frames++;
 		if (w->o->max_packets && w->frames >= w->o->max_packets)
 			return 1;
 	}
-	return ret;
+	return ret == 1 ? 0 : ret;
 }
 
 /*

@@ -159,6 +159,28 @@ static void read_procnet(struct nt_sockowner *so, int family, struct nt_sock_sta
 	close(fd);
 }
 
+/* FNV-1a over the connection as this end sees it. */
+static struct nt_sockowner_remote *remote_slot(struct nt_sockowner *so, int family,
+					       const uint8_t *addr, uint16_t port,
+					       const uint8_t *peer, uint16_t peer_port,
+					       struct nt_sockowner_remote *key)
+{
+	size_t alen = family == AF_INET6 ? 16 : 4;
+	const uint8_t *p = (const uint8_t *)key;
+	uint32_t h = 2166136261u;
+
+	memset(key, 0, sizeof(*key));
+	key->used = true;
+	key->family = (uint8_t)family;
+	key->port = port;
+	key->peer_port = peer_port;
+	memcpy(key->addr, addr, alen);
+	memcpy(key->peer, peer, alen);
+	for (size_t i = 0; i < sizeof(*key); i++)
+		h = (h ^ p[i]) * 16777619u;
+	return &so->remote[h % NT_SOCKOWNER_REMOTE];
+}
+
 static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, uint16_t port,
 		     const uint8_t *peer, uint16_t peer_port, struct nt_sock_state *k)
 {
@@ -171,7 +193,16 @@ static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, u
 				     .notsent_bytes = NT_UNKNOWN,
 				     .pingpong = -1,
 				     .quick = -1 };
-	int ret = nt_sockdiag_get(&so->sd, family, addr, port, peer, peer_port, &info);
+	struct nt_sockowner_remote key,
+		*slot = remote_slot(so, family, addr, port, peer, peer_port, &key);
+	int ret;
+
+	if (!memcmp(slot, &key, sizeof(key)))
+		return; /* known not to be here */
+	ret = nt_sockdiag_get(&so->sd, family, addr, port, peer, peer_port, &info);
+	so->lookups++;
+	if (ret == -ENOENT && info.state != LISTEN_STATE)
+		memcpy(slot, &key, sizeof(key));
 
 	/* Only the listener on this end's port answered: local, its connection closed. */
 	if (ret == -ENOENT && info.state == LISTEN_STATE) {

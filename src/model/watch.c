@@ -2,9 +2,10 @@
 /*
  * watch.c - the summary of nagle-trace watch (see nt/model/watch.h).
  *
- * Rows are looked up by a linear scan: a summary has at most a thousand
- * flow rows and is touched once per stall, not per packet, and stalls come
- * at most one per delayed-ACK timeout per connection.
+ * Flow rows are found through a small open-addressing index (a stall per
+ * few frames on a busy host would otherwise scan a thousand rows each);
+ * process rows, at most 256 and only for stalls with an end on this host,
+ * by a scan.
  */
 #include <string.h>
 #include <sys/socket.h>
@@ -79,16 +80,49 @@ static void row_count(struct nt_watch_row *r, const struct nt_watch_stall *st)
 	delays_add(&r->delays, st->ep.ack_delay_ns);
 }
 
+/* FNV-1a over what names a flow. */
+static uint32_t flow_hash(const struct nt_watch_stall *st)
+{
+	size_t alen = st->family == AF_INET6 ? 16 : 4;
+	uint32_t h = 2166136261u;
+
+	h = (h ^ (uint32_t)st->family) * 16777619u;
+	h = (h ^ st->client_port) * 16777619u;
+	h = (h ^ st->target_port) * 16777619u;
+	for (size_t i = 0; i < alen; i++) {
+		h = (h ^ st->client_addr[i]) * 16777619u;
+		h = (h ^ st->target_addr[i]) * 16777619u;
+	}
+	return h;
+}
+
+/*
+ * The bucket holding @st's row, or the empty one where it would go: there is
+ * one, since at most NT_WATCH_FLOWS_KEPT of the buckets are ever used.
+ */
+static uint32_t flow_bucket(const struct nt_watch_sum *s, const struct nt_watch_stall *st)
+{
+	uint32_t b = flow_hash(st) & (NT_WATCH_FLOW_BUCKETS - 1);
+
+	for (;; b = (b + 1) & (NT_WATCH_FLOW_BUCKETS - 1)) {
+		uint16_t v = s->flow_index[b];
+
+		if (!v || nt_watch_same_flow(&s->flows[v - 1].s, st))
+			return b;
+	}
+}
+
 static struct nt_watch_row *flow_row(struct nt_watch_sum *s, const struct nt_watch_stall *st)
 {
+	uint16_t *b = &s->flow_index[flow_bucket(s, st)];
 	struct nt_watch_row *r;
 
-	for (uint32_t i = 0; i < s->n_flows; i++)
-		if (nt_watch_same_flow(&s->flows[i].s, st))
-			return &s->flows[i];
+	if (*b)
+		return &s->flows[*b - 1];
 	if (s->n_flows == NT_WATCH_FLOWS_KEPT)
 		return &s->flows[NT_WATCH_FLOWS_KEPT];
 	r = &s->flows[s->n_flows++];
+	*b = (uint16_t)s->n_flows;
 	r->used = true;
 	r->pid = -1;
 	r->s = *st;
@@ -113,21 +147,18 @@ static struct nt_watch_row *proc_row(struct nt_watch_sum *s, const struct nt_soc
 
 void nt_watch_sum_recall(const struct nt_watch_sum *s, struct nt_watch_stall *st)
 {
-	for (uint32_t i = 0; i < s->n_flows; i++) {
-		const struct nt_watch_row *r = &s->flows[i];
+	uint16_t v = s->flow_index[flow_bucket(s, st)];
 
-		if (!nt_watch_same_flow(&r->s, st))
-			continue;
-		for (int d = 0; d < 2; d++) {
-			struct nt_sock_state *k = &st->sock[d];
-			const struct nt_sock_state *was = &r->s.sock[d];
-
-			if (k->local && k->closed && k->pid < 0 && was->pid >= 0) {
-				k->pid = was->pid;
-				memcpy(k->comm, was->comm, sizeof(k->comm));
-			}
-		}
+	if (!v)
 		return;
+	for (int d = 0; d < 2; d++) {
+		struct nt_sock_state *k = &st->sock[d];
+		const struct nt_sock_state *was = &s->flows[v - 1].s.sock[d];
+
+		if (k->local && k->closed && k->pid < 0 && was->pid >= 0) {
+			k->pid = was->pid;
+			memcpy(k->comm, was->comm, sizeof(k->comm));
+		}
 	}
 }
 

@@ -16,6 +16,7 @@
 #ifndef NT_LIVE_SOCKOWNER_H
 #define NT_LIVE_SOCKOWNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,26 @@
 #include "nt/model/watch.h"
 
 #define NT_SOCKOWNER_CACHE 1024u
+/* Ends known not to be on this host, direct-mapped by a hash of the connection. */
+#define NT_SOCKOWNER_REMOTE 16384u
+
+/**
+ * struct nt_sockowner_remote - one end sock_diag did not find, nor a listener of its port
+ * @used: the slot holds an end
+ * @family: AF_INET or AF_INET6
+ * @port: the end's port
+ * @peer_port: the other end's
+ * @addr: the end's address
+ * @peer: the other end's
+ */
+struct nt_sockowner_remote {
+	bool used;
+	uint8_t family;
+	uint16_t port;
+	uint16_t peer_port;
+	uint8_t addr[16];
+	uint8_t peer[16];
+};
 
 /**
  * struct nt_sockowner_slot - one cached inode -> process
@@ -42,17 +63,22 @@ struct nt_sockowner_slot {
  * @sd: the sock_diag socket
  * @slot: the cache
  * @next: the slot to reuse next
+ * @remote: ends found not on this host: a connection's end cannot move
+ *          onto the host, so each is asked about once, not at every stall
  * @text: /proc/PID/net/tcp's text, grown as needed
  * @text_bytes: its size
- * @proc_scans: /proc walks made (cache misses), for the tests and --help's claim
+ * @proc_scans: /proc walks made (cache misses)
+ * @lookups: sock_diag requests made
  */
 struct nt_sockowner {
 	struct nt_sockdiag sd;
 	struct nt_sockowner_slot slot[NT_SOCKOWNER_CACHE];
 	unsigned next;
+	struct nt_sockowner_remote remote[NT_SOCKOWNER_REMOTE];
 	char *text;
 	size_t text_bytes;
 	uint64_t proc_scans;
+	uint64_t lookups;
 };
 
 /**

@@ -22,6 +22,8 @@
 
 #define NT_WATCH_FLOWS_KEPT 1024u
 #define NT_WATCH_PROCS_KEPT 256u
+/* Buckets of the flow rows' index: a power of two, at least twice the rows (linear probing). */
+#define NT_WATCH_FLOW_BUCKETS 4096u
 /* ACK delays kept per row for its percentiles: all up to this many, then a uniform sample. */
 #define NT_WATCH_DELAYS_KEPT 128u
 /* A command name as the kernel keeps it (TASK_COMM_LEN, include/linux/sched.h). */
@@ -133,6 +135,8 @@ struct nt_watch_row {
  * struct nt_watch_sum - the summary of a watch
  * @flows: flow rows, in order of first stall; @flows[NT_WATCH_FLOWS_KEPT] is "other"
  * @n_flows: named flow rows used
+ * @flow_index: row number + 1 of each named flow, by a hash of its key (0: empty);
+ *              a stall finds its row in a probe or two, not a scan of a thousand
  * @procs: process rows, in order of first stall; the last is "other"
  * @n_procs: named process rows used
  * @stalls: stalls seen
@@ -143,6 +147,7 @@ struct nt_watch_row {
 struct nt_watch_sum {
 	struct nt_watch_row flows[NT_WATCH_FLOWS_KEPT + 1];
 	uint32_t n_flows;
+	uint16_t flow_index[NT_WATCH_FLOW_BUCKETS];
 	struct nt_watch_row procs[NT_WATCH_PROCS_KEPT + 1];
 	uint32_t n_procs;
 	uint64_t stalls;

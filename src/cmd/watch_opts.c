@@ -3,6 +3,7 @@
  * watch_opts.c - nagle-trace watch's options (see nt/cmd/watch_opts.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,7 +95,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_watch_opts *o, s
 		o->duration_ns = (int64_t)v * NT_NS_PER_MS;
 		return ret;
 	case OPT_FORMAT:
-		if (strcmp(cli->arg, "text") && strcmp(cli->arg, "jsonl"))
+		if (strcmp(cli->arg, "text") != 0 && strcmp(cli->arg, "jsonl") != 0)
 			return nt_err_set(err, 0, "--format: \"%s\" is not one of text|jsonl",
 					  cli->arg);
 		o->jsonl = strcmp(cli->arg, "jsonl") == 0;
@@ -106,7 +107,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_watch_opts *o, s
 /* The user's words, joined with spaces, and the kernel's filter around them. */
 static int join_filter(struct nt_watch_opts *o, char **words, size_t n, struct nt_err *err)
 {
-	size_t len = 1;
+	size_t len = 1, at = 0;
 
 	for (size_t i = 0; i < n; i++)
 		len += strlen(words[i]) + 1;
@@ -115,9 +116,12 @@ static int join_filter(struct nt_watch_opts *o, char **words, size_t n, struct n
 		if (!o->filter)
 			return nt_err_set(err, -ENOMEM, "filter expression");
 		for (size_t i = 0; i < n; i++) {
+			size_t w = strlen(words[i]);
+
 			if (i)
-				strcat(o->filter, " ");
-			strcat(o->filter, words[i]);
+				o->filter[at++] = ' ';
+			memcpy(o->filter + at, words[i], w + 1);
+			at += w;
 		}
 	}
 	o->kernel_filter = calloc(1, len + 16);
@@ -126,7 +130,7 @@ static int join_filter(struct nt_watch_opts *o, char **words, size_t n, struct n
 	if (o->filter)
 		snprintf(o->kernel_filter, len + 16, "tcp and (%s)", o->filter);
 	else
-		strcpy(o->kernel_filter, "tcp");
+		snprintf(o->kernel_filter, len + 16, "tcp");
 	return 0;
 }
 

@@ -115,7 +115,7 @@ static int find_pid(uint64_t inode)
 	snprintf(want, sizeof(want), "socket:[%llu]", (unsigned long long)inode);
 	while (pid < 0 && (d = readdir(dir)))
 		if (all_digits(d->d_name) && pid_holds(d->d_name, want))
-			pid = atoi(d->d_name);
+			pid = (int)strtol(d->d_name, NULL, 10);
 	closedir(dir);
 	return pid;
 }
@@ -166,7 +166,7 @@ static struct nt_sockowner_remote *remote_slot(struct nt_sockowner *so, int fami
 					       struct nt_sockowner_remote *key)
 {
 	size_t alen = family == AF_INET6 ? 16 : 4;
-	const uint8_t *p = (const uint8_t *)key;
+	const uint8_t *p;
 	uint32_t h = 2166136261u;
 
 	memset(key, 0, sizeof(*key));
@@ -176,6 +176,7 @@ static struct nt_sockowner_remote *remote_slot(struct nt_sockowner *so, int fami
 	key->peer_port = peer_port;
 	memcpy(key->addr, addr, alen);
 	memcpy(key->peer, peer, alen);
+	p = (const uint8_t *)key;
 	for (size_t i = 0; i < sizeof(*key); i++)
 		h = (h ^ p[i]) * 16777619u;
 	return &so->remote[h % NT_SOCKOWNER_REMOTE];

@@ -21,49 +21,49 @@
 
 /**
  * struct vector - one baseline row
- * @proto: IP protocol
  * @saddr: source address
  * @daddr: destination address
- * @sport: source port (ICMP: the mapped type)
- * @dport: destination port (ICMP: the mapped code)
  * @seed0: the ID with seed 0
  * @seed1: the ID with seed 1
+ * @sport: source port (ICMP: the mapped type)
+ * @dport: destination port (ICMP: the mapped code)
+ * @proto: IP protocol
  */
 struct vector {
-	uint8_t proto;
 	const char *saddr, *daddr;
-	uint16_t sport, dport;
 	const char *seed0, *seed1;
+	uint16_t sport, dport;
+	uint8_t proto;
 };
 
 /* clang-format off */
 static const struct vector vectors[] = {
-	{ 58, "fe80::200:86ff:fe05:80da", "fe80::260:97ff:fe07:69ea", 135, 136,
-	  "1:dGHyGvjMfljg6Bppwm3bg0LO8TY=", "1:kHa1FhMYIT6Ym2Vm2AOtoOARDzY=" },
-	{ 58, "fe80::260:97ff:fe07:69ea", "fe80::200:86ff:fe05:80da", 135, 136,
-	  "1:zavyT/cezQr1fmImYCwYnMXbgck=", "1:2hSqmsDZ2kdcY9kbiUzOEBic0iM=" },
-	{ 58, "3ffe:501:1800:2345::2", "3ffe:507:0:1:200:86ff:fe05:80da", 3, 0,
-	  "1:2ObVBgIn28oZvibYZhZMBgh7WdQ=", "1:lVEtCZpYu84Xqaa++3lXFyuu2n4=" },
-	{ 58, "3ffe:501:410:0:2c0:dfff:fe47:33e", "3ffe:507:0:1:200:86ff:fe05:80da", 1, 4,
-	  "1:hLZd0XGWojozrvxqE0dWB1iM6R0=", "1:W8MHwXpWzpoSTD+cGcaJr4u0ys8=" },
-	{ 58, "3ffe:507:0:1:200:86ff:fe05:80da", "3ffe:501:0:1001::2", 128, 129,
-	  "1:+TW+HtLHvV1xnGhV1lv7XoJrqQg=", "1:GfZxjAkDk2MkegpBYHV6tadtFXQ=" },
-	{ 58, "fe80::200:86ff:fe05:80da", "ff02::2", 133, 134,
-	  "1:hO+sN4H+MG5MY/8hIrXPqc4ZQz0=", "1:L7Ka0ZMYu+J3bL4ulW2PrqyXNo8=" },
-	{ 58, "fe80::260:97ff:fe07:69ea", "ff02::1", 134, 133,
-	  "1:pkvHqCL88/tg1k4cPigmZXUtL00=", "1:K/ee5UCqAMAQXDorP5nSa2CGLjc=" },
-	{ 1, "192.168.0.89", "192.168.0.1", 8, 0,
-	  "1:X0snYXpgwiv9TZtqg64sgzUn6Dk=", "1:03g6IloqVBdcZlPyX8r0hgoE7kA=" },
-	{ 1, "10.0.0.1", "10.0.0.2", 11, 0,
-	  "1:YHxtAirCG//0OzkcVAukqKQN9xM=", "1:XjUibYHaafLQ3pxQeiMI8g25q20=" },
-	{ 6, "2001:470:e5bf:dead:4957:2174:e82c:4887", "2607:f8b0:400c:c03::1a", 63943, 25,
-	  "1:/qFaeAR+gFe1KYjMzVDsMv+wgU4=", "1:eJYTW6AOzFLlSUoESovMjnu7rMw=" },
-	{ 132, "192.168.170.8", "192.168.170.56", 7, 7,
-	  "1:MP2EtRCAUIZvTw6MxJHLV7N7JDs=", "1:5w3ZRjeKBzqT3zsaEECDGjUbYeg=" },
-	{ 6, "128.232.110.120", "66.35.250.204", 34855, 80,
-	  "1:LQU9qZlK+B5F3KDmev6m5PMibrg=", "1:3V71V58M3Ksw/yuFALMcW0LAHvc=" },
-	{ 17, "192.168.1.52", "8.8.8.8", 54585, 53,
-	  "1:d/FP5EW3wiY1vCndhwleRRKHowQ=", "1:Q9We8WO3piVF8yEQBNJF4uiSVrI=" },
+	{ "fe80::200:86ff:fe05:80da", "fe80::260:97ff:fe07:69ea",
+	  "1:dGHyGvjMfljg6Bppwm3bg0LO8TY=", "1:kHa1FhMYIT6Ym2Vm2AOtoOARDzY=", 135, 136, 58 },
+	{ "fe80::260:97ff:fe07:69ea", "fe80::200:86ff:fe05:80da",
+	  "1:zavyT/cezQr1fmImYCwYnMXbgck=", "1:2hSqmsDZ2kdcY9kbiUzOEBic0iM=", 135, 136, 58 },
+	{ "3ffe:501:1800:2345::2", "3ffe:507:0:1:200:86ff:fe05:80da",
+	  "1:2ObVBgIn28oZvibYZhZMBgh7WdQ=", "1:lVEtCZpYu84Xqaa++3lXFyuu2n4=", 3, 0, 58 },
+	{ "3ffe:501:410:0:2c0:dfff:fe47:33e", "3ffe:507:0:1:200:86ff:fe05:80da",
+	  "1:hLZd0XGWojozrvxqE0dWB1iM6R0=", "1:W8MHwXpWzpoSTD+cGcaJr4u0ys8=", 1, 4, 58 },
+	{ "3ffe:507:0:1:200:86ff:fe05:80da", "3ffe:501:0:1001::2",
+	  "1:+TW+HtLHvV1xnGhV1lv7XoJrqQg=", "1:GfZxjAkDk2MkegpBYHV6tadtFXQ=", 128, 129, 58 },
+	{ "fe80::200:86ff:fe05:80da", "ff02::2",
+	  "1:hO+sN4H+MG5MY/8hIrXPqc4ZQz0=", "1:L7Ka0ZMYu+J3bL4ulW2PrqyXNo8=", 133, 134, 58 },
+	{ "fe80::260:97ff:fe07:69ea", "ff02::1",
+	  "1:pkvHqCL88/tg1k4cPigmZXUtL00=", "1:K/ee5UCqAMAQXDorP5nSa2CGLjc=", 134, 133, 58 },
+	{ "192.168.0.89", "192.168.0.1",
+	  "1:X0snYXpgwiv9TZtqg64sgzUn6Dk=", "1:03g6IloqVBdcZlPyX8r0hgoE7kA=", 8, 0, 1 },
+	{ "10.0.0.1", "10.0.0.2",
+	  "1:YHxtAirCG//0OzkcVAukqKQN9xM=", "1:XjUibYHaafLQ3pxQeiMI8g25q20=", 11, 0, 1 },
+	{ "2001:470:e5bf:dead:4957:2174:e82c:4887", "2607:f8b0:400c:c03::1a",
+	  "1:/qFaeAR+gFe1KYjMzVDsMv+wgU4=", "1:eJYTW6AOzFLlSUoESovMjnu7rMw=", 63943, 25, 6 },
+	{ "192.168.170.8", "192.168.170.56",
+	  "1:MP2EtRCAUIZvTw6MxJHLV7N7JDs=", "1:5w3ZRjeKBzqT3zsaEECDGjUbYeg=", 7, 7, 132 },
+	{ "128.232.110.120", "66.35.250.204",
+	  "1:LQU9qZlK+B5F3KDmev6m5PMibrg=", "1:3V71V58M3Ksw/yuFALMcW0LAHvc=", 34855, 80, 6 },
+	{ "192.168.1.52", "8.8.8.8",
+	  "1:d/FP5EW3wiY1vCndhwleRRKHowQ=", "1:Q9We8WO3piVF8yEQBNJF4uiSVrI=", 54585, 53, 17 },
 };
 /* clang-format on */
 

@@ -155,7 +155,7 @@ static int lo_up(void)
 static int lookup_in_netns(void)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sockaddr_in c;
+	struct sockaddr_in c = { 0 };
 	socklen_t len = sizeof(a);
 	uint8_t lo[16] = { 127, 0, 0, 1 };
 	struct nt_sockdiag_info in;

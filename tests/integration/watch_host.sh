@@ -192,6 +192,27 @@ set -e
 grep -q '^summary: ' "$T/gone.out" || fail "no summary when the interface went away: $(cat "$T/gone.out")"
 grep -q '^nagle-trace: capture on "nt-w0" ended: ' "$T/gone.err" || fail "the error does not name the interface: $(cat "$T/gone.err")"
 
+# -c N: N frames, then the summary and exit 0.
+python3 "$progs/server.py" 7002 --host 127.0.0.1 >"$T/server2.log" 2>&1 &
+server=$!
+wait_for "$T/server2.log" listening
+"$NAGLE_TRACE" watch -i lo -c 10 --format jsonl >"$T/count.jsonl" 2>"$T/count.err" &
+watch=$!
+wait_for "$T/count.err" watching
+python3 "$progs/client.py" 127.0.0.1 7002 3 >/dev/null 2>&1
+set +e
+wait "$watch"
+rc=$?
+set -e
+kill "$server"
+[ "$rc" = 0 ] || fail "watch -c 10 exited $rc: $(cat "$T/count.err")"
+"$py" - "$T/count.jsonl" <<'PY' || fail "watch -c 10: $(cat "$T/count.jsonl")"
+import json, sys
+s = json.loads(open(sys.argv[1]).read().strip().split("\n")[-1])
+assert s["type"] == "summary" and s["end"] == "count" and s["capture"]["frames"] == 10, s
+assert s["complete"], s
+PY
+
 # SIGTERM, text: the summary, exit 143.
 "$NAGLE_TRACE" watch -i lo >"$T/term.out" 2>"$T/term.err" &
 watch=$!

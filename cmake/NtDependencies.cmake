@@ -7,6 +7,8 @@ find_package(Threads REQUIRED)
 pkg_check_modules(LIBPCAP REQUIRED IMPORTED_TARGET libpcap>=1.9)
 pkg_check_modules(LIBMNL REQUIRED IMPORTED_TARGET libmnl>=1.0.4)
 pkg_check_modules(JSONC REQUIRED IMPORTED_TARGET json-c>=0.15)
+# nettle: SHA-1 and base64 for the Community ID (src/render/community_id.c).
+pkg_check_modules(NETTLE REQUIRED IMPORTED_TARGET nettle>=3.4)
 # zlib: the running kernel's /proc/config.gz, for CONFIG_HZ (src/live/kernel.c).
 pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib>=1.2)
 if(NT_TESTS)

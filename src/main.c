@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "analyze", nt_cmd_analyze },
 	{ "run", nt_cmd_run },
 	{ "predict", nt_cmd_predict },
+	{ "watch", nt_cmd_watch },
 	{ "completion", nt_cmd_completion },
 };
 /* clang-format on */

@@ -14,6 +14,7 @@
 
 #include "nt/capture/capture.h"
 #include "nt/cmd/analyze_opts.h"
+#include "nt/cmd/watch_opts.h"
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/run_opts.h"
 #include "nt/cmd/trace_opts.h"
@@ -78,12 +79,14 @@ static const char script_tail[] =
 	"\t\tcmd=analyze opts=$analyze_opts valued=$analyze_valued formats=$analyze_formats\n"
 	"\telif [ \"${COMP_WORDS[1]:-}\" = predict ]; then\n"
 	"\t\tcmd=predict opts=$predict_opts valued=$predict_valued formats='text json'\n"
+	"\telif [ \"${COMP_WORDS[1]:-}\" = watch ]; then\n"
+	"\t\tcmd=watch opts=$watch_opts valued=$watch_valued formats='text jsonl'\n"
 	"\telif [ \"${COMP_WORDS[1]:-}\" = run ]; then\n"
 	"\t\tcmd=run opts=$run_opts valued=$run_valued formats=$analyze_formats\n"
 	"\t\tbackends=\"$backends none\"\n"
 	"\tfi\n"
 	"\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run completion' -- \"$cur\"))\n"
+	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run watch completion' -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
 	"\tcase $prev in\n"
@@ -101,6 +104,8 @@ static const char script_tail[] =
 	"\t--format) COMPREPLY=($(compgen -W \"$formats\" -- \"$cur\")); return ;;\n"
 	"\t--expect) COMPREPLY=($(compgen -W \"$expects\" -- \"$cur\")); return ;;\n"
 	"\t--capture) COMPREPLY=($(compgen -W \"$backends\" -- \"$cur\")); return ;;\n"
+	"\t-i|--interface) COMPREPLY=($(compgen -W \"any $(ls /sys/class/net 2>/dev/null)\" -- "
+	"\"$cur\")); return ;;\n"
 	"\t--color) COMPREPLY=($(compgen -W 'auto always never' -- \"$cur\")); return ;;\n"
 	"\t-o|--output|-w|--write|-r|--target-log) COMPREPLY=($(compgen -f -- \"$cur\")); return "
 	";;\n"
@@ -129,6 +134,7 @@ static void bash(FILE *out)
 	options(out, "local analyze", nt_analyze_opts_table(), "-h -o -r -c -n", "-o -r -c");
 	options(out, "local predict", nt_predict_opts_table(), "-h -o", "-o");
 	options(out, "local run", nt_run_opts_table(), "-h -o -w", "-o -w");
+	options(out, "local watch", nt_watch_opts_table(), "-h -i -c -n", "-i -c");
 	vocabularies(out);
 	fputs(script_tail, out);
 }

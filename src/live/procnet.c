@@ -183,6 +183,22 @@ int nt_procnet_find_tcp(const char *text, uint16_t local_port, uint16_t remote_p
 	return -ENOENT;
 }
 
+int nt_procnet_find_inode(const char *text, unsigned long inode, struct nt_procnet_tcp *out)
+{
+	for (const char *line = text; line && *line;) {
+		struct nt_procnet_tcp t;
+
+		if (nt_procnet_parse_tcp_line(line, &t) == 0 && t.inode == inode) {
+			*out = t;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -ENOENT;
+}
+
 /* The line after @line, or NULL. */
 static const char *next_line(const char *line)
 {

@@ -20,6 +20,7 @@
 #include "nt/model/tcp.h"
 
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why);
+static void result_free(struct nt_flow_result *r);
 
 /**
  * struct nt_analysis_keyed - a batch's flow keys, made where it is settled
@@ -64,16 +65,26 @@ void nt_analysis_fini(struct nt_analysis *an)
 		free(an->files[i].error);
 	}
 	free(an->files);
-	for (size_t i = 0; i < an->n_flows; i++) {
-		free(an->flows[i]->stall_ns);
-		nt_spans_fini(&an->flows[i]->wall);
-		nt_spans_fini(&an->flows[i]->wall_min);
-		free(an->flows[i]);
-	}
+	nt_analysis_drop_closed(an);
 	free(an->flows);
 	free(an->batch);
 	free(an->keyed);
 	memset(an, 0, sizeof(*an));
+}
+
+static void result_free(struct nt_flow_result *r)
+{
+	free(r->stall_ns);
+	nt_spans_fini(&r->wall);
+	nt_spans_fini(&r->wall_min);
+	free(r);
+}
+
+void nt_analysis_drop_closed(struct nt_analysis *an)
+{
+	for (size_t i = 0; i < an->n_flows; i++)
+		result_free(an->flows[i]);
+	an->n_flows = 0;
 }
 
 int nt_analysis_file_begin(struct nt_analysis *an, const char *path)
@@ -443,8 +454,11 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 	} else if (record_stall(an, e, &ep) < 0) {
 		an->oom = true;
 		return -ENOMEM;
-	} else if (an->annot) {
-		(void)nt_annot_add(an->annot, (uint32_t)(an->n_files - 1), &ep);
+	} else {
+		if (an->annot)
+			(void)nt_annot_add(an->annot, (uint32_t)(an->n_files - 1), &ep);
+		if (an->on_stall)
+			an->on_stall(an->on_stall_ctx, e, &ep, &p->pkt);
 	}
 	return 0;
 }

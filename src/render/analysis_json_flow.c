@@ -23,6 +23,7 @@
 
 #include "analysis_json_int.h"
 #include "nt/model/tcp.h"
+#include "nt/render/community_id.h"
 #include "nt/render/fmt.h"
 #include "nt/render/json.h"
 #include "nt/render/json_layout.h"
@@ -112,8 +113,11 @@ struct episode_obj {
  * @last: "last_stall"
  * @tl: "first_stall_timeline"
  * @seg: its elements, as many as a timeline can hold
- * @record: the JSON Lines record of the flow: "type", then @flow's members
- *          (the same objects)
+ * @record: the JSON Lines record of the flow: "type", "community_id", then
+ *          @flow's members (the same objects)
+ * @community_id: the record's "community_id" (a string of fixed length: the
+ *                shape does not change with it)
+ * @cur: the flow set last, whose Community ID the record gets when written
  * @shape: the shape of the flow set last: a bit per set_or_null(), and the
  *         timeline's length
  * @layout: @flow's layout per shape, made when first needed
@@ -129,7 +133,8 @@ struct nt_json_flow {
 	struct episode_obj first, last;
 	struct json_object *tl;
 	struct tl_seg_obj seg[NT_TIMELINE_MAX];
-	struct json_object *record;
+	struct json_object *record, *community_id;
+	const struct nt_flow_result *cur;
 	unsigned shape;
 	struct nt_json_layout *layout[NT_JSON_FLOW_SHAPES];
 	struct nt_json_layout *record_layout[NT_JSON_FLOW_SHAPES];
@@ -268,6 +273,7 @@ static int flow_obj_up(struct nt_json_flow *t)
 	}
 	t->record = json_object_new_object();
 	nt_json_put(&t->oom, t->record, "type", json_object_new_string("flow"));
+	t->community_id = put_str(t, t->record, "community_id");
 	nt_json_merge(&t->oom, t->record, o);
 	if (t->oom) {
 		flow_obj_down(t);
@@ -339,6 +345,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 	size_t n_tl = json_object_array_length(t->tl);
 
 	t->shape = 0;
+	t->cur = r;
 	json_object_set_int64(t->file, (int)r->file);
 	set_str(t, t->family, r->family == AF_INET6 ? "ipv6" : "ipv4");
 	set_endpoint(t, 0, r->family, r->client_addr, r->client_port);
@@ -418,9 +425,17 @@ int nt_json_flow_write(struct nt_json_flow *t, FILE *out, int depth)
 
 int nt_json_flow_write_record(struct nt_json_flow *t, FILE *out)
 {
-	struct nt_json_layout *l =
-		shape_layout(&t->record_layout[t->shape], t->record, NT_JSON_LINE_FLAGS, 0);
+	struct nt_json_layout *l;
+	char cid[NT_COMMUNITY_ID_LEN];
 	int ret;
+
+	/* Only the record has it: computed here, not for every flow of a document. */
+	if (t->cur)
+		set_str(t, t->community_id,
+			nt_community_id_v1(t->cur->family, t->cur->client_addr, t->cur->client_port,
+					   t->cur->target_addr, t->cur->target_port,
+					   NT_COMMUNITY_ID_TCP, 0, cid, sizeof(cid)));
+	l = shape_layout(&t->record_layout[t->shape], t->record, NT_JSON_LINE_FLAGS, 0);
 
 	if (!l)
 		return nt_json_line(out, t->record);

@@ -75,7 +75,13 @@ for r in recs[:-1]:
     body = {k: v for k, v in r.items() if k != "type"}
     errs = list(jsonschema.Draft202012Validator(flow).iter_errors(body))
     assert not errs, errs[0].message
+    # The Community ID v1, computed here apart from the tool (hashlib, base64).
+    import base64, hashlib, ipaddress, struct
+    ends = sorted((ipaddress.ip_address(r[k]["addr"]).packed, r[k]["port"]) for k in ("client", "target"))
+    raw = struct.pack("!H", 0) + ends[0][0] + ends[1][0] + bytes([6, 0]) + struct.pack("!HH", ends[0][1], ends[1][1])
+    want = "1:" + base64.b64encode(hashlib.sha1(raw).digest()).decode()
+    assert r["community_id"] == want, (r["community_id"], want)
 s = recs[-1]
-assert s["schema_version"] == 3 and s["summary"]["stalls"] == 3
+assert s["schema_version"] == 4 and s["summary"]["stalls"] == 3
 PY
 echo ok

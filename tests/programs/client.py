@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: MIT
 """Write-write-read client for `nagle-trace run` tests (Nagle left on).
 
-usage: client.py HOST PORT COUNT [--body-bytes N]
+usage: client.py HOST PORT COUNT [--body-bytes N] [--nodelay]
 
 Each request: write(4-byte length header), write(body) as two separate
 sendall() calls, then read the whole reply. With Nagle on, the body waits for
 the header's ACK, which the server's delayed-ACK timer holds back: each
 request but the first stalls for the delayed-ACK time (40 ms or more).
+With --nodelay the socket sets TCP_NODELAY first: the body leaves at once and
+nothing stalls (the fix, from the program's side).
 Prints one line: requests, total time, p50/p90/max latency in milliseconds.
 """
 import argparse
@@ -37,12 +39,15 @@ def main():
     ap.add_argument("port", type=int)
     ap.add_argument("count", type=int)
     ap.add_argument("--body-bytes", type=int, default=100)
+    ap.add_argument("--nodelay", action="store_true")
     args = ap.parse_args()
     body = b"B" * args.body_bytes
     header = struct.pack("!I", len(body))
     lat = []
     t0 = time.monotonic()
     with socket.create_connection((args.host, args.port)) as s:
+        if args.nodelay:
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         for _ in range(args.count):
             t = time.monotonic()
             s.sendall(header)

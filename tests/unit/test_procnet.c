@@ -164,6 +164,24 @@ static void test_find_tcp4_file(void **state)
 	free(text);
 }
 
+/* sock_diag's inode names one line: the client's (57365), not the server's (57366). */
+static void test_find_inode(void **state)
+{
+	char *text = slurp("tcp.txt");
+	struct nt_procnet_tcp t;
+
+	(void)state;
+	assert_int_equal(nt_procnet_find_inode(text, 57365, &t), 0);
+	assert_int_equal(t.local_port, 40000);
+	assert_int_equal(t.tx_queue_bytes, 4);
+	assert_int_equal(nt_procnet_find_inode(text, 57366, &t), 0);
+	assert_int_equal(t.local_port, 5001);
+	assert_true(t.pingpong);
+	assert_int_equal(nt_procnet_find_inode(text, 1, &t), -ENOENT);
+	assert_int_equal(nt_procnet_find_inode("", 57365, &t), -ENOENT);
+	free(text);
+}
+
 static void test_find_tcp6_file(void **state)
 {
 	char *text = slurp("tcp6.txt");
@@ -234,7 +252,7 @@ int main(void)
 		cmocka_unit_test(test_title_line),	  cmocka_unit_test(test_tcp4_truncated),
 		cmocka_unit_test(test_tcp_malformed),	  cmocka_unit_test(test_find_tcp4_file),
 		cmocka_unit_test(test_find_tcp6_file),	  cmocka_unit_test(test_netstat_file),
-		cmocka_unit_test(test_netstat_malformed),
+		cmocka_unit_test(test_netstat_malformed), cmocka_unit_test(test_find_inode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

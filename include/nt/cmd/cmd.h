@@ -50,6 +50,16 @@ int nt_cmd_run(int argc, char **argv);
 int nt_cmd_predict(int argc, char **argv);
 
 /**
+ * nt_cmd_watch() - `nagle-trace watch [options] [filter]`: stalls on this
+ * host as they happen, with the process and the socket's state
+ * @argc: argument count (argv[0] is "watch")
+ * @argv: arguments
+ *
+ * Return: the exit status.
+ */
+int nt_cmd_watch(int argc, char **argv);
+
+/**
  * nt_cmd_completion() - `nagle-trace completion bash`: the bash completion
  * script, made from the option tables, variants and formats
  * @argc: argument count, argv[0] is "completion"

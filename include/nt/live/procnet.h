@@ -89,6 +89,16 @@ int nt_procnet_find_tcp(const char *text, uint16_t local_port, uint16_t remote_p
 			struct nt_procnet_tcp *out);
 
 /**
+ * nt_procnet_find_inode() - the socket line of a whole file's text with this inode
+ * @text: the file's text, NUL-terminated
+ * @inode: the socket's inode (as sock_diag's idiag_inode gives it)
+ * @out: filled on success
+ *
+ * Return: 0, or -ENOENT when no line has it.
+ */
+int nt_procnet_find_inode(const char *text, unsigned long inode, struct nt_procnet_tcp *out);
+
+/**
  * nt_procnet_ticks_to_ms() - a clock_t value of /proc/net/tcp in milliseconds
  * @ticks: USER_HZ ticks
  *

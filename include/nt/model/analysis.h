@@ -230,6 +230,20 @@ struct nt_analysis_summary {
 };
 
 /**
+ * typedef nt_analysis_stall_fn - told of each stall the moment it is found
+ * @ctx: the hook's context
+ * @e: the flow's entry (its report @e->res holds the stall already); valid
+ *     only during the call
+ * @ep: the stall
+ * @release: R, the segment that completed it
+ *
+ * Called from nt_analysis_settle(), in capture order (nagle-trace watch).
+ */
+typedef void (*nt_analysis_stall_fn)(void *ctx, const struct nt_flow_entry *e,
+				     const struct nt_stall_episode *ep,
+				     const struct nt_tcp_packet *release);
+
+/**
  * struct nt_analysis - one analysis over one or more files
  * @params: the knobs
  * @tab: flow table of the current file
@@ -247,6 +261,8 @@ struct nt_analysis_summary {
  *         nt_analysis_init())
  * @keyed: nt_analysis_settle()'s own, for the batch it settles (allocated
  *         by nt_analysis_init())
+ * @on_stall: when set, told of every stall as it is found; NULL: not told
+ * @on_stall_ctx: its context
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -262,6 +278,8 @@ struct nt_analysis {
 	struct nt_annot_list *annot;
 	struct nt_analysis_batch *batch;
 	struct nt_analysis_keyed *keyed;
+	nt_analysis_stall_fn on_stall;
+	void *on_stall_ctx;
 };
 
 /**
@@ -345,6 +363,18 @@ int nt_analysis_settle(struct nt_analysis *an, const struct nt_analysis_pending 
  * @error: why it ended early (one line, copied), NULL when read completely
  */
 void nt_analysis_file_end(struct nt_analysis *an, const char *error);
+
+/**
+ * nt_analysis_drop_closed() - free the reports of flows that left the table
+ * @an: the analysis
+ *
+ * For a capture that never ends (nagle-trace watch): a flow's report is kept
+ * in @an->flows once the flow is evicted, so memory would follow every flow
+ * that ever stalled; a caller that keeps what it needs of each stall (through
+ * @an->on_stall) drops them, and memory follows the flows in the table.
+ * The totals (@an->sum, the file's counts) stay.
+ */
+void nt_analysis_drop_closed(struct nt_analysis *an);
 
 /**
  * nt_analysis_absorb() - append an analysis of the inputs that come next

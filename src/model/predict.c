@@ -319,6 +319,7 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	memset(&acc, 0, sizeof(acc));
 	acc.best_k = NT_PSIM_CHOICE_MAX;
 	out->index = p->round;
+	nt_predict_sched_shift(p);
 	for (unsigned i = 0; i < p->n_hyp; i++)
 		run_hypothesis(p, i, &s, &acc, out);
 	limit = p->saturated || acc.overflow;
@@ -339,6 +340,10 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	memcpy(p->hyp, acc.next, sizeof(acc.next[0]) * acc.n_next);
 	p->n_hyp = acc.n_next ? acc.n_next : 1;
 	out->hypotheses = p->n_hyp;
+	out->disturbed = p->sched_parts;
+	nt_predict_describe_disturbed(out, &p->sched, p->sched_parts, out->disturbed_text,
+				      sizeof(out->disturbed_text));
+	p->sched_parts = 0;
 	return 1;
 }
 

@@ -276,15 +276,19 @@ static void do_write(struct nt_psim *s, uint32_t bytes, bool more)
 static bool run_step(struct nt_psim *s, uint8_t op)
 {
 	struct nt_ptx *tx = &s->tx;
-	int64_t g = s->k->write_gap_ns;
+	bool observed;
+	int64_t g = nt_psim_write_gap(s, &observed);
 
 	switch (op) {
 	case COP_GAP:
 		if (g <= 0)
 			return true;
+		/* Observed: the client was not scheduled for that long (predict_sched.c). */
 		nt_psim_post(s, NT_PEV_CLIENT,
-			     nt_pt_anchor(s, s->now, g, g + nt_psim_wake_nominal(s),
-					  g + s->k->wake_slack_ns, false),
+			     observed ? nt_pt_anchor(s, s->now, g - NT_PSIM_SCHED_TOL_NS, g,
+						     g + NT_PSIM_SCHED_TOL_NS, false)
+				      : nt_pt_anchor(s, s->now, g, g + nt_psim_wake_nominal(s),
+						     g + s->k->wake_slack_ns, false),
 			     0, 0, false, 0);
 		return false;
 	case COP_CORK_ON:

@@ -46,14 +46,8 @@ void nt_prx_quickack_sockopt(struct nt_psim *s)
 
 static void start_reply(struct nt_psim *s)
 {
-	int64_t h = s->k->handler_ns;
-	struct nt_ptime at = s->now;
-
 	s->app = NT_PAPP_THINKING;
-	if (h > 0)
-		at = nt_pt_anchor(s, s->now, h, h + nt_psim_wake_nominal(s),
-				  h + s->k->wake_slack_ns, false);
-	nt_psim_post(s, NT_PEV_REPLY, at, 0, 0, false, 0);
+	nt_psim_post(s, NT_PEV_REPLY, nt_psim_reply_at(s), 0, 0, false, 0);
 }
 
 void nt_prx_read(struct nt_psim *s)
@@ -61,7 +55,7 @@ void nt_prx_read(struct nt_psim *s)
 	uint32_t want = s->header + s->body - s->app_got, copied;
 
 	s->read_pending = false;
-	if (s->app != NT_PAPP_READING)
+	if (s->app != NT_PAPP_READING || nt_psim_late_read(s))
 		return;
 	s->rx.owned = true;
 	/* nagle-trace's evidence samples the socket here, before the read. */

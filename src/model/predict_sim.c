@@ -93,6 +93,10 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->rx.srtt_lo_ns = h->srtt_lo_ns;
 	s->rx.srtt_hi_ns = h->srtt_hi_ns;
 	s->at_header = (struct nt_predict_rx){ 0 };
+	s->sched = p->sched_parts ? &p->sched : NULL;
+	s->sched_parts = p->sched_parts;
+	s->req_whole_seen = false;
+	s->late_read_done = false;
 }
 
 void nt_psim_run(struct nt_psim *s)

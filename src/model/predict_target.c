@@ -486,6 +486,10 @@ void nt_prx_process_segment(struct nt_psim *s, const struct nt_pseg *seg)
 	s->rx.unread_truesize += seg->len + s->kern->skb_overhead;
 	if (is_h)
 		s->h_arrival = s->now;
+	if (seg->start + seg->len >= s->header + s->body && !s->req_whole_seen) {
+		s->req_whole_seen = true;
+		s->req_whole = s->now;
+	}
 	data_recv(s, seg);
 	ack_snd_check(s, is_h);
 }

@@ -365,6 +365,9 @@ struct nt_predict_rx {
  *             in (where nagle-trace's evidence samples it)
  * @after: the target's state after the reply
  * @hypotheses: receiver states the model carries into the next round
+ * @disturbed: NT_SCHED_* bits of the observed schedule this round was
+ *             predicted on (nt_predict_observe()); 0: the knobs' schedule
+ * @disturbed_text: the line naming it (empty when @disturbed is 0)
  */
 struct nt_predict_round {
 	unsigned index;
@@ -392,7 +395,74 @@ struct nt_predict_round {
 	struct nt_predict_rx at_header;
 	struct nt_predict_rx after;
 	unsigned hypotheses;
+	unsigned disturbed;
+	char disturbed_text[NT_PREDICT_TEXT_MAX];
 };
+
+/*
+ * The observed schedule (nt_predict_observe()): which part of what the
+ * programs did fell outside the windows the knobs allow.
+ */
+#define NT_SCHED_READ  1u /* the target read the request late */
+#define NT_SCHED_REPLY 2u /* the target wrote its reply late after reading */
+#define NT_SCHED_GAP   4u /* the client wrote the body late after the header */
+#define NT_SCHED_PAUSE 8u /* the client began the round late */
+
+/**
+ * struct nt_predict_sched - what the programs did in one round, as a live
+ * trace saw it (system call returns on the capture clock); -1: not seen
+ * @read_after_ns: the target's read() completing the request returned this
+ *                 long after the request's last byte reached it
+ * @reply_after_ns: the target entered write(reply) this long after that
+ *                  read returned
+ * @write_gap_ns: the client entered write(body) this long after
+ *                write(header) returned (two-write patterns)
+ * @pause_ns: the client entered the round's first write this long after
+ *            its read of the previous reply returned
+ */
+struct nt_predict_sched {
+	int64_t read_after_ns;
+	int64_t reply_after_ns;
+	int64_t write_gap_ns;
+	int64_t pause_ns;
+};
+
+/* Lateness within this much of a window's end is the syscall's own cost, not a disturbance. */
+#define NT_SCHED_MARGIN_NS 1000000
+
+/**
+ * nt_predict_sched_unknown() - a schedule with nothing observed
+ * @out: every field -1
+ */
+void nt_predict_sched_unknown(struct nt_predict_sched *out);
+
+/**
+ * nt_predict_disturbed() - which parts of @sc the knobs' windows do not
+ * allow: a read later than a wake-up after softirq (@k->wake_latency_ns), a
+ * reply later than the handler time plus a timed wait's slack, a write gap
+ * or a pause longer than its knob plus that slack (each with
+ * NT_SCHED_MARGIN_NS for the system call itself)
+ * @k: the knobs
+ * @sc: the observed schedule
+ *
+ * Return: NT_SCHED_* bits, 0 when the round ran as the knobs say.
+ */
+unsigned nt_predict_disturbed(const struct nt_predict_knobs *k, const struct nt_predict_sched *sc);
+
+/**
+ * nt_predict_describe_disturbed() - the one line that names a disturbed
+ * round: what was late, by how much, and what the kernel's rules made of
+ * it on the primary path ("the target read the request 96.0 ms after it
+ * arrived (it was not scheduled): …")
+ * @r: the round predicted on that schedule
+ * @sc: the observed schedule
+ * @parts: nt_predict_disturbed()'s bits
+ * @out: filled; empty when @parts is 0
+ * @len: size of @out
+ */
+void nt_predict_describe_disturbed(const struct nt_predict_round *r,
+				   const struct nt_predict_sched *sc, unsigned parts, char *out,
+				   size_t len);
 
 /* How many receiver states the model carries between rounds. */
 #define NT_PREDICT_HYP_MAX 8
@@ -448,6 +518,8 @@ struct nt_predict_state {
  * @hyp: the hypotheses carried into the next round
  * @n_hyp: how many
  * @saturated: the hypotheses overflowed once: every later round says so
+ * @sched: the observed schedule of the next round (nt_predict_observe())
+ * @sched_parts: its disturbed parts; 0: the knobs' schedule
  */
 struct nt_predict {
 	struct nt_predict_knobs knobs;
@@ -456,6 +528,8 @@ struct nt_predict {
 	struct nt_predict_state hyp[NT_PREDICT_HYP_MAX];
 	unsigned n_hyp;
 	bool saturated;
+	struct nt_predict_sched sched;
+	unsigned sched_parts;
 };
 
 /**
@@ -476,6 +550,21 @@ int nt_predict_init(struct nt_predict *p, const struct nt_predict_knobs *k, stru
  * Return: 1 when a round was predicted, 0 after the last round.
  */
 int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out);
+
+/**
+ * nt_predict_observe() - predict the next round on what the programs did
+ * @p: the model
+ * @sc: the round's observed schedule
+ *
+ * The next nt_predict_round() replays the kernel's rules on @sc's disturbed
+ * parts (nt_predict_disturbed()) instead of the knobs' windows: the target's
+ * late read and reply, the client's late body or round; the rest keeps the
+ * knobs' windows, so an undisturbed round is predicted exactly as without a
+ * schedule. It holds for one round.
+ *
+ * Return: nt_predict_disturbed()'s bits.
+ */
+unsigned nt_predict_observe(struct nt_predict *p, const struct nt_predict_sched *sc);
 
 /**
  * nt_predict_accepts() - whether a measured verdict is within the prediction

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_predict_sched.c - the model on the observed schedule
+ * (nt_predict_observe(), nt_run_observe_schedule()), on synthetic schedules:
+ * which lateness is a disturbance, a late read that lets the delayed-ACK
+ * timer fire in ping-pong mode (tcp_delack_timer_handler() leaves it) so the
+ * next header is ACKed at once (tcp_in_quickack_mode()), a late reply that
+ * does not count toward ping-pong (tcp_event_data_sent()), a late body that
+ * the header's ACK did not hold, and an undisturbed schedule that changes
+ * nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nt/model/predict.h"
+#include "nt/model/run.h"
+#include "nt/unknown.h"
+
+#define MS 1000000LL
+
+static struct nt_predict_knobs knobs(unsigned rounds)
+{
+	struct nt_predict_knobs k;
+
+	nt_predict_knobs_default(&k);
+	k.header_bytes = 64;
+	k.body_bytes = 256;
+	k.reply_bytes = 128;
+	k.rounds = rounds;
+	return k;
+}
+
+static struct nt_predict_sched sched(int64_t read_after, int64_t reply_after, int64_t gap,
+				     int64_t pause)
+{
+	return (struct nt_predict_sched){ read_after, reply_after, gap, pause };
+}
+
+/* Rounds 1..n predicted; round @late (0: none) on @sc, the others on a quiet schedule. */
+static void run(const struct nt_predict_knobs *k, unsigned late, const struct nt_predict_sched *sc,
+		struct nt_predict_round *out)
+{
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_predict_sched quiet = sched(100000, 10000, 5000, 20000);
+	struct nt_err err = { { 0 } };
+
+	assert_non_null(p);
+	assert_int_equal(nt_predict_init(p, k, &err), 0);
+	for (unsigned i = 1; i <= k->rounds; i++) {
+		nt_predict_observe(p, i == late ? sc : &quiet);
+		assert_int_equal(nt_predict_round(p, &out[i - 1]), 1);
+	}
+	free(p);
+}
+
+static void test_which_parts_are_late(void **state)
+{
+	struct nt_predict_knobs k = knobs(4);
+	struct nt_predict_sched sc;
+
+	(void)state;
+	nt_predict_sched_unknown(&sc);
+	assert_int_equal(nt_predict_disturbed(&k, &sc), 0);
+	/* Within a wake-up after softirq (4.3 ms) plus the margin: not disturbed. */
+	sc = sched(5 * MS, 5 * MS, 5 * MS, 5 * MS);
+	assert_int_equal(nt_predict_disturbed(&k, &sc), 0);
+	sc = sched(96 * MS, -1, -1, -1);
+	assert_int_equal(nt_predict_disturbed(&k, &sc), NT_SCHED_READ);
+	sc = sched(-1, 60 * MS, 20 * MS, 30 * MS);
+	assert_int_equal(nt_predict_disturbed(&k, &sc),
+			 NT_SCHED_REPLY | NT_SCHED_GAP | NT_SCHED_PAUSE);
+	/* A handler of 60 ms makes a 60 ms reply the knobs' own. */
+	k.handler_ns = 60 * MS;
+	assert_int_equal(nt_predict_disturbed(&k, &sc), NT_SCHED_GAP | NT_SCHED_PAUSE);
+	/* One write has no gap to be late in. */
+	k.pattern = NT_PREDICT_ONE_WRITE;
+	assert_int_equal(nt_predict_disturbed(&k, &sc), NT_SCHED_PAUSE);
+}
+
+static void test_quiet_schedule_changes_nothing(void **state)
+{
+	struct nt_predict_knobs k = knobs(6);
+	struct nt_predict_round with[6], without[6];
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_err err = { { 0 } };
+
+	(void)state;
+	assert_non_null(p);
+	run(&k, 0, NULL, with);
+	assert_int_equal(nt_predict_init(p, &k, &err), 0);
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(nt_predict_round(p, &without[i]), 1);
+	free(p);
+	for (unsigned i = 0; i < 6; i++) {
+		assert_int_equal(with[i].disturbed, 0);
+		assert_string_equal(with[i].disturbed_text, "");
+		assert_int_equal(with[i].verdicts, without[i].verdicts);
+		assert_string_equal(with[i].verdict_why.text, without[i].verdict_why.text);
+	}
+}
+
+/*
+ * Round 12's target (its quick-ACK budget spent) reads the request 96 ms
+ * after the body arrived: the header's delayed ACK fired in ping-pong mode
+ * and tcp_delack_timer_handler() left it, so the body's ACK is delayed too
+ * and fires (doubling ato); the reply 96 ms after the last receive does not
+ * count toward ping-pong (tcp_event_data_sent()). Round 13's header finds
+ * neither ping-pong nor a budget (tcp_in_quickack_mode() false: delayed in
+ * __tcp_ack_snd_check()), and the read that empties the queue ACKs it
+ * (tcp_cleanup_rbuf(), ICSK_ACK_PUSHED outside ping-pong): held, not
+ * stalled, as the live run saw.
+ */
+static void test_late_read_ends_pingpong(void **state)
+{
+	struct nt_predict_knobs k = knobs(14);
+	struct nt_predict_sched late = sched(96 * MS, 10000, 5000, 20000);
+	struct nt_predict_round r[14];
+
+	(void)state;
+	run(&k, 12, &late, r);
+	assert_int_equal(r[11].disturbed, NT_SCHED_READ);
+	assert_non_null(strstr(r[11].disturbed_text, "read the request 96.0 ms after it arrived"));
+	assert_non_null(strstr(r[11].disturbed_text, "it was not scheduled"));
+	assert_true(nt_predict_accepts(&r[11], NT_VERDICT_STALLED));
+	assert_int_equal(r[11].reply.rule, NT_RULE_REPLY_AFTER_ATO);
+	assert_int_equal(r[11].delayed_acks, 2);
+	assert_false(r[11].after.pingpong);
+	assert_int_equal(r[12].disturbed, 0);
+	assert_int_equal(r[12].header_ack.rule, NT_RULE_DELAYED_NO_BUDGET);
+	assert_int_equal(r[12].ack.rule, NT_RULE_ACK_AT_READ);
+	assert_int_equal(r[12].verdict, NT_VERDICT_HELD);
+	assert_false(nt_predict_accepts(&r[12], NT_VERDICT_STALLED));
+	/* Ping-pong is back after round 13's prompt reply: round 14 stalls again. */
+	assert_int_equal(r[13].verdict, NT_VERDICT_STALLED);
+}
+
+/* A reply 60 ms after the read: more than ato after the last receive, no ping-pong count. */
+static void test_late_reply_not_counted(void **state)
+{
+	struct nt_predict_knobs k = knobs(4);
+	struct nt_predict_sched late = sched(100000, 60 * MS, 5000, 20000);
+	struct nt_predict_round r[4];
+
+	(void)state;
+	run(&k, 2, &late, r);
+	assert_int_equal(r[1].disturbed, NT_SCHED_REPLY);
+	assert_non_null(strstr(r[1].disturbed_text, "answered 60.0 ms after reading"));
+	assert_int_equal(r[1].reply.rule, NT_RULE_REPLY_AFTER_ATO);
+}
+
+/* The client wrote the body 80 ms after the header: the header's ACK came first, nothing held it. */
+static void test_late_body_unheld(void **state)
+{
+	struct nt_predict_knobs k = knobs(4);
+	struct nt_predict_sched late = sched(100000, 10000, 80 * MS, 20000);
+	struct nt_predict_round r[4];
+
+	(void)state;
+	run(&k, 3, &late, r);
+	assert_int_equal(r[2].disturbed, NT_SCHED_GAP);
+	assert_int_equal(r[2].verdict, NT_VERDICT_UNHELD);
+	assert_false(nt_predict_accepts(&r[2], NT_VERDICT_STALLED));
+}
+
+static struct nt_event seg(int64_t t, enum nt_dir dir, uint32_t seq, uint32_t len)
+{
+	return (struct nt_event){ .t_ns = t,
+				  .kind = NT_EVENT_SEGMENT,
+				  .seg = { .dir = dir, .seq_rel = seq, .payload_bytes = len } };
+}
+
+static struct nt_event sys(int64_t enter, int64_t ret, enum nt_side side, enum nt_call call)
+{
+	return (struct nt_event){ .t_ns = ret,
+				  .kind = NT_EVENT_SYSCALL,
+				  .sys = { .side = side, .call = call, .enter_ns = enter } };
+}
+
+/* Round 42 of a throttled run, as captured: the body at 47.794 ms, the read at 143.809 ms. */
+static void test_schedule_from_events(void **state)
+{
+	const struct nt_event ev[] = {
+		seg(3000, NT_DIR_C2T, 1, 64),
+		sys(0, 4000, NT_SIDE_CLIENT, NT_CALL_WRITE_HEADER),
+		sys(5000, 6000, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY),
+		seg(47762000, NT_DIR_T2C, 1, 0),
+		seg(47794000, NT_DIR_C2T, 65, 256),
+		seg(95775000, NT_DIR_T2C, 1, 0),
+		sys(10000, 143809000, NT_SIDE_TARGET, NT_CALL_READ_REQUEST),
+		seg(143834000, NT_DIR_T2C, 1, 128),
+		sys(143810000, 143849000, NT_SIDE_TARGET, NT_CALL_WRITE_REPLY),
+		sys(10000, 143851000, NT_SIDE_CLIENT, NT_CALL_READ_REPLY),
+	};
+	struct nt_predict_sched sc;
+	int64_t prev = NT_UNKNOWN;
+
+	(void)state;
+	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
+	assert_int_equal(sc.read_after_ns, 143809000 - 47794000);
+	assert_int_equal(sc.reply_after_ns, 1000);
+	assert_int_equal(sc.write_gap_ns, 1000);
+	assert_int_equal(sc.pause_ns, -1);
+	assert_int_equal(prev, 143851000);
+	/* A read of the reply that returned after the next write(header): no pause to tell. */
+	nt_run_observe_schedule(ev, 2, 5 * MS, &prev, &sc);
+	assert_int_equal(sc.pause_ns, -1);
+	assert_int_equal(sc.read_after_ns, -1); /* the request's end was not captured */
+}
+
+/* The round begins 30 ms after the last reply was read: the pause, from the first write's entry. */
+static void test_pause_from_events(void **state)
+{
+	const struct nt_event ev[] = {
+		sys(40 * MS, 40 * MS + 4000, NT_SIDE_CLIENT, NT_CALL_WRITE_HEADER),
+		seg(40 * MS + 3000, NT_DIR_C2T, 1, 64),
+		seg(40 * MS + 6000, NT_DIR_C2T, 65, 256),
+		sys(40 * MS + 20000, 50 * MS, NT_SIDE_TARGET, NT_CALL_READ_REQUEST),
+	};
+	struct nt_predict_sched sc;
+	int64_t prev = 10 * MS;
+
+	(void)state;
+	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 2 * MS, &prev, &sc);
+	assert_int_equal(sc.pause_ns, 30 * MS);
+	assert_int_equal(sc.read_after_ns, 50 * MS - (40 * MS + 6000 + 2 * MS));
+	assert_int_equal(sc.write_gap_ns, -1);
+	assert_int_equal(sc.reply_after_ns, -1);
+	assert_int_equal(prev, NT_UNKNOWN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_which_parts_are_late),
+		cmocka_unit_test(test_quiet_schedule_changes_nothing),
+		cmocka_unit_test(test_late_read_ends_pingpong),
+		cmocka_unit_test(test_late_reply_not_counted),
+		cmocka_unit_test(test_late_body_unheld),
+		cmocka_unit_test(test_schedule_from_events),
+		cmocka_unit_test(test_pause_from_events),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -308,6 +308,8 @@ struct nt_psim {
 	struct nt_ptime req_whole;
 	bool req_whole_seen;
 	bool late_read_done;
+	bool body_ack_seen;
+	bool timer_left_pingpong;
 };
 
 /*

@@ -247,6 +247,10 @@ enum nt_predict_rule {
 	NT_RULE_DELACK_TIMER,		/* the delayed-ACK timer fired */
 	NT_RULE_ACK_ON_REPLY,		/* the ACK rode on the reply */
 	NT_RULE_QUICKACK_SOCKOPT,	/* TCP_QUICKACK: leaves ping-pong */
+	NT_RULE_CLIENT_FIRST_DATA,	/* the client's first data: quick-ACK mode, ACK now */
+	NT_RULE_CLIENT_ACK,		/* the client's own ACK: its receive side is not followed */
+	NT_RULE_HANDSHAKE_ACK,		/* the ACK completing the handshake */
+	NT_RULE_FIN_ACK,		/* the ACK of the peer's FIN */
 	/* the body's release */
 	NT_RULE_RELEASED_BY_ACK, /* the ACK of the small segment released it */
 	NT_RULE_NOT_HELD,	 /* nothing held it */
@@ -349,6 +353,9 @@ struct nt_predict_rx {
  * @ack: what actually sent A, the first ACK of the header
  * @body: B, the segment with the body's first byte: sent at once or held
  * @release: what let B go (NT_RULE_NOT_HELD when nothing held it)
+ * @body_ack: the target's pure ACK of the whole request, when one was sent
+ *            (NT_RULE_NONE when the ACK rode on the reply)
+ * @client_ack: the client's pure ACK of the reply, when it sends one
  * @reply: the reply, and whether sending it moves the target into ping-pong
  * @coalesced: H and B are one segment
  * @header_ack_now: the target acknowledged H on arrival
@@ -380,6 +387,8 @@ struct nt_predict_round {
 	struct nt_predict_why ack;
 	struct nt_predict_why body;
 	struct nt_predict_why release;
+	struct nt_predict_why body_ack;
+	struct nt_predict_why client_ack;
 	struct nt_predict_why reply;
 	bool coalesced;
 	bool header_ack_now;

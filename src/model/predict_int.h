@@ -309,6 +309,8 @@ struct nt_psim {
 	bool req_whole_seen;
 	bool late_read_done;
 	bool body_ack_seen;
+	bool part_ack_seen;
+	uint32_t a_ack;
 	bool timer_left_pingpong;
 };
 

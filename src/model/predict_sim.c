@@ -98,6 +98,8 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->req_whole_seen = false;
 	s->late_read_done = false;
 	s->body_ack_seen = false;
+	s->part_ack_seen = false;
+	s->a_ack = 0;
 	s->timer_left_pingpong = false;
 }
 

@@ -161,11 +161,18 @@ void nt_prx_send_ack(struct nt_psim *s, enum nt_predict_rule rule)
 	if (ack >= s->header && !s->a_sent_seen) {
 		s->a_sent_seen = true;
 		s->a_sent = s->now;
+		s->a_ack = ack;
 		if (s->out)
 			note_ack(s, &s->out->ack, rule, ack);
-	} else if (ack >= s->header + s->body && !s->body_ack_seen && s->out) {
+	} else if (ack < s->header && !s->part_ack_seen && s->out) {
+		s->part_ack_seen = true;
+		note_ack(s, &s->out->part_ack, rule, ack);
+	} else if (s->a_sent_seen && ack > s->a_ack && !s->body_ack_seen && s->out) {
 		s->body_ack_seen = true;
 		note_ack(s, &s->out->body_ack, rule, ack);
+	} else if (s->body_ack_seen && s->out) {
+		nt_psim_why(&s->out->later_ack, rule, "pure ACK of a further body segment: %s",
+			    nt_predict_rule_summary(rule));
 	}
 	nt_ptx_target_segment(s, ack, 0);
 }

@@ -114,6 +114,10 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 		snprintf(buf, len,
 			 "The ACK came at once (the target was in quick-ACK mode): "
 			 "Nagle held the body only until now.");
+	else if (at == r->marks.b && r->body_written_after_ack)
+		snprintf(buf, len,
+			 "write(body) came after the ACK: the body leaves at once, nothing "
+			 "held it.");
 	else if (at == r->marks.b && r->release_ns >= 0 &&
 		 (stalled || r->verdict == NT_VERDICT_HELD))
 		snprintf(buf, len, "The ACK released the body: it leaves %.3f ms after it.",

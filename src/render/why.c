@@ -41,18 +41,53 @@ static bool is_pure_ack(const struct nt_event *e, enum nt_dir dir)
 	return e->kind == NT_EVENT_SEGMENT && e->seg.role == NT_ROLE_PURE_ACK && e->seg.dir == dir;
 }
 
-/* Whether event @i is the target's first pure ACK after B (its ACK of the body). */
-static bool first_ack_after_body(const struct nt_round_view *rv, size_t i)
+/*
+ * The target's pure ACK at @i other than A: the first one before A (of part
+ * of the header), the first one after it (of the body), or a later one (of
+ * the body's further segments); NULL for a second one before A.
+ */
+static const struct nt_predict_why *other_target_ack(const struct nt_predict_round *p,
+						     const struct nt_round_view *rv, size_t i)
 {
-	long b = rv->round->marks.b;
+	long a = rv->round->marks.a;
+	bool before = a < 0 || (long)i < a;
+	size_t from = before ? 0 : (size_t)a + 1;
 
-	if (b < 0 || (long)i <= b || (long)i == rv->round->marks.a ||
-	    !is_pure_ack(&rv->ev[i], NT_DIR_T2C))
-		return false;
-	while (i-- > (size_t)b + 1)
-		if (is_pure_ack(&rv->ev[i], NT_DIR_T2C) && (long)i != rv->round->marks.a)
-			return false;
-	return true;
+	for (size_t k = from; k < i; k++)
+		if (is_pure_ack(&rv->ev[k], NT_DIR_T2C) && (long)k != a)
+			return before ? NULL : &p->later_ack;
+	return before ? &p->part_ack : &p->body_ack;
+}
+
+/* The largest request segment of the round: a full one (the MSS). */
+static uint32_t largest_request_segment(const struct nt_round_view *rv)
+{
+	uint32_t max = 0;
+
+	for (size_t k = 0; k < rv->n; k++)
+		if (rv->ev[k].kind == NT_EVENT_SEGMENT && rv->ev[k].seg.dir == NT_DIR_C2T &&
+		    rv->ev[k].seg.payload_bytes > max)
+			max = rv->ev[k].seg.payload_bytes;
+	return max;
+}
+
+/* A part's segment other than H and B: a full one, or what the part's decision says. */
+static unsigned part_segment(const struct nt_round_view *rv, size_t i,
+			     const struct nt_predict_why *part,
+			     const struct nt_predict_why *out[NT_WHY_MAX])
+{
+	static const struct nt_predict_why full = {
+		NT_RULE_FULL_SEGMENT,
+		"a full segment: tcp_nagle_check() holds only a partial one",
+	};
+	uint32_t len = rv->ev[i].seg.payload_bytes;
+	long h = rv->round->marks.h;
+	uint32_t h_len = h >= 0 ? rv->ev[h].seg.payload_bytes : 0;
+
+	/* H is the header's last, partial segment; one as large as the largest is full. */
+	if (len > h_len && len == largest_request_segment(rv))
+		return add(&full, out, 0);
+	return add(part, out, 0);
 }
 
 /*
@@ -67,18 +102,21 @@ static unsigned other_segment(const struct nt_predict_round *p, const struct nt_
 
 	if (e->kind != NT_EVENT_SEGMENT)
 		return 0;
+	const struct nt_predict_why *ack;
+
 	switch (e->seg.role) {
 	case NT_ROLE_HEADER:
-		return add(&p->header, out, 0);
+		return part_segment(rv, i, &p->header, out);
 	case NT_ROLE_BODY:
 	case NT_ROLE_REQUEST:
-		return add(&p->body, out, 0);
+		return part_segment(rv, i, &p->body, out);
 	case NT_ROLE_REPLY:
 		return add(&p->reply, out, 0);
 	case NT_ROLE_PURE_ACK:
 		if (e->seg.dir == NT_DIR_C2T)
 			return add(&p->client_ack, out, 0);
-		return first_ack_after_body(rv, i) ? add(&p->body_ack, out, 0) : 0;
+		ack = other_target_ack(p, rv, i);
+		return ack ? add(ack, out, 0) : 0;
 	default:
 		return 0;
 	}

@@ -7,7 +7,10 @@
  * next header is ACKed at once (tcp_in_quickack_mode()), a late reply that
  * does not count toward ping-pong (tcp_event_data_sent()), a late body that
  * the header's ACK did not hold, and an undisturbed schedule that changes
- * nothing.
+ * nothing. And the sentences that must agree with the rounds they speak of:
+ * the fix sentence (nt_predict_fix()) checked against the model's own
+ * rounds, the delayed-ACK timer's sentence in and out of ping-pong, and a
+ * why for every pure ACK the model sends.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -234,6 +237,111 @@ static void test_pause_from_events(void **state)
 	assert_int_equal(prev, NT_UNKNOWN);
 }
 
+/* Rounds predicted on the knobs alone. */
+static void knob_rounds(const struct nt_predict_knobs *k, struct nt_predict_round *out)
+{
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_err err = { { 0 } };
+
+	assert_non_null(p);
+	assert_int_equal(nt_predict_init(p, k, &err), 0);
+	for (unsigned i = 0; i < k->rounds; i++)
+		assert_int_equal(nt_predict_round(p, &out[i]), 1);
+	free(p);
+}
+
+/*
+ * A write gap of 60 ms: the header's delayed ACK comes before write(body),
+ * nothing is held (every round unheld); the fix sentence must not say the
+ * body waits for the timer.
+ */
+static void test_fix_sentence_write_gap(void **state)
+{
+	struct nt_predict_knobs k;
+	struct nt_predict_why w;
+	struct nt_predict_round r[4];
+
+	(void)state;
+	nt_predict_knobs_default(&k);
+	k.write_gap_ns = 60 * MS;
+	knob_rounds(&k, r);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(r[i].verdict, NT_VERDICT_UNHELD);
+	nt_predict_fix(&k, &w);
+	assert_int_equal(w.rule, NT_RULE_FIX_NONE);
+	assert_null(strstr(w.text, "waits for the delayed-ACK timer"));
+	assert_non_null(strstr(w.text, "60 ms after the header"));
+}
+
+/* A 1460-byte header is two segments: two frames unacknowledged, ACKed at once (held). */
+static void test_fix_sentence_two_frame_header(void **state)
+{
+	struct nt_predict_knobs k;
+	struct nt_predict_why w;
+	struct nt_predict_round r[4];
+
+	(void)state;
+	nt_predict_knobs_default(&k);
+	k.header_bytes = 1460;
+	knob_rounds(&k, r);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(r[i].verdict, NT_VERDICT_HELD);
+	nt_predict_fix(&k, &w);
+	assert_null(strstr(w.text, "waits for the delayed-ACK timer"));
+	assert_non_null(strstr(w.text, "2 segments"));
+}
+
+/*
+ * TCP_QUICKACK once with tcp_pingpong_thresh 2: every stall's timer leaves
+ * ping-pong (tcp_delack_timer_handler()), the count climbs back over two
+ * replies, so rounds 3, 5, 7 stall and 4, 6, 8 do not; the sentence lists
+ * them instead of "from round 3 … as before".
+ */
+static void test_fix_sentence_quickack_sawtooth(void **state)
+{
+	struct nt_predict_knobs k;
+	struct nt_predict_why w;
+	struct nt_predict_round r[8];
+
+	(void)state;
+	nt_predict_knobs_default(&k);
+	k.rounds = 8;
+	k.server_quickack = NT_PREDICT_QUICKACK_ONCE;
+	k.pingpong_thresh = 2;
+	knob_rounds(&k, r);
+	for (unsigned i = 2; i < 8; i++)
+		assert_int_equal(r[i].verdict, i % 2 == 0 ? NT_VERDICT_STALLED : NT_VERDICT_HELD);
+	nt_predict_fix(&k, &w);
+	assert_null(strstr(w.text, "as before"));
+	assert_non_null(strstr(w.text, "rounds 3, 5, 7"));
+	/* Threshold 1: every round from 2 on stalls, and the sentence says so. */
+	k.pingpong_thresh = 1;
+	nt_predict_fix(&k, &w);
+	assert_non_null(strstr(w.text, "from round 2 the header's ACK is delayed as before"));
+}
+
+/*
+ * Every pure ACK the model sends has a sentence: the body's ACK (quick-ACK
+ * budget in round 1; the timer outside ping-pong doubles ato, and says so),
+ * the client's ACK of round 1's reply (its first data).
+ */
+static void test_every_pure_ack_has_a_why(void **state)
+{
+	struct nt_predict_knobs k = knobs(14);
+	struct nt_predict_sched late = sched(96 * MS, 10000, 5000, 20000);
+	struct nt_predict_round r[14];
+
+	(void)state;
+	run(&k, 12, &late, r);
+	assert_int_equal(r[0].body_ack.rule, NT_RULE_QUICKACK_BUDGET);
+	assert_int_equal(r[0].client_ack.rule, NT_RULE_CLIENT_FIRST_DATA);
+	assert_int_equal(r[1].client_ack.rule, NT_RULE_CLIENT_ACK);
+	/* Round 12: the body's delayed ACK fired outside ping-pong (it was left at the header's). */
+	assert_int_equal(r[11].body_ack.rule, NT_RULE_DELACK_TIMER);
+	assert_non_null(strstr(r[11].body_ack.text, "not in ping-pong, ato doubled to 80 ms"));
+	assert_non_null(strstr(r[11].ack.text, "ping-pong left, ato back to 40 ms"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +352,10 @@ int main(void)
 		cmocka_unit_test(test_late_body_unheld),
 		cmocka_unit_test(test_schedule_from_events),
 		cmocka_unit_test(test_pause_from_events),
+		cmocka_unit_test(test_fix_sentence_write_gap),
+		cmocka_unit_test(test_fix_sentence_two_frame_header),
+		cmocka_unit_test(test_fix_sentence_quickack_sawtooth),
+		cmocka_unit_test(test_every_pure_ack_has_a_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

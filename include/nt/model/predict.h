@@ -353,8 +353,11 @@ struct nt_predict_rx {
  * @ack: what actually sent A, the first ACK of the header
  * @body: B, the segment with the body's first byte: sent at once or held
  * @release: what let B go (NT_RULE_NOT_HELD when nothing held it)
- * @body_ack: the target's pure ACK of the whole request, when one was sent
- *            (NT_RULE_NONE when the ACK rode on the reply)
+ * @part_ack: the target's first pure ACK of part of the header, before A
+ * @body_ack: the target's first pure ACK after A, of the body (NT_RULE_NONE
+ *            when that ACK rode on the reply)
+ * @later_ack: the target's further pure ACKs after @body_ack (a body of
+ *             several segments): the last one's rule
  * @client_ack: the client's pure ACK of the reply, when it sends one
  * @reply: the reply, and whether sending it moves the target into ping-pong
  * @coalesced: H and B are one segment
@@ -387,7 +390,9 @@ struct nt_predict_round {
 	struct nt_predict_why ack;
 	struct nt_predict_why body;
 	struct nt_predict_why release;
+	struct nt_predict_why part_ack;
 	struct nt_predict_why body_ack;
+	struct nt_predict_why later_ack;
 	struct nt_predict_why client_ack;
 	struct nt_predict_why reply;
 	bool coalesced;

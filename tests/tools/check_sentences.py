@@ -271,7 +271,8 @@ def plant(doc):
                     out.append(("header of round %d" % r["index"], d))
             if len(out) > 12:
                 break
-        if any(r["verdict"] == "stalled" and r["index"] > 1 for r in run["rounds"]):
+        if (run.get("summary") or {}).get("model") and \
+                any(r["verdict"] == "stalled" and r["index"] > 1 for r in run["rounds"]):
             d = copy.deepcopy(doc)
             model = runs_of(d)[run_i]["summary"]["model"]
             model["fix"] = {"rule": "fix_full_segments",

@@ -137,13 +137,14 @@ static void mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_pred
 /*
  * When a segment sent now reaches the other end through the lab's delay
  * line: half the RTT at least, 50 us more nominally, 200 us more at most
- * (its transit jitter; one place for both directions).
+ * (its transit jitter; one place for both directions), and as late as the
+ * forwarder was seen to be in this round (predict_sched.c).
  */
 static struct nt_ptime transit(const struct nt_psim *s)
 {
 	int64_t d = s->k->rtt_ns / 2;
 
-	return nt_pt_add(s->now, d, d + 50000, d + 200000);
+	return nt_pt_add(s->now, d, d + 50000, d + 200000 + nt_psim_path_late(s));
 }
 
 static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)

@@ -423,6 +423,8 @@ void nt_ptx_client_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes
 bool nt_psim_late_read(struct nt_psim *s);
 /** nt_psim_reply_at() - when the reply is written, on the observed schedule or the knobs' */
 struct nt_ptime nt_psim_reply_at(struct nt_psim *s);
+/** nt_psim_path_late() - how late the delay line may release a frame this round (0: on time) */
+int64_t nt_psim_path_late(const struct nt_psim *s);
 /** nt_psim_write_gap() - the client's write gap in effect this round */
 int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed);
 /** nt_predict_sched_shift() - a late round start moves the target's last receive back */

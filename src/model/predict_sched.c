@@ -29,6 +29,7 @@ void nt_predict_sched_unknown(struct nt_predict_sched *out)
 		.reply_after_ns = -1,
 		.write_gap_ns = -1,
 		.pause_ns = -1,
+		.path_late_ns = -1,
 	};
 }
 
@@ -55,6 +56,8 @@ unsigned nt_predict_disturbed(const struct nt_predict_knobs *k, const struct nt_
 		parts |= NT_SCHED_GAP;
 	if (is_late(sc->pause_ns, k->pause_ns + k->wake_slack_ns))
 		parts |= NT_SCHED_PAUSE;
+	if (k->rtt_ns > 0 && sc->path_late_ns > NT_SCHED_PATH_MARGIN_NS)
+		parts |= NT_SCHED_PATH;
 	return parts;
 }
 
@@ -77,9 +80,10 @@ static size_t late_parts(const struct nt_predict_sched *sc, unsigned parts, char
 		{ NT_SCHED_REPLY, "the target answered", "after reading the request" },
 		{ NT_SCHED_GAP, "the client wrote the body", "after the header" },
 		{ NT_SCHED_PAUSE, "the client began the round", "after the last reply" },
+		{ NT_SCHED_PATH, "the delay line forwarded a frame up to", "late" },
 	};
 	const int64_t ns[] = { sc->read_after_ns, sc->reply_after_ns, sc->write_gap_ns,
-			       sc->pause_ns };
+			       sc->pause_ns, sc->path_late_ns };
 	size_t used = 0;
 
 	for (unsigned i = 0; i < sizeof(clause) / sizeof(clause[0]); i++) {
@@ -162,6 +166,11 @@ struct nt_ptime nt_psim_reply_at(struct nt_psim *s)
 		return nt_pt_anchor(s, s->now, h, h + nt_psim_wake_nominal(s),
 				    h + s->k->wake_slack_ns, false);
 	return s->now;
+}
+
+int64_t nt_psim_path_late(const struct nt_psim *s)
+{
+	return (s->sched_parts & NT_SCHED_PATH) ? s->sched->path_late_ns : 0;
 }
 
 int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed)

@@ -101,6 +101,7 @@ static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k
 	/* The kernel's rules on what the programs did (nt_predict_observe()). */
 	nt_run_observe_schedule(run->scratch, n, at_target ? 0 : run->cfg.rtt_ns / 2,
 				&run->prev_reply_read_ns, &run->sched);
+	run->sched.path_late_ns = run->path_late_ns;
 	if (nt_predict_observe(&run->predict, &run->sched))
 		run->disturbed_rounds++;
 	if (nt_predict_round(&run->predict, p) != 1)

@@ -199,6 +199,7 @@ def check_disturbed(run):
             n += 1
         if r.get("predicted_verdict") is None:
             continue
+        # "path" (the delay line late) is the forwarder's own count: no event shows it.
         for part, seen in sched.items():
             key = part
             limit = win[part]

@@ -42,7 +42,7 @@ static struct nt_predict_knobs knobs(unsigned rounds)
 static struct nt_predict_sched sched(int64_t read_after, int64_t reply_after, int64_t gap,
 				     int64_t pause)
 {
-	return (struct nt_predict_sched){ read_after, reply_after, gap, pause };
+	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1 };
 }
 
 /* Rounds 1..n predicted; round @late (0: none) on @sc, the others on a quiet schedule. */
@@ -169,6 +169,37 @@ static void test_late_body_unheld(void **state)
 	assert_int_equal(r[2].disturbed, NT_SCHED_GAP);
 	assert_int_equal(r[2].verdict, NT_VERDICT_UNHELD);
 	assert_false(nt_predict_accepts(&r[2], NT_VERDICT_STALLED));
+}
+
+/*
+ * With a delay line (--rtt 10) the forwarder released a frame 30 ms late:
+ * round 1's quick ACK (tcp_in_quickack_mode()) may reach the client past
+ * the threshold, so a stalled round 1 is within what the kernel's rules and
+ * that path allow; without the lateness it is not.
+ */
+static void test_late_path_widens(void **state)
+{
+	struct nt_predict_knobs k = knobs(2);
+	struct nt_predict_sched late = sched(-1, -1, -1, -1);
+	struct nt_predict_round r[2];
+
+	(void)state;
+	k.rtt_ns = 10 * MS;
+	late.path_late_ns = 1 * MS;
+	assert_int_equal(nt_predict_disturbed(&k, &late), 0);
+	run(&k, 1, &late, r);
+	assert_false(nt_predict_accepts(&r[0], NT_VERDICT_STALLED));
+	late.path_late_ns = 30 * MS;
+	assert_int_equal(nt_predict_disturbed(&k, &late), NT_SCHED_PATH);
+	run(&k, 1, &late, r);
+	assert_int_equal(r[0].disturbed, NT_SCHED_PATH);
+	assert_non_null(
+		strstr(r[0].disturbed_text, "delay line forwarded a frame up to 30.0 ms late"));
+	assert_true(nt_predict_accepts(&r[0], NT_VERDICT_STALLED));
+	assert_true(nt_predict_accepts(&r[0], NT_VERDICT_HELD));
+	/* No delay line: nothing to be late. */
+	k.rtt_ns = 0;
+	assert_int_equal(nt_predict_disturbed(&k, &late), 0);
 }
 
 static struct nt_event seg(int64_t t, enum nt_dir dir, uint32_t seq, uint32_t len)
@@ -350,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_late_read_ends_pingpong),
 		cmocka_unit_test(test_late_reply_not_counted),
 		cmocka_unit_test(test_late_body_unheld),
+		cmocka_unit_test(test_late_path_widens),
 		cmocka_unit_test(test_schedule_from_events),
 		cmocka_unit_test(test_pause_from_events),
 		cmocka_unit_test(test_fix_sentence_write_gap),

@@ -417,10 +417,11 @@ struct nt_predict_round {
  * The observed schedule (nt_predict_observe()): which part of what the
  * programs did fell outside the windows the knobs allow.
  */
-#define NT_SCHED_READ  1u /* the target read the request late */
-#define NT_SCHED_REPLY 2u /* the target wrote its reply late after reading */
-#define NT_SCHED_GAP   4u /* the client wrote the body late after the header */
-#define NT_SCHED_PAUSE 8u /* the client began the round late */
+#define NT_SCHED_READ  1u  /* the target read the request late */
+#define NT_SCHED_REPLY 2u  /* the target wrote its reply late after reading */
+#define NT_SCHED_GAP   4u  /* the client wrote the body late after the header */
+#define NT_SCHED_PAUSE 8u  /* the client began the round late */
+#define NT_SCHED_PATH  16u /* the delay line forwarded a frame late */
 
 /**
  * struct nt_predict_sched - what the programs did in one round, as a live
@@ -433,13 +434,20 @@ struct nt_predict_round {
  *                write(header) returned (two-write patterns)
  * @pause_ns: the client entered the round's first write this long after
  *            its read of the previous reply returned
+ * @path_late_ns: the delay line (--rtt) released a frame of the round up
+ *                to this long after its deadline (the forwarder was not
+ *                scheduled); -1 without a delay line
  */
 struct nt_predict_sched {
 	int64_t read_after_ns;
 	int64_t reply_after_ns;
 	int64_t write_gap_ns;
 	int64_t pause_ns;
+	int64_t path_late_ns;
 };
+
+/* A delay line's own lateness (tens of microseconds) is not a disturbance. */
+#define NT_SCHED_PATH_MARGIN_NS 2000000
 
 /* Lateness within this much of a window's end is the syscall's own cost, not a disturbance. */
 #define NT_SCHED_MARGIN_NS 1000000
@@ -455,7 +463,8 @@ void nt_predict_sched_unknown(struct nt_predict_sched *out);
  * allow: a read later than a wake-up after softirq (@k->wake_latency_ns), a
  * reply later than the handler time plus a timed wait's slack, a write gap
  * or a pause longer than its knob plus that slack (each with
- * NT_SCHED_MARGIN_NS for the system call itself)
+ * NT_SCHED_MARGIN_NS for the system call itself), a delay line later than
+ * NT_SCHED_PATH_MARGIN_NS
  * @k: the knobs
  * @sc: the observed schedule
  *

@@ -191,6 +191,9 @@ struct nt_run_sink {
  * @first_start_ns: round 1's first write (0 unknown): the teardown's time origin
  * @prev_reply_read_ns: the last retired round's read(reply) return, for the
  *                      next round's pause (nt_run_observe_schedule())
+ * @path_late_ns: how late, at most, the delay line released a frame since
+ *                rounds were last retired (set by the live trace before
+ *                nt_run_retire(); 0 on time or without a delay line)
  * @sched: the last retired round's observed schedule
  * @disturbed_rounds: rounds whose schedule the knobs' windows do not allow,
  *                    predicted on what the programs did (nt_predict_observe())
@@ -226,6 +229,7 @@ struct nt_run {
 	bool finished;
 	int64_t first_start_ns;
 	int64_t prev_reply_read_ns;
+	int64_t path_late_ns;
 	struct nt_predict_sched sched;
 	unsigned disturbed_rounds;
 	struct nt_summary_acc acc;

@@ -135,7 +135,7 @@ void nt_prx_ack_sent(struct nt_psim *s)
 static void note_ack(struct nt_psim *s, struct nt_predict_why *w, enum nt_predict_rule rule,
 		     uint32_t ack)
 {
-	unsigned long long seq = (unsigned long long)(s->base + ack);
+	unsigned long long seq = s->base + ack;
 
 	if (rule != NT_RULE_DELACK_TIMER)
 		nt_psim_why(w, rule, "pure ACK %llu: %s", seq, nt_predict_rule_summary(rule));

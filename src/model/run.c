@@ -104,6 +104,7 @@ static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k
 	run->sched.path_late_ns = run->path_late_ns;
 	if (nt_predict_observe(&run->predict, &run->sched))
 		run->disturbed_rounds++;
+	nt_predict_measured(&run->predict, r->verdict);
 	if (nt_predict_round(&run->predict, p) != 1)
 		return NULL;
 	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)

@@ -202,6 +202,40 @@ static void test_late_path_widens(void **state)
 	assert_int_equal(nt_predict_disturbed(&k, &late), 0);
 }
 
+/*
+ * A read 36 ms late leaves the reply within a jiffy of ato: whether it
+ * counted toward ping-pong (tcp_event_data_sent() compares jiffies) is
+ * uncertain, so round 13 may stall (in ping-pong) or be held (ACKed at the
+ * read, tcp_cleanup_rbuf()). The nominal path stalls; told the wire showed
+ * held, the sentences follow the path that holds: no timer is said to fire.
+ */
+static void test_words_follow_the_measured_verdict(void **state)
+{
+	struct nt_predict_knobs k = knobs(13);
+	struct nt_predict_sched late = sched(36 * MS, 10000, 5000, 20000);
+	struct nt_predict_sched quiet = sched(100000, 10000, 5000, 20000);
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_predict_round r;
+	struct nt_err err = { { 0 } };
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(nt_predict_init(p, &k, &err), 0);
+	for (unsigned i = 1; i <= 13; i++) {
+		nt_predict_observe(p, i == 12 ? &late : &quiet);
+		if (i == 13)
+			nt_predict_measured(p, NT_VERDICT_HELD);
+		assert_int_equal(nt_predict_round(p, &r), 1);
+	}
+	free(p);
+	assert_int_equal(r.verdict, NT_VERDICT_STALLED);
+	assert_true(nt_predict_accepts(&r, NT_VERDICT_HELD));
+	assert_int_equal(r.header_ack.rule, NT_RULE_DELAYED_NO_BUDGET);
+	assert_int_equal(r.ack.rule, NT_RULE_ACK_AT_READ);
+	assert_null(strstr(r.ack.text, "timer fired"));
+	assert_int_equal(r.verdict_why.rule, NT_RULE_VERDICT_STALL);
+}
+
 static struct nt_event seg(int64_t t, enum nt_dir dir, uint32_t seq, uint32_t len)
 {
 	return (struct nt_event){ .t_ns = t,
@@ -382,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_late_reply_not_counted),
 		cmocka_unit_test(test_late_body_unheld),
 		cmocka_unit_test(test_late_path_widens),
+		cmocka_unit_test(test_words_follow_the_measured_verdict),
 		cmocka_unit_test(test_schedule_from_events),
 		cmocka_unit_test(test_pause_from_events),
 		cmocka_unit_test(test_fix_sentence_write_gap),

@@ -543,6 +543,8 @@ struct nt_predict_state {
  * @saturated: the hypotheses overflowed once: every later round says so
  * @sched: the observed schedule of the next round (nt_predict_observe())
  * @sched_parts: its disturbed parts; 0: the knobs' schedule
+ * @measured: the next round's verdict on the wire (nt_predict_measured()),
+ *            -1 when not given
  */
 struct nt_predict {
 	struct nt_predict_knobs knobs;
@@ -553,6 +555,7 @@ struct nt_predict {
 	bool saturated;
 	struct nt_predict_sched sched;
 	unsigned sched_parts;
+	int measured;
 };
 
 /**
@@ -588,6 +591,19 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out);
  * Return: nt_predict_disturbed()'s bits.
  */
 unsigned nt_predict_observe(struct nt_predict *p, const struct nt_predict_sched *sc);
+
+/**
+ * nt_predict_measured() - the verdict the next round had on the wire, so the
+ * round's sentences describe a path of the model that gives it
+ * @p: the model
+ * @v: the measured verdict (NT_VERDICT_INCOMPLETE: none)
+ *
+ * When the nominal path gives another verdict in the set, the decisions'
+ * sentences (nt_predict_round's header .. reply) come from the first path
+ * that gives @v; the verdicts, the verdict's sentence and the hypotheses
+ * are unchanged. It holds for one round.
+ */
+void nt_predict_measured(struct nt_predict *p, enum nt_verdict v);
 
 /**
  * nt_predict_accepts() - whether a measured verdict is within the prediction

@@ -348,6 +348,25 @@ static void words_of_measured(struct nt_predict *p, const struct round_acc *acc,
 	out->body_held = w->body_held;
 }
 
+/*
+ * No path of the model gives the verdict the capture showed (the kernel did
+ * otherwise, or the model accepted it only at its limit): the nominal path's
+ * sentences would name decisions the kernel did not take.
+ */
+static void words_unexplained(struct nt_predict_round *out)
+{
+	struct nt_predict_why *w[] = { &out->header,   &out->header_ack, &out->ack,
+				       &out->body,     &out->release,	 &out->part_ack,
+				       &out->body_ack, &out->later_ack,	 &out->client_ack,
+				       &out->reply };
+
+	for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i]->rule != NT_RULE_NONE)
+			nt_psim_why(w[i], NT_RULE_MODEL_LIMIT,
+				    "not explained: no path of the model gives the verdict the "
+				    "capture shows");
+}
+
 void nt_predict_measured(struct nt_predict *p, enum nt_verdict v)
 {
 	p->measured = v == NT_VERDICT_INCOMPLETE ? -1 : (int)v;
@@ -383,6 +402,8 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	out->after = acc.after;
 	if (acc.measured_found && acc.primary != (enum nt_verdict)p->measured)
 		words_of_measured(p, &acc, &s, out);
+	else if (p->measured >= 0 && !acc.measured_found)
+		words_unexplained(out);
 	p->measured = -1;
 	out->at_header.certain &= p->n_hyp == 1 || acc.at_header.certain;
 	if (acc.overflow)

@@ -236,6 +236,29 @@ static void test_words_follow_the_measured_verdict(void **state)
 	assert_int_equal(r.verdict_why.rule, NT_RULE_VERDICT_STALL);
 }
 
+/* A verdict no path gives (coalesced, from two writes): the sentences say so, naming nothing. */
+static void test_words_unexplained(void **state)
+{
+	struct nt_predict_knobs k = knobs(2);
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_predict_round r;
+	struct nt_err err = { { 0 } };
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(nt_predict_init(p, &k, &err), 0);
+	nt_predict_measured(p, NT_VERDICT_COALESCED);
+	assert_int_equal(nt_predict_round(p, &r), 1);
+	assert_false(nt_predict_accepts(&r, NT_VERDICT_COALESCED));
+	assert_int_equal(r.header_ack.rule, NT_RULE_MODEL_LIMIT);
+	assert_int_equal(r.body.rule, NT_RULE_MODEL_LIMIT);
+	assert_non_null(strstr(r.body.text, "not explained"));
+	/* It held for one round: round 2 has its own words. */
+	assert_int_equal(nt_predict_round(p, &r), 1);
+	assert_int_equal(r.body.rule, NT_RULE_NAGLE_HOLD);
+	free(p);
+}
+
 static struct nt_event seg(int64_t t, enum nt_dir dir, uint32_t seq, uint32_t len)
 {
 	return (struct nt_event){ .t_ns = t,
@@ -417,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_late_body_unheld),
 		cmocka_unit_test(test_late_path_widens),
 		cmocka_unit_test(test_words_follow_the_measured_verdict),
+		cmocka_unit_test(test_words_unexplained),
 		cmocka_unit_test(test_schedule_from_events),
 		cmocka_unit_test(test_pause_from_events),
 		cmocka_unit_test(test_fix_sentence_write_gap),

@@ -609,6 +609,33 @@ int nt_lab_wire_dropped(struct nt_lab *lab, uint64_t *dropped, struct nt_err *er
 	return ret;
 }
 
+int64_t nt_lab_wire_late_since(struct nt_lab *lab,
+			       uint64_t seen[NT_WIRE_DIRS][NT_WIRE_HIST_BUCKETS])
+{
+	struct nt_wire_stats st;
+	struct nt_err err = { 0 };
+	int64_t late_ns = 0;
+
+	if (strcmp(lab->delay_line, "wire") != 0)
+		return 0;
+	/* A forwarder stopped on an error is reported by nt_lab_wire_dropped(). */
+	(void)nt_wire_stats(&lab->wire, &st, &err);
+	for (unsigned d = 0; d < NT_WIRE_DIRS; d++) {
+		const struct nt_wire_hist *h = &st.dir[d].lateness;
+
+		for (unsigned k = 0; k < NT_WIRE_HIST_BUCKETS; k++) {
+			/* Bucket k >= 1 holds [2^(k-1), 2^k) us; the last, all above. */
+			int64_t edge_ns = k + 1 < NT_WIRE_HIST_BUCKETS ? (int64_t)1000 << k
+								       : h->max_ns;
+
+			if (h->bucket[k] > seen[d][k] && edge_ns > late_ns)
+				late_ns = edge_ns;
+			seen[d][k] = h->bucket[k];
+		}
+	}
+	return late_ns;
+}
+
 int nt_lab_side_parse(const char *name, enum nt_lab_side *side)
 {
 	if (strcmp(name, "client") == 0)

@@ -65,6 +65,8 @@ struct pipeline {
 	int linktype;
 	struct nt_pcap_writer *pcap;
 	struct nt_evidence *evidence;
+	struct nt_lab *lab;
+	uint64_t wire_late_seen[NT_WIRE_DIRS][NT_WIRE_HIST_BUCKETS];
 };
 
 static void fill_sockaddr(struct sockaddr_storage *ss, int family, const struct in6_addr *addr,
@@ -242,6 +244,9 @@ static int retire_below(struct pipeline *pl, unsigned n, struct nt_err *err)
 	int ret;
 
 	note_mss(pl);
+	/* The model judges these rounds on a path as late as the forwarder was. */
+	if (pl->lab)
+		pl->run->path_late_ns = nt_lab_wire_late_since(pl->lab, pl->wire_late_seen);
 	ret = nt_run_retire(pl->run, n, pl->sink);
 	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
 }
@@ -510,11 +515,11 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 		.rtt_ns = opt->rtt_ns,
 	};
 	struct nt_evidence evidence;
-	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence };
+	struct nt_lab lab;
+	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence, .lab = &lab };
 	struct nt_run_timings *tm = &run->timings;
 	int64_t t0 = nt_now_mono_ns(), t = t0;
 	struct nt_kernel_facts kf;
-	struct nt_lab lab;
 	int ret;
 
 	memset(&evidence, 0, sizeof(evidence));
@@ -529,7 +534,10 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	if (ret == 0)
 		ret = nt_lab_wire_dropped(&lab, &run->counts.wire_dropped, err);
+	/* For the rounds nt_run_finish() retires, after the lab is down. */
+	run->path_late_ns = nt_lab_wire_late_since(&lab, pl.wire_late_seen);
 	nt_lab_down(&lab);
+	pl.lab = NULL;
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
 	tm->close_ns = lap(&t);
 	tm->total_ns = t - t0;

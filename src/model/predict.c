@@ -47,6 +47,9 @@ struct round_acc {
 	struct nt_predict_state next[NT_PREDICT_HYP_MAX];
 	unsigned n_next;
 	bool overflow;
+	bool measured_found;
+	unsigned measured_hyp;
+	struct path measured_path;
 };
 
 static int check_knobs(const struct nt_predict_knobs *k, struct nt_err *err)
@@ -87,6 +90,7 @@ int nt_predict_init(struct nt_predict *p, const struct nt_predict_knobs *k, stru
 	if (ret)
 		return ret;
 	memset(p, 0, sizeof(*p));
+	p->measured = -1;
 	p->knobs = *k;
 	nt_predict_kernel_init(k, &p->kern);
 	/*
@@ -195,6 +199,12 @@ static void collect(struct round_acc *acc, struct nt_psim *s, const struct nt_pr
 	int64_t lo, nom, hi;
 
 	acc->verdicts |= NT_PREDICT_VERDICT_BIT(s->verdict);
+	if (!acc->measured_found && p->measured >= 0 &&
+	    s->verdict == (enum nt_verdict)p->measured) {
+		acc->measured_found = true;
+		acc->measured_hyp = hyp;
+		acc->measured_path = *pa;
+	}
 	if (s->verdict != acc->primary) {
 		if (hyp == 0 && k < acc->best_k)
 			acc->best_k = k;
@@ -306,6 +316,62 @@ static void explain_uncertainty(struct nt_predict_round *out, const struct round
 	nt_psim_why(&out->uncertain, rule, "one of %s: %s", list, nt_predict_rule_summary(rule));
 }
 
+/*
+ * The round's words from the first path that gives the verdict the capture
+ * showed, when that is not the nominal one: the sentences then describe the
+ * decisions the kernel took (a timer that did not fire is not said to have
+ * fired). The verdict's own sentence and the sets stay the nominal path's.
+ */
+static void words_of_measured(struct nt_predict *p, const struct round_acc *acc, struct nt_psim *s,
+			      struct nt_predict_round *out)
+{
+	struct nt_predict_round words, *w = &words;
+
+	memset(w, 0, sizeof(*w));
+	nt_psim_setup(s, p, &p->hyp[acc->measured_hyp], p->round);
+	memcpy(s->forced, acc->measured_path.d, acc->measured_path.n);
+	s->n_forced = acc->measured_path.n;
+	s->out = w;
+	nt_psim_run(s);
+	nt_psim_finish(s);
+	out->header = w->header;
+	out->header_ack = w->header_ack;
+	out->ack = w->ack;
+	out->body = w->body;
+	out->release = w->release;
+	out->part_ack = w->part_ack;
+	out->body_ack = w->body_ack;
+	out->later_ack = w->later_ack;
+	out->client_ack = w->client_ack;
+	out->reply = w->reply;
+	out->header_ack_now = w->header_ack_now;
+	out->body_held = w->body_held;
+}
+
+/*
+ * No path of the model gives the verdict the capture showed (the kernel did
+ * otherwise, or the model accepted it only at its limit): the nominal path's
+ * sentences would name decisions the kernel did not take.
+ */
+static void words_unexplained(struct nt_predict_round *out)
+{
+	struct nt_predict_why *w[] = { &out->header,   &out->header_ack, &out->ack,
+				       &out->body,     &out->release,	 &out->part_ack,
+				       &out->body_ack, &out->later_ack,	 &out->client_ack,
+				       &out->reply };
+
+	for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i]->rule != NT_RULE_NONE)
+			nt_psim_why(w[i], NT_RULE_MODEL_LIMIT,
+				    "not explained: no path of the model gives the verdict the "
+				    "capture shows");
+}
+
+void nt_predict_measured(struct nt_predict *p, enum nt_verdict v)
+{
+	p->measured = v == NT_VERDICT_INCOMPLETE ? -1 : (int)v;
+}
+
 int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 {
 	struct round_acc acc;
@@ -319,6 +385,7 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	memset(&acc, 0, sizeof(acc));
 	acc.best_k = NT_PSIM_CHOICE_MAX;
 	out->index = p->round;
+	nt_predict_sched_shift(p);
 	for (unsigned i = 0; i < p->n_hyp; i++)
 		run_hypothesis(p, i, &s, &acc, out);
 	limit = p->saturated || acc.overflow;
@@ -333,12 +400,21 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	}
 	out->at_header = acc.at_header;
 	out->after = acc.after;
+	if (acc.measured_found && acc.primary != (enum nt_verdict)p->measured)
+		words_of_measured(p, &acc, &s, out);
+	else if (p->measured >= 0 && !acc.measured_found)
+		words_unexplained(out);
+	p->measured = -1;
 	out->at_header.certain &= p->n_hyp == 1 || acc.at_header.certain;
 	if (acc.overflow)
 		p->saturated = true;
 	memcpy(p->hyp, acc.next, sizeof(acc.next[0]) * acc.n_next);
 	p->n_hyp = acc.n_next ? acc.n_next : 1;
 	out->hypotheses = p->n_hyp;
+	out->disturbed = p->sched_parts;
+	nt_predict_describe_disturbed(out, &p->sched, p->sched_parts, out->disturbed_text,
+				      sizeof(out->disturbed_text));
+	p->sched_parts = 0;
 	return 1;
 }
 

@@ -137,13 +137,14 @@ static void mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_pred
 /*
  * When a segment sent now reaches the other end through the lab's delay
  * line: half the RTT at least, 50 us more nominally, 200 us more at most
- * (its transit jitter; one place for both directions).
+ * (its transit jitter; one place for both directions), and as late as the
+ * forwarder was seen to be in this round (predict_sched.c).
  */
 static struct nt_ptime transit(const struct nt_psim *s)
 {
 	int64_t d = s->k->rtt_ns / 2;
 
-	return nt_pt_add(s->now, d, d + 50000, d + 200000);
+	return nt_pt_add(s->now, d, d + 50000, d + 200000 + nt_psim_path_late(s));
 }
 
 static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
@@ -276,15 +277,19 @@ static void do_write(struct nt_psim *s, uint32_t bytes, bool more)
 static bool run_step(struct nt_psim *s, uint8_t op)
 {
 	struct nt_ptx *tx = &s->tx;
-	int64_t g = s->k->write_gap_ns;
+	bool observed;
+	int64_t g = nt_psim_write_gap(s, &observed);
 
 	switch (op) {
 	case COP_GAP:
 		if (g <= 0)
 			return true;
+		/* Observed: the client was not scheduled for that long (predict_sched.c). */
 		nt_psim_post(s, NT_PEV_CLIENT,
-			     nt_pt_anchor(s, s->now, g, g + nt_psim_wake_nominal(s),
-					  g + s->k->wake_slack_ns, false),
+			     observed ? nt_pt_anchor(s, s->now, g - NT_PSIM_SCHED_TOL_NS, g,
+						     g + NT_PSIM_SCHED_TOL_NS, false)
+				      : nt_pt_anchor(s, s->now, g, g + nt_psim_wake_nominal(s),
+						     g + s->k->wake_slack_ns, false),
 			     0, 0, false, 0);
 		return false;
 	case COP_CORK_ON:

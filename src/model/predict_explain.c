@@ -15,6 +15,92 @@ static bool writes_once(const struct nt_predict_knobs *k)
 	return k->pattern != NT_PREDICT_TWO_WRITES;
 }
 
+/* Rounds the sentences are checked over: enough for a ping-pong sawtooth to show. */
+#define FIX_ROUNDS 16
+
+/*
+ * Which of rounds 2..FIX_ROUNDS the model itself predicts stalled (bit i:
+ * round i + 1), so a sentence about the fix says only what its rounds do.
+ * 0 when the knobs do not take (the sentences then assume the stall).
+ */
+static unsigned predicted_stalls(const struct nt_predict_knobs *k, unsigned *n_rounds)
+{
+	struct nt_predict_knobs kk = *k;
+	struct nt_predict p;
+	struct nt_predict_round r;
+	struct nt_err err = { 0 };
+	unsigned stalls = 0;
+
+	if (kk.rounds > FIX_ROUNDS)
+		kk.rounds = FIX_ROUNDS;
+	*n_rounds = kk.rounds;
+	if (nt_predict_init(&p, &kk, &err) < 0) {
+		*n_rounds = 0;
+		return 0;
+	}
+	while (nt_predict_round(&p, &r) == 1)
+		if (r.index > 1 && r.verdict == NT_VERDICT_STALLED)
+			stalls |= 1u << (r.index - 1);
+	return stalls;
+}
+
+/* "3, 5, 7" for the rounds in @stalls. */
+static void round_list(unsigned stalls, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 1; i < FIX_ROUNDS && used < len; i++)
+		if (stalls & (1u << i))
+			used += (size_t)snprintf(buf + used, len - used, "%s%u", used ? ", " : "",
+						 i + 1);
+}
+
+/* Whether every round from the first stalled one to the last is stalled. */
+static bool stalls_from(unsigned stalls, unsigned n_rounds, unsigned *first)
+{
+	unsigned i = 1;
+
+	while (i < n_rounds && !(stalls & (1u << i)))
+		i++;
+	*first = i + 1;
+	for (; i < n_rounds; i++)
+		if (!(stalls & (1u << i)))
+			return false;
+	return true;
+}
+
+/*
+ * TCP_QUICKACK once: round 1's reply counts toward ping-pong again. With a
+ * threshold above 1 the first stall's timer leaves ping-pong
+ * (tcp_delack_timer_handler()), the count climbs again, and the stalls come
+ * every few rounds rather than from one round on.
+ */
+static void fix_quickack_once(const struct nt_predict_knobs *k, const struct nt_predict_kernel *kn,
+			      struct nt_predict_why *out)
+{
+	unsigned n, first, stalls = predicted_stalls(k, &n);
+	char list[64];
+
+	if (!n || stalls_from(stalls, n, &first)) {
+		nt_psim_why(out, NT_RULE_FIX_QUICKACK_ONCE,
+			    "TCP_QUICKACK once after accept() only resets the ping-pong count "
+			    "(__tcp_sock_set_quickack()); round 1's reply, sent within ato, counts "
+			    "again (tcp_event_data_sent(), threshold %u), so from round %u the "
+			    "header's ACK is delayed as before",
+			    kn->pingpong_thresh, n ? first : kn->pingpong_thresh + 1);
+		return;
+	}
+	round_list(stalls, list, sizeof(list));
+	nt_psim_why(out, NT_RULE_FIX_QUICKACK_ONCE,
+		    "TCP_QUICKACK once after accept() only resets the ping-pong count "
+		    "(__tcp_sock_set_quickack()); the replies count again (tcp_event_data_sent(), "
+		    "threshold %u), and each delayed ACK that fires leaves ping-pong "
+		    "(tcp_delack_timer_handler()), so the header's ACK is delayed again in "
+		    "rounds %s%s",
+		    kn->pingpong_thresh, list, k->rounds > FIX_ROUNDS ? ", …" : "");
+}
+
 static bool fix_by_option(const struct nt_predict_knobs *k, const struct nt_predict_kernel *kn,
 			  struct nt_predict_why *out)
 {
@@ -24,12 +110,7 @@ static bool fix_by_option(const struct nt_predict_knobs *k, const struct nt_pred
 			    "nothing waits for the delayed ACK; the cost is two segments a request "
 			    "instead of one");
 	} else if (k->server_quickack == NT_PREDICT_QUICKACK_ONCE) {
-		nt_psim_why(out, NT_RULE_FIX_QUICKACK_ONCE,
-			    "TCP_QUICKACK once after accept() only resets the ping-pong count "
-			    "(__tcp_sock_set_quickack()); round 1's reply, sent within ato, counts "
-			    "again (tcp_event_data_sent(), threshold %u), so from round %u the "
-			    "header's ACK is delayed as before",
-			    kn->pingpong_thresh, kn->pingpong_thresh + 1);
+		fix_quickack_once(k, kn, out);
 	} else if (k->server_quickack == NT_PREDICT_QUICKACK_REARM) {
 		nt_psim_why(
 			out, NT_RULE_FIX_QUICKACK_REARM,
@@ -61,6 +142,43 @@ static bool fix_by_option(const struct nt_predict_knobs *k, const struct nt_pred
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The plain exchange. The stall needs the header's ACK to be delayed while
+ * the body waits: a body written after that ACK came (a long write gap), or
+ * a header of several segments (two frames unacknowledged: ACK at once,
+ * __tcp_ack_snd_check()) leaves the body nothing to wait for.
+ */
+static void fix_none(const struct nt_predict_knobs *k, const struct nt_predict_kernel *kn,
+		     struct nt_predict_why *out)
+{
+	unsigned n, ato_ms = (unsigned)(kn->ato_min * kn->jiffy_ns / 1000000);
+
+	if (predicted_stalls(k, &n) || n < 2)
+		nt_psim_why(out, NT_RULE_FIX_NONE,
+			    "two writes with Nagle on: the body waits for the header's ACK "
+			    "(tcp_minshall_check()), and once a quick reply has put the target "
+			    "in ping-pong (threshold %u) that ACK waits for the delayed-ACK "
+			    "timer, ato %u ms plus up to two jiffies",
+			    kn->pingpong_thresh, ato_ms);
+	else if (k->write_gap_ns >= (int64_t)kn->ato_min * kn->jiffy_ns)
+		nt_psim_why(out, NT_RULE_FIX_NONE,
+			    "two writes with Nagle on, but the body is written %lld ms after the "
+			    "header, when the header's delayed ACK (ato %u ms) has come: nothing "
+			    "small is in flight, so tcp_nagle_check() sends the body at once",
+			    (long long)(k->write_gap_ns / 1000000), ato_ms);
+	else if (k->header_bytes > kn->mss)
+		nt_psim_why(out, NT_RULE_FIX_NONE,
+			    "two writes with Nagle on, but the header takes %u segments: more than "
+			    "one frame unacknowledged makes the target ACK at once "
+			    "(__tcp_ack_snd_check()), so Nagle holds the body only until that "
+			    "prompt ACK",
+			    (k->header_bytes + kn->mss - 1) / kn->mss);
+	else
+		nt_psim_why(out, NT_RULE_FIX_NONE,
+			    "two writes with Nagle on, but on these knobs the model predicts no "
+			    "stall: the header's ACK is never delayed while the body waits");
 }
 
 void nt_predict_fix(const struct nt_predict_knobs *k, struct nt_predict_why *out)
@@ -99,13 +217,7 @@ void nt_predict_fix(const struct nt_predict_knobs *k, struct nt_predict_why *out
 				    (long long)(k->handler_ns / 1000000),
 				    (unsigned)(kn.ato_min * kn.jiffy_ns / 1000000));
 		else
-			nt_psim_why(
-				out, NT_RULE_FIX_NONE,
-				"two writes with Nagle on: the body waits for the header's ACK "
-				"(tcp_minshall_check()), and once a quick reply has put the target "
-				"in ping-pong (threshold %u) that ACK waits for the delayed-ACK "
-				"timer, ato %u ms plus up to two jiffies",
-				kn.pingpong_thresh, (unsigned)(kn.ato_min * kn.jiffy_ns / 1000000));
+			fix_none(k, &kn, out);
 	}
 }
 

@@ -302,6 +302,16 @@ struct nt_psim {
 	enum nt_verdict verdict;
 	struct nt_predict_rx at_header;
 	struct nt_predict_round *out; /* the primary path only: decisions in words */
+	/* the observed schedule (predict_sched.c): NULL on the knobs' own */
+	const struct nt_predict_sched *sched;
+	unsigned sched_parts;
+	struct nt_ptime req_whole;
+	bool req_whole_seen;
+	bool late_read_done;
+	bool body_ack_seen;
+	bool part_ack_seen;
+	uint32_t a_ack;
+	bool timer_left_pingpong;
 };
 
 /*
@@ -403,6 +413,22 @@ void nt_ptx_probe(struct nt_psim *s, uint32_t gen);
 void nt_ptx_target_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes);
 /** nt_ptx_client_segment() - a target segment reaches the client's veth end */
 void nt_ptx_client_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes);
+
+/* predict_sched.c: the observed schedule in the simulation */
+
+/* How closely the simulation follows an observed instant (capture clock to target clock). */
+#define NT_PSIM_SCHED_TOL_NS 250000
+
+/** nt_psim_late_read() - defer a read that completes the request to its observed time */
+bool nt_psim_late_read(struct nt_psim *s);
+/** nt_psim_reply_at() - when the reply is written, on the observed schedule or the knobs' */
+struct nt_ptime nt_psim_reply_at(struct nt_psim *s);
+/** nt_psim_path_late() - how late the delay line may release a frame this round (0: on time) */
+int64_t nt_psim_path_late(const struct nt_psim *s);
+/** nt_psim_write_gap() - the client's write gap in effect this round */
+int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed);
+/** nt_predict_sched_shift() - a late round start moves the target's last receive back */
+void nt_predict_sched_shift(struct nt_predict *p);
 
 /* predict_sim.c: one round along one path */
 

@@ -78,6 +78,15 @@ static const struct rule_info rules[NT_RULE_COUNT] = {
 				   "the pending ACK rode on the reply" },
 	[NT_RULE_QUICKACK_SOCKOPT] = { "quickack_sockopt", "__tcp_sock_set_quickack",
 				       "TCP_QUICKACK: the ping-pong count is reset to 0" },
+	[NT_RULE_CLIENT_FIRST_DATA] = { "client_first_data", "tcp_in_quickack_mode",
+					"the client's first data grants it the quick-ACK budget: "
+					"ACK now" },
+	[NT_RULE_CLIENT_ACK] = { "client_ack", "__tcp_ack_snd_check",
+				 "the client's own ACK of the reply (the model does not follow "
+				 "the client's receive side)" },
+	[NT_RULE_HANDSHAKE_ACK] = { "handshake_ack", "tcp_rcv_synsent_state_process",
+				    "the client's ACK of the SYN-ACK completes the handshake" },
+	[NT_RULE_FIN_ACK] = { "fin_ack", "tcp_fin", "the ACK of the peer's FIN" },
 	[NT_RULE_RELEASED_BY_ACK] = { "released_by_ack", "tcp_data_snd_check",
 				      "the ACK of the small segment released the held body" },
 	[NT_RULE_NOT_HELD] = { "not_held", "tcp_write_xmit", "nothing held the body" },

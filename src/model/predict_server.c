@@ -9,6 +9,8 @@
  * every read when asked to, thinks for the handler time once the request is
  * whole, then writes the reply and goes back to reading.
  */
+#include <stdio.h>
+
 #include "predict_int.h"
 
 /*
@@ -46,14 +48,8 @@ void nt_prx_quickack_sockopt(struct nt_psim *s)
 
 static void start_reply(struct nt_psim *s)
 {
-	int64_t h = s->k->handler_ns;
-	struct nt_ptime at = s->now;
-
 	s->app = NT_PAPP_THINKING;
-	if (h > 0)
-		at = nt_pt_anchor(s, s->now, h, h + nt_psim_wake_nominal(s),
-				  h + s->k->wake_slack_ns, false);
-	nt_psim_post(s, NT_PEV_REPLY, at, 0, 0, false, 0);
+	nt_psim_post(s, NT_PEV_REPLY, nt_psim_reply_at(s), 0, 0, false, 0);
 }
 
 void nt_prx_read(struct nt_psim *s)
@@ -61,7 +57,7 @@ void nt_prx_read(struct nt_psim *s)
 	uint32_t want = s->header + s->body - s->app_got, copied;
 
 	s->read_pending = false;
-	if (s->app != NT_PAPP_READING)
+	if (s->app != NT_PAPP_READING || nt_psim_late_read(s))
 		return;
 	s->rx.owned = true;
 	/* nagle-trace's evidence samples the socket here, before the read. */
@@ -92,24 +88,44 @@ void nt_prx_read(struct nt_psim *s)
 	}
 }
 
-static void note_reply(struct nt_psim *s, int gap, unsigned before, unsigned segs)
+/*
+ * "N jiffies", or "LO-HI jiffies" where the timing allows several counts on
+ * the same side of ato: the sentence names what the timing allows, and the
+ * capture shows one of them.
+ */
+static void jiffies_words(int lo, int gap, int hi, unsigned ato, char *buf, size_t len)
+{
+	if (gap < (int)ato) {
+		hi = hi < (int)ato ? hi : (int)ato - 1;
+	} else {
+		lo = lo >= (int)ato ? lo : (int)ato;
+	}
+	if (lo < hi)
+		snprintf(buf, len, "%d-%d jiffies", lo, hi);
+	else
+		snprintf(buf, len, "%d jiffies", gap);
+}
+
+static void note_reply(struct nt_psim *s, const int j[3], unsigned before, unsigned segs)
 {
 	unsigned th = s->kern->pingpong_thresh;
+	char n[32];
 
-	if (gap < (int)s->rx.ato)
-		NT_PSIM_NOTE(
-			s, reply, NT_RULE_PINGPONG_COUNT,
-			"reply %u B (%u segment%s) %d jiffies after the last receive, < ato %u: "
-			"ping-pong count %u -> %u, %s (threshold %u)",
-			s->k->reply_bytes, segs, segs == 1 ? "" : "s", gap, s->rx.ato, before,
-			s->rx.pingpong, s->rx.pingpong >= th ? "in ping-pong" : "not in ping-pong",
-			th);
+	if (!s->out)
+		return;
+	jiffies_words(j[0], j[1], j[2], s->rx.ato, n, sizeof(n));
+	if (j[1] < (int)s->rx.ato)
+		nt_psim_why(&s->out->reply, NT_RULE_PINGPONG_COUNT,
+			    "reply %u B (%u segment%s) %s after the last receive, < ato %u: "
+			    "ping-pong count %u -> %u, %s (threshold %u)",
+			    s->k->reply_bytes, segs, segs == 1 ? "" : "s", n, s->rx.ato, before,
+			    s->rx.pingpong,
+			    s->rx.pingpong >= th ? "in ping-pong" : "not in ping-pong", th);
 	else
-		NT_PSIM_NOTE(
-			s, reply, NT_RULE_REPLY_AFTER_ATO,
-			"reply %u B %d jiffies after the last receive, >= ato %u: ping-pong count "
-			"stays %u (threshold %u)",
-			s->k->reply_bytes, gap, s->rx.ato, s->rx.pingpong, th);
+		nt_psim_why(&s->out->reply, NT_RULE_REPLY_AFTER_ATO,
+			    "reply %u B %s after the last receive, >= ato %u: ping-pong count "
+			    "stays %u (threshold %u)",
+			    s->k->reply_bytes, n, s->rx.ato, s->rx.pingpong, th);
 }
 
 /*
@@ -139,7 +155,7 @@ void nt_prx_reply(struct nt_psim *s)
 		if (gap < (int)s->rx.ato && s->rx.pingpong < 255)
 			s->rx.pingpong++;
 	}
-	note_reply(s, gap, before, segs);
+	note_reply(s, (const int[3]){ lo, gap, hi }, before, segs);
 	s->rx.owned = false;
 	nt_ptx_target_segment(s, nt_prx_rcv_nxt(s), s->k->reply_bytes);
 	s->app = NT_PAPP_READING;

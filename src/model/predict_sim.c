@@ -93,6 +93,14 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->rx.srtt_lo_ns = h->srtt_lo_ns;
 	s->rx.srtt_hi_ns = h->srtt_hi_ns;
 	s->at_header = (struct nt_predict_rx){ 0 };
+	s->sched = p->sched_parts ? &p->sched : NULL;
+	s->sched_parts = p->sched_parts;
+	s->req_whole_seen = false;
+	s->late_read_done = false;
+	s->body_ack_seen = false;
+	s->part_ack_seen = false;
+	s->a_ack = 0;
+	s->timer_left_pingpong = false;
 }
 
 void nt_psim_run(struct nt_psim *s)
@@ -220,12 +228,31 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 		nt_psim_why(&s->out->release, NT_RULE_NOT_HELD, "nothing held the body");
 }
 
+/*
+ * The client's pure ACK of the reply. Round 1's reply is the client's first
+ * data: tcp_event_data_recv() grants it the quick-ACK budget and it is not in
+ * ping-pong (it has received nothing to answer), so tcp_in_quickack_mode()
+ * ACKs at once. Later the model does not follow the client's receive side.
+ */
+static void note_client_ack(struct nt_psim *s)
+{
+	if (s->round == 1)
+		nt_psim_why(&s->out->client_ack, NT_RULE_CLIENT_FIRST_DATA,
+			    "ACK now: the reply is the client's first data, quick-ACK mode "
+			    "(tcp_in_quickack_mode())");
+	else
+		nt_psim_why(&s->out->client_ack, NT_RULE_CLIENT_ACK, "%s",
+			    nt_predict_rule_summary(NT_RULE_CLIENT_ACK));
+}
+
 void nt_psim_finish(struct nt_psim *s)
 {
 	enum nt_predict_rule why = NT_RULE_NONE;
 
 	s->verdict = judge(s, &why);
 	note_verdict(s, why);
+	if (s->out)
+		note_client_ack(s);
 }
 
 /*

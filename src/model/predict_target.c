@@ -127,6 +127,32 @@ void nt_prx_ack_sent(struct nt_psim *s)
 }
 
 /* tcp_send_ack(): a pure ACK of everything received. */
+/*
+ * A pure ACK in words. The timer's: tcp_delack_timer_handler() leaves
+ * ping-pong and resets ato in it, doubles ato outside it (@s->rx.ato is
+ * already the new value).
+ */
+static void note_ack(struct nt_psim *s, struct nt_predict_why *w, enum nt_predict_rule rule,
+		     uint32_t ack)
+{
+	unsigned long long seq = s->base + ack;
+
+	if (rule != NT_RULE_DELACK_TIMER)
+		nt_psim_why(w, rule, "pure ACK %llu: %s", seq, nt_predict_rule_summary(rule));
+	else if (s->timer_left_pingpong)
+		nt_psim_why(
+			w, rule,
+			"the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
+			"ping-pong left, ato back to %u ms",
+			seq, nt_prx_jiffies_ms(s, s->kern->ato_min));
+	else
+		nt_psim_why(
+			w, rule,
+			"the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
+			"not in ping-pong, ato doubled to %u ms",
+			seq, nt_prx_jiffies_ms(s, s->rx.ato));
+}
+
 void nt_prx_send_ack(struct nt_psim *s, enum nt_predict_rule rule)
 {
 	uint32_t ack = nt_prx_rcv_nxt(s);
@@ -135,17 +161,18 @@ void nt_prx_send_ack(struct nt_psim *s, enum nt_predict_rule rule)
 	if (ack >= s->header && !s->a_sent_seen) {
 		s->a_sent_seen = true;
 		s->a_sent = s->now;
-		if (rule == NT_RULE_DELACK_TIMER)
-			NT_PSIM_NOTE(
-				s, ack, rule,
-				"the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK "
-				"%llu; ping-pong left, ato back to %u ms",
-				(unsigned long long)(s->base + ack),
-				nt_prx_jiffies_ms(s, s->kern->ato_min));
-		else
-			NT_PSIM_NOTE(s, ack, rule, "pure ACK %llu: %s",
-				     (unsigned long long)(s->base + ack),
-				     nt_predict_rule_summary(rule));
+		s->a_ack = ack;
+		if (s->out)
+			note_ack(s, &s->out->ack, rule, ack);
+	} else if (ack < s->header && !s->part_ack_seen && s->out) {
+		s->part_ack_seen = true;
+		note_ack(s, &s->out->part_ack, rule, ack);
+	} else if (s->a_sent_seen && ack > s->a_ack && !s->body_ack_seen && s->out) {
+		s->body_ack_seen = true;
+		note_ack(s, &s->out->body_ack, rule, ack);
+	} else if (s->body_ack_seen && s->out) {
+		nt_psim_why(&s->out->later_ack, rule, "pure ACK of a further body segment: %s",
+			    nt_predict_rule_summary(rule));
 	}
 	nt_ptx_target_segment(s, ack, 0);
 }
@@ -486,6 +513,10 @@ void nt_prx_process_segment(struct nt_psim *s, const struct nt_pseg *seg)
 	s->rx.unread_truesize += seg->len + s->kern->skb_overhead;
 	if (is_h)
 		s->h_arrival = s->now;
+	if (seg->start + seg->len >= s->header + s->body && !s->req_whole_seen) {
+		s->req_whole_seen = true;
+		s->req_whole = s->now;
+	}
 	data_recv(s, seg);
 	ack_snd_check(s, is_h);
 }
@@ -524,7 +555,8 @@ void nt_prx_delack_fire(struct nt_psim *s, uint32_t gen)
 	if (!(rx->pending & NT_ACK_SCHED))
 		return;
 	/* tcp_delack_timer_handler(): the delayed ACK missed its reply. */
-	if (!nt_prx_in_pingpong(s)) {
+	s->timer_left_pingpong = nt_prx_in_pingpong(s);
+	if (!s->timer_left_pingpong) {
 		unsigned twice = rx->ato << 1;
 
 		rx->ato = twice < s->kern->rto ? twice : s->kern->rto;

@@ -70,6 +70,7 @@ static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 		return (int)n;
 	run->begun = true;
 	run->first_start_ns = NT_UNKNOWN;
+	run->prev_reply_read_ns = NT_UNKNOWN;
 	nt_summary_acc_init(&run->acc);
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }
@@ -90,12 +91,21 @@ int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, str
  */
 static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k,
 						  const struct nt_round *r,
-						  const struct nt_round_evidence *re)
+						  const struct nt_round_evidence *re, size_t n)
 {
 	struct nt_predict_round *p = &run->predicted;
+	bool at_target = run->cfg.capture_at && strcmp(run->cfg.capture_at, "target") == 0;
 
-	if (!run->predicting || run->predict.round + 1 != k ||
-	    nt_predict_round(&run->predict, p) != 1)
+	if (!run->predicting || run->predict.round + 1 != k)
+		return NULL;
+	/* The kernel's rules on what the programs did (nt_predict_observe()). */
+	nt_run_observe_schedule(run->scratch, n, at_target ? 0 : run->cfg.rtt_ns / 2,
+				&run->prev_reply_read_ns, &run->sched);
+	run->sched.path_late_ns = run->path_late_ns;
+	if (nt_predict_observe(&run->predict, &run->sched))
+		run->disturbed_rounds++;
+	nt_predict_measured(&run->predict, r->verdict);
+	if (nt_predict_round(&run->predict, p) != 1)
 		return NULL;
 	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
 		run->predict_misses++;
@@ -135,7 +145,7 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 		run->first_start_ns = r.start_ns;
 	if (re)
 		nt_round_evidence_complete(re);
-	pred = predict_one(run, k, &r, re);
+	pred = predict_one(run, k, &r, re, (size_t)n);
 	ret = nt_summary_acc_add(&run->acc, &r);
 	if (ret < 0)
 		return ret;

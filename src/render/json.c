@@ -75,6 +75,25 @@ static struct json_object *events_json(bool *oom, const struct nt_round_view *v)
 	return a;
 }
 
+/*
+ * A round predicted on the observed schedule (nt_predict_observe()): which
+ * parts of it were late, and the line that names it. Present only on such
+ * rounds, so a quiet run's document is as before.
+ */
+static struct json_object *disturbed_json(bool *oom, const struct nt_predict_round *p)
+{
+	static const char *const part[] = { "read", "reply", "write_gap", "pause", "path" };
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (p->disturbed & (1u << i))
+			nt_json_append(oom, a, json_object_new_string(part[i]));
+	nt_json_put(oom, o, "parts", a);
+	nt_json_put(oom, o, "text", json_object_new_string(p->disturbed_text));
+	return o;
+}
+
 /* A round's prediction (docs/json-schema.md, "The model"). */
 static void put_prediction(bool *oom, struct json_object *o, const struct nt_round_view *rv)
 {
@@ -99,6 +118,8 @@ static void put_prediction(bool *oom, struct json_object *o, const struct nt_rou
 	nt_json_put_why(oom, o, "uncertain", &p->uncertain);
 	nt_json_put_str(oom, o, "evidence_differs",
 			rv->evidence_note && rv->evidence_note[0] ? rv->evidence_note : NULL);
+	if (p->disturbed)
+		nt_json_put(oom, o, "disturbed", disturbed_json(oom, p));
 }
 
 /* The run's model: the kernel it assumed and how its predictions fared. */

@@ -209,6 +209,7 @@ static void explain(FILE *out, const struct nt_run *run)
 struct md_doc {
 	struct nt_pick *picks;
 	FILE *rows;
+	FILE *disturbed;
 };
 
 static int md_open(struct nt_renderer *r)
@@ -225,6 +226,9 @@ static int md_open(struct nt_renderer *r)
 		d->rows = nt_spool_new();
 		if (!d->rows)
 			return -errno;
+		d->disturbed = nt_spool_new();
+		if (!d->disturbed)
+			return -errno;
 	}
 	return 0;
 }
@@ -238,6 +242,8 @@ static void md_close(struct nt_renderer *r)
 	nt_picks_free(d->picks, r->n_runs);
 	if (d->rows)
 		fclose(d->rows);
+	if (d->disturbed)
+		fclose(d->disturbed);
 	free(d);
 }
 
@@ -249,6 +255,13 @@ static int md_round(struct nt_renderer *r, const struct nt_run *run, const struc
 	if (d->rows) {
 		round_row(d->rows, rv->round);
 		if (ferror(d->rows))
+			return -EIO;
+	}
+	/* A round the model replayed on the observed schedule is named below the table. */
+	if (d->disturbed && rv->predicted && rv->predicted->disturbed) {
+		fprintf(d->disturbed, "- round %u: %s\n", rv->round->index,
+			rv->predicted->disturbed_text);
+		if (ferror(d->disturbed))
 			return -EIO;
 	}
 	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
@@ -277,6 +290,14 @@ static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned 
 		if (ret < 0)
 			return ret;
 		summary_line(out, shown);
+		if (ftell(d->disturbed) > 0) {
+			fputs("\n**Disturbed rounds** (judged on the schedule the programs kept, "
+			      "docs/model.md):\n\n",
+			      out);
+			ret = nt_spool_copy(d->disturbed, 0, -1, out, false);
+			if (ret < 0)
+				return ret;
+		}
 	} else {
 		fprintf(out, "## nagle-trace: %u variants compared\n\n", n_runs);
 		fprintf(out,

@@ -124,6 +124,8 @@ static void print_prediction(FILE *out, const struct nt_round_view *rv, bool exp
 
 	if (!p)
 		return;
+	if (p->disturbed)
+		fprintf(out, "  %sdisturbed: %s%s\n", st->yellow, p->disturbed_text, st->reset);
 	if (r->verdict != NT_VERDICT_INCOMPLETE && !nt_predict_accepts(p, r->verdict))
 		fprintf(out, "  %sthe model predicted %s, the kernel did %s%s: %s [%s]\n",
 			st->yellow, nt_why_verdicts(p, verdicts, sizeof(verdicts)),

@@ -51,8 +51,14 @@ assert any(e["role"] == "fin" for e in doc["teardown"])
 # The text report names the stall and the fix, and says round 1 was fast.
 nt >"$NT_TMP/run.txt"
 [ "$rc" = 0 ] || fail "text run exited $rc"
-grep -q '^round 1  held' "$NT_TMP/run.txt" || fail "round 1 not reported held"
+# From the first round named disturbed (the programs were not scheduled in
+# time, docs/model.md) the kernel may do otherwise, as its rules allow.
+first_disturbed=$(awk '/^round [0-9]+ /{n=$2} /^  disturbed: /{print n; exit}' "$NT_TMP/run.txt")
+first_disturbed=${first_disturbed:-5}
+[ "$first_disturbed" -le 1 ] || grep -q '^round 1  held' "$NT_TMP/run.txt" ||
+	fail "round 1 not reported held"
 for i in 2 3 4; do
+	[ "$i" -lt "$first_disturbed" ] || break
 	grep -q "^round $i  stalled  round trip [0-9.]* ms  header->ACK [0-9.]* ms" "$NT_TMP/run.txt" ||
 		fail "round $i not reported stalled"
 done

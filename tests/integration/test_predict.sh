@@ -53,7 +53,15 @@ for args in "--rounds 5" "--variant quickack-rearm --rounds 4" "--body 1448 --ro
 	python3 - "$NT_TMP/pred.json" "$NT_TMP/live.json" "$args" <<'PY' || fail "predict vs live: $args"
 import json, sys
 pred, live = (json.load(open(p)) for p in sys.argv[1:3])
+# A round the programs were not scheduled for is predicted live on the schedule
+# they kept (docs/model.md): from the first such round on, the knob-only
+# prediction no longer applies, and the live one must accept what happened.
+disturbed = False
 for p, m in zip(pred["rounds"], live["rounds"]):
+    disturbed = disturbed or "disturbed" in m
+    if disturbed:
+        assert m["as_predicted"], (sys.argv[3], m["index"], m["verdict"], m["predicted_verdicts"])
+        continue
     assert m["verdict"] in p["verdicts"], (sys.argv[3], m["index"], m["verdict"], p["verdicts"])
     assert m["predicted_verdicts"] == p["verdicts"], (m["predicted_verdicts"], p["verdicts"])
 PY

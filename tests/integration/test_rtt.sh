@@ -18,9 +18,15 @@ c = doc["config"]
 assert c["rtt_ns"] == 20000000 and c["delay_line"] == "wire", c
 assert c["capture_at"] == "client" and c["interface"] == "nt-c", c
 r = doc["rounds"]
-assert r[0]["verdict"] == "held", r[0]            # a quick ACK, an RTT late
-assert r[0]["rtt_ns"] >= 20e6, r[0]               # header out, ACK back: one RTT at least
-assert 20e6 <= r[0]["header_ack_gap_ns"] < 30e6, r[0]
+# From the first round the programs or the delay line were not scheduled for
+# (named "disturbed", docs/model.md), the windows below do not apply; the
+# prediction on the observed schedule must still accept every round.
+n = next((i for i, x in enumerate(r) if "disturbed" in x), len(r))
+assert all(x["as_predicted"] for x in r[n:]), r[n:]
+r = r[:n]
+assert not r or r[0]["verdict"] == "held", r[:1]            # a quick ACK, an RTT late
+assert not r or r[0]["rtt_ns"] >= 20e6, r[:1]               # header out, ACK back: one RTT at least
+assert not r or 20e6 <= r[0]["header_ack_gap_ns"] < 30e6, r[:1]
 for x in r[1:]:
     assert x["verdict"] == "stalled", x
     assert 55e6 <= x["header_ack_gap_ns"] <= 120e6, x  # delayed-ACK timer + RTT
@@ -37,7 +43,13 @@ json_check "$NT_TMP/target.json" '
 c = doc["config"]
 assert c["capture_at"] == "target" and c["interface"] == "nt-t", c
 r = doc["rounds"]
-assert r[0]["verdict"] == "held" and r[0]["header_ack_gap_ns"] < 10e6, r[0]
+# From the first round the programs or the delay line were not scheduled for
+# (named "disturbed", docs/model.md), the windows below do not apply; the
+# prediction on the observed schedule must still accept every round.
+n = next((i for i, x in enumerate(r) if "disturbed" in x), len(r))
+assert all(x["as_predicted"] for x in r[n:]), r[n:]
+r = r[:n]
+assert not r or (r[0]["verdict"] == "held" and r[0]["header_ack_gap_ns"] < 10e6), r[:1]
 for x in r[1:]:
     assert x["verdict"] == "stalled", x
     assert 35e6 <= x["header_ack_gap_ns"] <= 100e6, x
@@ -48,6 +60,12 @@ nt --rtt 20 --rounds 4 --variant nodelay --format json -o "$NT_TMP/nodelay.json"
 [ "$rc" = 0 ] || fail "--rtt 20 --variant nodelay exited $rc"
 json_check "$NT_TMP/nodelay.json" '
 r = doc["rounds"]
+# From the first round the programs or the delay line were not scheduled for
+# (named "disturbed", docs/model.md), the windows below do not apply; the
+# prediction on the observed schedule must still accept every round.
+n = next((i for i, x in enumerate(r) if "disturbed" in x), len(r))
+assert all(x["as_predicted"] for x in r[n:]), r[n:]
+r = r[:n]
 assert all(x["verdict"] != "stalled" for x in r), r
 p50 = doc["summary"]["rtt_p50_ns"]
 assert 20e6 <= p50 <= 30e6, p50
@@ -73,7 +91,13 @@ json_check "$NT_TMP/v6.json" '
 c = doc["config"]
 assert c["rtt_ns"] == 10000000 and c["client"]["addr"].startswith("2001:db8:"), c
 r = doc["rounds"]
-assert r[0]["rtt_ns"] >= 10e6, r[0]
+# From the first round the programs or the delay line were not scheduled for
+# (named "disturbed", docs/model.md), the windows below do not apply; the
+# prediction on the observed schedule must still accept every round.
+n = next((i for i, x in enumerate(r) if "disturbed" in x), len(r))
+assert all(x["as_predicted"] for x in r[n:]), r[n:]
+r = r[:n]
+assert not r or r[0]["rtt_ns"] >= 10e6, r[:1]
 assert all(x["verdict"] == "stalled" and x["header_ack_gap_ns"] >= 45e6 for x in r[1:]), r
 assert doc["summary"]["wire_dropped"] == 0, doc["summary"]
 '

@@ -192,6 +192,21 @@ const char *nt_lab_side_name(enum nt_lab_side side);
 int nt_lab_wire_dropped(struct nt_lab *lab, uint64_t *dropped, struct nt_err *err);
 
 /**
+ * nt_lab_wire_late_since() - how late, at most, the delay line released a
+ * frame since the last call, in either direction
+ * @lab: a lab that is up
+ * @seen: the lateness histograms' bucket counts at the last call, updated
+ *        (zeroed before the first)
+ *
+ * From the forwarder's own lateness histograms (struct nt_wire_dir_stats):
+ * the upper edge of the highest bucket that gained a frame.
+ *
+ * Return: nanoseconds, 0 when no frame was late or without a delay line.
+ */
+int64_t nt_lab_wire_late_since(struct nt_lab *lab,
+			       uint64_t seen[NT_WIRE_DIRS][NT_WIRE_HIST_BUCKETS]);
+
+/**
  * nt_lab_down() - stop and join the forwarder, release the lab's descriptors;
  * idempotent, safe on a partly built or zeroed lab (descriptors of 0 are
  * treated as unset only when the lab was never initialised: nt_lab_up() sets

@@ -247,6 +247,10 @@ enum nt_predict_rule {
 	NT_RULE_DELACK_TIMER,		/* the delayed-ACK timer fired */
 	NT_RULE_ACK_ON_REPLY,		/* the ACK rode on the reply */
 	NT_RULE_QUICKACK_SOCKOPT,	/* TCP_QUICKACK: leaves ping-pong */
+	NT_RULE_CLIENT_FIRST_DATA,	/* the client's first data: quick-ACK mode, ACK now */
+	NT_RULE_CLIENT_ACK,		/* the client's own ACK: its receive side is not followed */
+	NT_RULE_HANDSHAKE_ACK,		/* the ACK completing the handshake */
+	NT_RULE_FIN_ACK,		/* the ACK of the peer's FIN */
 	/* the body's release */
 	NT_RULE_RELEASED_BY_ACK, /* the ACK of the small segment released it */
 	NT_RULE_NOT_HELD,	 /* nothing held it */
@@ -349,6 +353,12 @@ struct nt_predict_rx {
  * @ack: what actually sent A, the first ACK of the header
  * @body: B, the segment with the body's first byte: sent at once or held
  * @release: what let B go (NT_RULE_NOT_HELD when nothing held it)
+ * @part_ack: the target's first pure ACK of part of the header, before A
+ * @body_ack: the target's first pure ACK after A, of the body (NT_RULE_NONE
+ *            when that ACK rode on the reply)
+ * @later_ack: the target's further pure ACKs after @body_ack (a body of
+ *             several segments): the last one's rule
+ * @client_ack: the client's pure ACK of the reply, when it sends one
  * @reply: the reply, and whether sending it moves the target into ping-pong
  * @coalesced: H and B are one segment
  * @header_ack_now: the target acknowledged H on arrival
@@ -365,6 +375,9 @@ struct nt_predict_rx {
  *             in (where nagle-trace's evidence samples it)
  * @after: the target's state after the reply
  * @hypotheses: receiver states the model carries into the next round
+ * @disturbed: NT_SCHED_* bits of the observed schedule this round was
+ *             predicted on (nt_predict_observe()); 0: the knobs' schedule
+ * @disturbed_text: the line naming it (empty when @disturbed is 0)
  */
 struct nt_predict_round {
 	unsigned index;
@@ -377,6 +390,10 @@ struct nt_predict_round {
 	struct nt_predict_why ack;
 	struct nt_predict_why body;
 	struct nt_predict_why release;
+	struct nt_predict_why part_ack;
+	struct nt_predict_why body_ack;
+	struct nt_predict_why later_ack;
+	struct nt_predict_why client_ack;
 	struct nt_predict_why reply;
 	bool coalesced;
 	bool header_ack_now;
@@ -392,7 +409,83 @@ struct nt_predict_round {
 	struct nt_predict_rx at_header;
 	struct nt_predict_rx after;
 	unsigned hypotheses;
+	unsigned disturbed;
+	char disturbed_text[NT_PREDICT_TEXT_MAX];
 };
+
+/*
+ * The observed schedule (nt_predict_observe()): which part of what the
+ * programs did fell outside the windows the knobs allow.
+ */
+#define NT_SCHED_READ  1u  /* the target read the request late */
+#define NT_SCHED_REPLY 2u  /* the target wrote its reply late after reading */
+#define NT_SCHED_GAP   4u  /* the client wrote the body late after the header */
+#define NT_SCHED_PAUSE 8u  /* the client began the round late */
+#define NT_SCHED_PATH  16u /* the delay line forwarded a frame late */
+
+/**
+ * struct nt_predict_sched - what the programs did in one round, as a live
+ * trace saw it (system call returns on the capture clock); -1: not seen
+ * @read_after_ns: the target's read() completing the request returned this
+ *                 long after the request's last byte reached it
+ * @reply_after_ns: the target entered write(reply) this long after that
+ *                  read returned
+ * @write_gap_ns: the client entered write(body) this long after
+ *                write(header) returned (two-write patterns)
+ * @pause_ns: the client entered the round's first write this long after
+ *            its read of the previous reply returned
+ * @path_late_ns: the delay line (--rtt) released a frame of the round up
+ *                to this long after its deadline (the forwarder was not
+ *                scheduled); -1 without a delay line
+ */
+struct nt_predict_sched {
+	int64_t read_after_ns;
+	int64_t reply_after_ns;
+	int64_t write_gap_ns;
+	int64_t pause_ns;
+	int64_t path_late_ns;
+};
+
+/* A delay line's own lateness (tens of microseconds) is not a disturbance. */
+#define NT_SCHED_PATH_MARGIN_NS 2000000
+
+/* Lateness within this much of a window's end is the syscall's own cost, not a disturbance. */
+#define NT_SCHED_MARGIN_NS 1000000
+
+/**
+ * nt_predict_sched_unknown() - a schedule with nothing observed
+ * @out: every field -1
+ */
+void nt_predict_sched_unknown(struct nt_predict_sched *out);
+
+/**
+ * nt_predict_disturbed() - which parts of @sc the knobs' windows do not
+ * allow: a read later than a wake-up after softirq (@k->wake_latency_ns), a
+ * reply later than the handler time plus a timed wait's slack, a write gap
+ * or a pause longer than its knob plus that slack (each with
+ * NT_SCHED_MARGIN_NS for the system call itself), a delay line later than
+ * NT_SCHED_PATH_MARGIN_NS
+ * @k: the knobs
+ * @sc: the observed schedule
+ *
+ * Return: NT_SCHED_* bits, 0 when the round ran as the knobs say.
+ */
+unsigned nt_predict_disturbed(const struct nt_predict_knobs *k, const struct nt_predict_sched *sc);
+
+/**
+ * nt_predict_describe_disturbed() - the one line that names a disturbed
+ * round: what was late, by how much, and what the kernel's rules made of
+ * it on the primary path ("the target read the request 96.0 ms after it
+ * arrived (it was not scheduled): …")
+ * @r: the round predicted on that schedule
+ * @sc: the observed schedule
+ * @parts: nt_predict_disturbed()'s bits
+ * @out: filled; empty when @parts is 0
+ * @len: size of @out
+ */
+void nt_predict_describe_disturbed(const struct nt_predict_round *r,
+				   const struct nt_predict_sched *sc, unsigned parts, char *out,
+				   size_t len);
 
 /* How many receiver states the model carries between rounds. */
 #define NT_PREDICT_HYP_MAX 8
@@ -448,6 +541,10 @@ struct nt_predict_state {
  * @hyp: the hypotheses carried into the next round
  * @n_hyp: how many
  * @saturated: the hypotheses overflowed once: every later round says so
+ * @sched: the observed schedule of the next round (nt_predict_observe())
+ * @sched_parts: its disturbed parts; 0: the knobs' schedule
+ * @measured: the next round's verdict on the wire (nt_predict_measured()),
+ *            -1 when not given
  */
 struct nt_predict {
 	struct nt_predict_knobs knobs;
@@ -456,6 +553,9 @@ struct nt_predict {
 	struct nt_predict_state hyp[NT_PREDICT_HYP_MAX];
 	unsigned n_hyp;
 	bool saturated;
+	struct nt_predict_sched sched;
+	unsigned sched_parts;
+	int measured;
 };
 
 /**
@@ -476,6 +576,34 @@ int nt_predict_init(struct nt_predict *p, const struct nt_predict_knobs *k, stru
  * Return: 1 when a round was predicted, 0 after the last round.
  */
 int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out);
+
+/**
+ * nt_predict_observe() - predict the next round on what the programs did
+ * @p: the model
+ * @sc: the round's observed schedule
+ *
+ * The next nt_predict_round() replays the kernel's rules on @sc's disturbed
+ * parts (nt_predict_disturbed()) instead of the knobs' windows: the target's
+ * late read and reply, the client's late body or round; the rest keeps the
+ * knobs' windows, so an undisturbed round is predicted exactly as without a
+ * schedule. It holds for one round.
+ *
+ * Return: nt_predict_disturbed()'s bits.
+ */
+unsigned nt_predict_observe(struct nt_predict *p, const struct nt_predict_sched *sc);
+
+/**
+ * nt_predict_measured() - the verdict the next round had on the wire, so the
+ * round's sentences describe a path of the model that gives it
+ * @p: the model
+ * @v: the measured verdict (NT_VERDICT_INCOMPLETE: none)
+ *
+ * When the nominal path gives another verdict in the set, the decisions'
+ * sentences (nt_predict_round's header .. reply) come from the first path
+ * that gives @v; the verdicts, the verdict's sentence and the hypotheses
+ * are unchanged. It holds for one round.
+ */
+void nt_predict_measured(struct nt_predict *p, enum nt_verdict v);
 
 /**
  * nt_predict_accepts() - whether a measured verdict is within the prediction

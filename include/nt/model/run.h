@@ -189,6 +189,14 @@ struct nt_run_sink {
  * @expect_failed: a retired round did not meet the expectation
  * @finished: nt_run_finish() was called: the events are gone
  * @first_start_ns: round 1's first write (0 unknown): the teardown's time origin
+ * @prev_reply_read_ns: the last retired round's read(reply) return, for the
+ *                      next round's pause (nt_run_observe_schedule())
+ * @path_late_ns: how late, at most, the delay line released a frame since
+ *                rounds were last retired (set by the live trace before
+ *                nt_run_retire(); 0 on time or without a delay line)
+ * @sched: the last retired round's observed schedule
+ * @disturbed_rounds: rounds whose schedule the knobs' windows do not allow,
+ *                    predicted on what the programs did (nt_predict_observe())
  * @acc: the summary so far
  * @scratch: one round's events while it is retired
  * @scratch_cap: allocated entries in @scratch
@@ -220,6 +228,10 @@ struct nt_run {
 	bool expect_failed;
 	bool finished;
 	int64_t first_start_ns;
+	int64_t prev_reply_read_ns;
+	int64_t path_late_ns;
+	struct nt_predict_sched sched;
+	unsigned disturbed_rounds;
 	struct nt_summary_acc acc;
 	struct nt_event *scratch;
 	size_t scratch_cap;
@@ -239,6 +251,21 @@ struct nt_run {
  * then has no prediction).
  */
 int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, struct nt_err *err);
+
+/**
+ * nt_run_observe_schedule() - what the programs did in one round, from its
+ * system call events (struct nt_predict_sched)
+ * @ev: the round's events, in time order
+ * @n: how many
+ * @one_way_ns: from the capture point to the target (half the RTT when the
+ *              capture is at the client, 0 at the target)
+ * @prev_reply_read_ns: when the client's read of the previous reply
+ *                      returned (NT_UNKNOWN before round 1); set to this
+ *                      round's
+ * @out: filled; -1 for what the events do not show
+ */
+void nt_run_observe_schedule(const struct nt_event *ev, size_t n, int64_t one_way_ns,
+			     int64_t *prev_reply_read_ns, struct nt_predict_sched *out);
 
 /**
  * nt_run_retire() - hand rounds up to @upto to @sink and drop their events

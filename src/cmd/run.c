@@ -208,6 +208,25 @@ static const char *seconds(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A target that ends before it listens under a one-uid user namespace has
+ * most likely failed to switch user or set groups (nginx's chown() to its
+ * worker user, mosquitto's setgroups(), runuser): the id has no mapping, so
+ * the kernel answers EINVAL (make_kuid() in setuid(2), chown(2),
+ * setgroups(2) is even refused outright before gid_map is written).
+ */
+static void say_identities(const struct nt_runinfo *ri)
+{
+	if (ri->uids_mapped != 1)
+		return;
+	fputs("nagle-trace: the run's user namespace maps a single uid (plain 'unshare -Urn'), "
+	      "so a server that switches user, changes file owners or sets groups fails there; "
+	      "run as real root ('sudo nagle-trace run ...') or map a range from /etc/subuid "
+	      "('unshare --map-auto --map-root-user --net nagle-trace run ...'): see run.md, "
+	      "\"Identities\"\n",
+	      stderr);
+}
+
 /* One line (and the client's last words) for every run that did not end as it should. */
 static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 {
@@ -232,6 +251,20 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 		if (ri->unreachable[0])
 			fprintf(stderr, " (it listened on %s, which the client cannot reach)",
 				ri->unreachable);
+		fputs("; no client was started\n", stderr);
+		say_identities(ri);
+		break;
+	case NT_RUN_END_NOT_READY:
+		fprintf(stderr,
+			"nagle-trace: %sthe target listened but was not ready within "
+			"--listen-timeout %s s:",
+			pre, seconds(rc->opt.job.listen_timeout_ns, ms, sizeof(ms)));
+		if (ri->ready_log && !ri->log_matched)
+			fprintf(stderr, " no line of its output matched --ready-log \"%s\"",
+				ri->ready_log);
+		else if (ri->ready_cmd)
+			fprintf(stderr, " --ready \"%s\" never exited 0 (%u tries)", ri->ready_cmd,
+				ri->ready_tries);
 		fputs("; no client was started\n", stderr);
 		break;
 	case NT_RUN_END_STOPPED:

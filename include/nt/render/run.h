@@ -96,6 +96,20 @@ void nt_run_markdown_header(FILE *out, const struct nt_runinfo *ri);
 void nt_run_html_header(FILE *out, const struct nt_runinfo *ri);
 
 /**
+ * nt_run_conclusion_text() - the comparison's conclusion as one sentence:
+ * the fix that removed the stalls at the least cost (packets per request),
+ * where the data was held, request -> answer p50/p90/p99 and stalls before
+ * and after (nt/model/conclusion.h decides)
+ * @out: where
+ * @runs: the runs
+ * @n: how many
+ * @code_open: before a fix's name ("`" in Markdown, "" in text)
+ * @code_close: after it
+ */
+void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const char *code_open, const char *code_close);
+
+/**
  * nt_run_quote_lines() - write @text line by line, each after @prefix (a
  * command's stderr quoted in a report)
  * @out: the stream

@@ -377,6 +377,7 @@ static struct json_object *exchanges_json(bool *oom, const struct nt_runinfo *ri
 
 	nt_json_put(oom, o, "count", nt_json_u64(t->n));
 	nt_json_put_i64(oom, o, "p50_ns", t->p50_ns, t->p50_ns >= 0);
+	nt_json_put_i64(oom, o, "p90_ns", t->p90_ns, t->p90_ns >= 0);
 	nt_json_put_i64(oom, o, "p99_ns", t->p99_ns, t->p99_ns >= 0);
 	nt_json_put_i64(oom, o, "max_ns", t->max_ns, t->max_ns >= 0);
 	return o;

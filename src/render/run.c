@@ -131,6 +131,16 @@ static void sockets_text(FILE *out, const struct nt_runinfo *ri)
 			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
 		fputs(" ms\n", out);
 	}
+	/*
+	 * The route's quickack is checked before ping-pong: tcp_in_quickack_mode()
+	 * returns true for a dst with RTAX_QUICKACK whatever the socket's mode,
+	 * so a ping-pong reading under this fix delays nothing.
+	 */
+	if (strcmp(ri->fix, "quickack") == 0)
+		fputs("    (the route's quickack 1 overrides ping-pong: tcp_in_quickack_mode() "
+		      "acks "
+		      "at once for such a route whatever the socket's mode)\n",
+		      out);
 	if (ri->n_socks > TEXT_SOCKETS_MAX || ri->socks_dropped)
 		fprintf(out, "    ... %" PRIu64 " more connection%s (--format json lists them)\n",
 			(uint64_t)(ri->n_socks - TEXT_SOCKETS_MAX) + ri->socks_dropped,

@@ -25,6 +25,7 @@
 #include "nt/exitcode.h"
 #include "nt/live/procs.h"
 #include "nt/live/userrun.h"
+#include "nt/model/annotate.h"
 #include "nt/output.h"
 #include "nt/render/fmt.h"
 #include "nt/render/run.h"
@@ -47,6 +48,8 @@ struct run_cmd {
 	struct nt_runinfo ri[NT_FIX_MAX];
 	struct nt_analysis an[NT_FIX_MAX];
 	struct nt_run_report report[NT_FIX_MAX];
+	struct nt_annot_list annot[NT_FIX_MAX];
+	char *command_line;
 	struct nt_pcap_writer *pcap[NT_FIX_MAX];
 	unsigned n;
 	int log_fd;
@@ -191,7 +194,12 @@ static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 		nt_runinfo_init(&rc->ri[i]);
 		if (nt_analysis_init(&rc->an[i], &rc->opt.params) < 0)
 			return nt_err_set(&rc->err, -ENOMEM, "start the analysis");
-		rc->report[i] = (struct nt_run_report){ .ri = &rc->ri[i], .an = &rc->an[i] };
+		/* Every stall kept, with its time: the incident report lists them. */
+		rc->an[i].annot = &rc->annot[i];
+		rc->ri[i].command_line = rc->command_line;
+		rc->report[i] = (struct nt_run_report){ .ri = &rc->ri[i],
+							.an = &rc->an[i],
+							.annot = &rc->annot[i] };
 		rc->n = i + 1;
 		progress(rc, i);
 		ret = nt_userrun(&uc, &rc->an[i], &rc->ri[i], &rc->err);
@@ -396,6 +404,48 @@ static int run(struct run_cmd *rc)
 				  rc->opt.fail_on_stall);
 }
 
+/* @s for a POSIX shell: as it is when it is plain, else in single quotes. */
+static void shell_word(FILE *out, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "-_./=,:@%+") == strlen(s)) {
+		fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	fputc('\'', out);
+}
+
+/*
+ * The invocation as a shell would take it again, for the incident report's
+ * "reproduce" line: "nagle-trace run" and the arguments as given. NULL when
+ * memory ran out (the report then has no such line).
+ */
+static char *command_line(int argc, char **argv)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return NULL;
+	fputs("nagle-trace run", mem);
+	for (int i = 1; i < argc; i++) {
+		fputc(' ', mem);
+		shell_word(mem, argv[i]);
+	}
+	if (fclose(mem) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int nt_cmd_run(int argc, char **argv)
 {
 	struct run_cmd *rc = calloc(1, sizeof(*rc));
@@ -406,6 +456,7 @@ int nt_cmd_run(int argc, char **argv)
 		return NT_EXIT_ENVIRONMENT;
 	}
 	rc->log_fd = -1;
+	rc->command_line = command_line(argc, argv);
 	if (nt_run_opts_parse(argc, argv, &rc->opt, &rc->err) < 0)
 		code = nt_cmd_usage_error("run", rc->err.msg);
 	else if (rc->opt.action == NT_CMD_HELP)
@@ -417,7 +468,9 @@ int nt_cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < rc->n; i++) {
 		nt_analysis_fini(&rc->an[i]);
 		nt_runinfo_fini(&rc->ri[i]);
+		nt_annot_fini(&rc->annot[i]);
 	}
+	free(rc->command_line);
 	if (rc->log_fd >= 0)
 		close(rc->log_fd);
 	free(rc);

@@ -82,8 +82,8 @@ void nt_run_opts_usage(FILE *out)
 	fputs(usage_head, out);
 	fprintf(out,
 		"  --format FMT        %s\n"
-		"                      (default text; several fixes: text, json, jsonl, "
-		"markdown)\n",
+		"                      (default text; several fixes: all but svg; markdown\n"
+		"                      and html are the incident report)\n",
 		nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
 	fputs(usage_tail, out);
 }
@@ -261,7 +261,7 @@ static int validate(const struct nt_run_opts *o, struct nt_err *err)
 	if (!nt_run_reports_supports(o->out.format, o->n_fixes))
 		return nt_err_set(err, 0,
 				  "--format %s holds one run: give one --fix, or text, json, "
-				  "jsonl or markdown",
+				  "jsonl, markdown or html",
 				  o->out.format);
 	if (!o->capture && o->out.pcap_path)
 		return nt_err_set(err, 0, "--write: nothing to write with --capture none");

@@ -22,7 +22,7 @@
 
 bool nt_run_reports_supports(const char *format, size_t n)
 {
-	static const char *const several[] = { "text", "json", "jsonl", "markdown" };
+	static const char *const several[] = { "text", "json", "jsonl", "markdown", "html" };
 
 	if (n <= 1)
 		return true;
@@ -137,7 +137,7 @@ static void before_after(FILE *out, const char *name, int64_t a, int64_t b)
  * target) or a few stalled requests among many leave p50 small. Named with
  * the stalls' own mean duration.
  */
-static void hidden_stalls(FILE *out, const struct nt_run_report *r, const char *bullet,
+void nt_run_hidden_stalls(FILE *out, const struct nt_run_report *r, const char *bullet,
 			  const char *code_open, const char *code_close)
 {
 	const struct nt_analysis_summary *s = &r->an->sum;
@@ -241,7 +241,7 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 	      out);
 	fputs("\n", out);
 	for (size_t i = 0; i < n; i++)
-		hidden_stalls(out, &runs[i], "  ", "", "");
+		nt_run_hidden_stalls(out, &runs[i], "  ", "", "");
 	for (size_t i = 0; i < n; i++) {
 		if (i == c.before)
 			continue;
@@ -284,7 +284,7 @@ static void comparison_markdown(FILE *out, const struct nt_run_report *runs, siz
 	}
 	fputs("\n", out);
 	for (size_t i = 0; i < n; i++)
-		hidden_stalls(out, &runs[i], "- ", "`", "`");
+		nt_run_hidden_stalls(out, &runs[i], "- ", "`", "`");
 	for (size_t i = 0; i < n; i++) {
 		if (i == c.before)
 			continue;
@@ -487,6 +487,8 @@ int nt_render_run_reports(FILE *out, const char *format, const struct nt_run_rep
 
 	if (!fmt || !nt_run_reports_supports(format, n))
 		return -EINVAL;
+	if (fmt->runs)
+		return fmt->runs(out, runs, n, v);
 	if (n == 1)
 		return one(out, fmt, &runs[0], v);
 	if (strcmp(format, "json") == 0)

@@ -114,15 +114,16 @@ a=$("$NAGLE_TRACE" analyze --format json "$NT_TMP/py.pcap" | python3 -c \
 	'import json, sys; print(json.load(sys.stdin)["summary"]["stalls"])')
 [ "$a" = "$n" ] || fail "analyze of -w's file found $a stalls, the run $n"
 
-# Markdown and HTML name the command that made them (they share analyze's renderers).
+# Markdown and HTML are the incident report: summary first, no "analyze".
 run --target "$SERVER 7000" --client "$PYCLIENT target 7000 5" --format markdown -o "$NT_TMP/py.md"
 ok "python client, markdown"
-grep -qE "^## nagle-trace run: [0-9]+ stalls? in 1 flow" "$NT_TMP/py.md" ||
-	fail "markdown heading: $(grep '^## ' "$NT_TMP/py.md")"
+grep -qE "^# Incident: [0-9]+ Nagle/delayed-ACK stalls? in 5 requests" "$NT_TMP/py.md" ||
+	fail "markdown heading: $(grep '^# ' "$NT_TMP/py.md")"
+grep -q '^\*\*Summary:\*\* ' "$NT_TMP/py.md" || fail "the incident has no summary"
 grep -q "nagle-trace analyze" "$NT_TMP/py.md" && fail "the run's markdown says analyze"
 run --target "$SERVER 7000" --client "$PYCLIENT target 7000 5" --format html -o "$NT_TMP/py.html"
 ok "python client, html"
-grep -q "<title>nagle-trace run: stalls found</title>" "$NT_TMP/py.html" ||
+grep -qE "<title>Incident: [0-9]+ Nagle/delayed-ACK stalls?</title>" "$NT_TMP/py.html" ||
 	fail "html title: $(grep -o '<title>[^<]*' "$NT_TMP/py.html")"
 
 # 2. The Node client: net.Socket leaves Nagle on. JSON, validated.

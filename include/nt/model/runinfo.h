@@ -175,6 +175,8 @@ struct nt_sock_samples {
  * @log_matched: a line of the target's output matched @ready_log
  * @ready_tries: times @ready_cmd was started
  * @ready_wait_ns: target start -> the client could start, -1 when never
+ * @command_line: the invocation, shell-quoted ("nagle-trace run --target
+ *                ..."), NULL when unknown (not owned)
  * @uids_mapped: how many user ids the run's user namespace maps (1 under
  *               plain `unshare -Urn`), 0 when unknown
  */
@@ -222,6 +224,7 @@ struct nt_runinfo {
 	unsigned ready_tries;
 	int64_t ready_wait_ns;
 	uint64_t uids_mapped;
+	const char *command_line;
 };
 
 /**

@@ -52,9 +52,13 @@ static const char *ms_cell(int64_t ns, char *buf, size_t len)
 	return ns < 0 ? "-" : nt_fmt_ms_trunc(ns, buf, len);
 }
 
-static uint64_t delacks(const struct nt_runinfo *ri)
+/* "19/0": the target's and the client's DelayedACKs (a hold at the target waits on the client's). */
+static const char *delacks(const struct nt_runinfo *ri, char *buf, size_t len)
 {
-	return ri->ns[NT_RUN_NS_TARGET].delta[NT_RUN_DELAYED_ACKS];
+	snprintf(buf, len, "%" PRIu64 "/%" PRIu64,
+		 ri->ns[NT_RUN_NS_TARGET].delta[NT_RUN_DELAYED_ACKS],
+		 ri->ns[NT_RUN_NS_CLIENT].delta[NT_RUN_DELAYED_ACKS]);
+	return buf;
 }
 
 /* The model's view of a run, for nt_conclude(). */
@@ -213,31 +217,33 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 	fprintf(out, "nagle-trace run: %zu fixes, each in its own lab, Linux %s\n", n,
 		first->kernel);
 	fprintf(out, "  target: %s\n  client: %s\n\n", first->target.cmd, first->client.cmd);
-	fprintf(out, "%-16s %-12s %7s %-*s %*s %9s %10s %10s %10s %8s %7s %8s  %s\n", "fix",
+	fprintf(out, "%-16s %-12s %7s %-*s %*s %9s %10s %10s %10s %8s %7s %11s  %s\n", "fix",
 		"client", "stalls", held_w, "held", lost_w, "lost ms", "exchanges", "p50 ms",
-		"p90 ms", "p99 ms", "packets", "pkt/req", "delacks", "complete");
+		"p90 ms", "p99 ms", "packets", "pkt/req", "delacks t/c", "complete");
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_runinfo *ri = runs[i].ri;
 		const struct nt_analysis_summary *s = &runs[i].an->sum;
 		char ex[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
-			p99[NT_FMT_MS_LEN], ppr[32], why[256];
+			p99[NT_FMT_MS_LEN], ppr[32], why[256], dl[48];
 
 		fprintf(out,
 			"%-16s %-12s %7" PRIu64 " %-*s %*s %9" PRIu64 " %10s %10s %10s %8" PRIu64
-			" %7s %8" PRIu64 "  %s\n",
+			" %7s %11s  %s\n",
 			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls, held_w,
 			held_cell(&rows[i], held, sizeof(held)), lost_w,
 			lost_cell(&runs[i], lost, sizeof(lost)), ri->turns.n,
 			ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
 			ms_cell(ri->turns.p90_ns, p90, sizeof(p90)),
 			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets,
-			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri),
+			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri, dl, sizeof(dl)),
 			nt_run_incomplete(ri, why, sizeof(why)) ? "NO" : "yes");
 	}
 	fputs("\n  held: whose write Nagle kept back (tcp_nagle_check() on the sender); lost: "
 	      "wall-clock time a connection\n  waited on a stall; exchanges: requests answered, "
 	      "p50/p90/p99 from a request's first segment to the\n  answer's, on the capture; "
-	      "pkt/req: packets per request; delacks: the target's TcpExtDelayedACKs\n",
+	      "pkt/req: packets per request; delacks t/c: TcpExtDelayedACKs of the target and\n  "
+	      "the client "
+	      "(a hold at the target waits on the client's)\n",
 	      out);
 	fputs("\n", out);
 	for (size_t i = 0; i < n; i++)
@@ -261,25 +267,25 @@ static void comparison_markdown(FILE *out, const struct nt_run_report *runs, siz
 	n = rows_of(runs, n, rows, &c);
 	fprintf(out, "## Comparison: %zu fixes, each in its own lab\n\n", n);
 	fputs("| fix | client | stalls | held | lost ms | exchanges | p50 ms | p90 ms | p99 ms | "
-	      "packets | packets per request | delayed ACKs | complete |\n"
+	      "packets | packets per request | delayed ACKs (target/client) | complete |\n"
 	      "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
 	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_runinfo *ri = runs[i].ri;
 		const struct nt_analysis_summary *s = &runs[i].an->sum;
 		char ex[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
-			p99[NT_FMT_MS_LEN], ppr[32], why[256];
+			p99[NT_FMT_MS_LEN], ppr[32], why[256], dl[48];
 
 		fprintf(out,
 			"| `%s` | %s | %" PRIu64 " | %s | %s | %" PRIu64
-			" | %s | %s | %s | %" PRIu64 " | %s | %" PRIu64 " | %s |\n",
+			" | %s | %s | %s | %" PRIu64 " | %s | %s | %s |\n",
 			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls,
 			held_cell(&rows[i], held, sizeof(held)),
 			lost_cell(&runs[i], lost, sizeof(lost)), ri->turns.n,
 			ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
 			ms_cell(ri->turns.p90_ns, p90, sizeof(p90)),
 			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets,
-			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri),
+			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri, dl, sizeof(dl)),
 			nt_run_incomplete(ri, why, sizeof(why)) ? "no" : "yes");
 	}
 	fputs("\n", out);
@@ -382,6 +388,9 @@ static struct json_object *comparison_json(bool *oom, const struct nt_run_report
 		nt_json_put_i64(oom, o, "target_delayed_acks",
 				(int64_t)t->delta[NT_RUN_DELAYED_ACKS],
 				t->known[NT_RUN_DELAYED_ACKS]);
+		nt_json_put_i64(oom, o, "client_delayed_acks",
+				(int64_t)ri->ns[NT_RUN_NS_CLIENT].delta[NT_RUN_DELAYED_ACKS],
+				ri->ns[NT_RUN_NS_CLIENT].known[NT_RUN_DELAYED_ACKS]);
 		nt_json_put(oom, o, "complete",
 			    json_object_new_boolean(!nt_run_incomplete(ri, why, sizeof(why))));
 		nt_json_put(oom, o, "why",

@@ -405,9 +405,22 @@ static int one(FILE *out, const struct nt_format *fmt, const struct nt_run_repor
 	       const struct nt_analysis_view *v)
 {
 	struct nt_analysis_view view = *v;
+	struct nt_conclusion_row row = row_of(r);
+	enum nt_hold_side held = nt_hold_side_of(&row);
+	int ret;
 
 	view.run = r->ri;
-	return fmt->analysis(out, r->an, &view);
+	ret = fmt->analysis(out, r->an, &view);
+	/* The analysis's advice names no side; a live run knows whose writes were held. */
+	if (!ret && strcmp(fmt->name, "text") == 0 && held != NT_HOLD_NONE) {
+		fprintf(out,
+			"  held: %s's writes (client %" PRIu64 ", target %" PRIu64 " of %" PRIu64
+			" stalls): %s\n",
+			held == NT_HOLD_BOTH ? "each side" : nt_hold_side_name(held),
+			row.held_client, row.held_target, row.stalls, nt_hold_fix_advice(held));
+		nt_run_hidden_stalls(out, r, "  ", "", "");
+	}
+	return ret ? ret : (ferror(out) ? -EIO : 0);
 }
 
 /* "runs": [ {"run", "params", "files", "flows", "summary"}, ... ] at depth 1. */

@@ -112,7 +112,7 @@ s=$(stalls "$NT_TMP/nginx.txt" none)
 [ "$s" -ge 15 ] || fail "nginx: $s stalls without a fix, want 15..20"
 [ "$(stalls "$NT_TMP/nginx.txt" nodelay)" = 0 ] || fail "nginx: nodelay left stalls"
 [ "$(stalls "$NT_TMP/nginx.txt" quickack)" = 0 ] || fail "nginx: quickack left stalls"
-said "$NT_TMP/nginx.txt" "^none +exit 0 +[0-9]+ client [0-9]+"
+said "$NT_TMP/nginx.txt" "^none +exit 0 +[0-9]+ client [0-9]+ "
 said "$NT_TMP/nginx.txt" "^conclusion: (nodelay|quickack) removed the stalls at the least cost"
 said "$NT_TMP/nginx.txt" "the data was held at the client"
 if grep -q "^target: Terminated" "$NT_TMP/err"; then
@@ -182,12 +182,14 @@ run unshare --target "python3 $PROGS/server.py 7000 --split-reply" \
 	--client "python3 $PROGS/client.py target 7000 20 --one-write" \
 	--fix none,nodelay,quickack,nodelay-target --brief -o "$NT_TMP/split.txt"
 ok "split reply"
-said "$NT_TMP/split.txt" "^none +exit 0 +1[5-9] target 1[5-9]"
+# At least 15 of 20 (more than 20 on a busy machine: a late reply can stall twice).
+said "$NT_TMP/split.txt" "^none +exit 0 +[0-9]+ target [0-9]+ "
+[ "$(stalls "$NT_TMP/split.txt" none)" -ge 15 ] || fail "split reply: fewer than 15 stalls"
 [ "$(stalls "$NT_TMP/split.txt" quickack)" -ge 15 ] || fail "quickack removed a hold at the target"
 [ "$(stalls "$NT_TMP/split.txt" nodelay-target)" = 0 ] || fail "nodelay-target left stalls"
 said "$NT_TMP/split.txt" "^  quickack: cannot help a hold at the target: .*__tcp_ack_snd_check\(\)"
 said "$NT_TMP/split.txt" "^  nodelay: cannot help a hold at the target: .*tcp_nagle_check\(\) runs on the sender"
-said "$NT_TMP/split.txt" "^  none: 1[5-9] stalls of [0-9.]+ ms each on average hide behind a request -> answer p50"
+said "$NT_TMP/split.txt" "^  none: [0-9]+ stalls of [0-9.]+ ms each on average hide behind a request -> answer p50"
 said "$NT_TMP/split.txt" "^conclusion: nodelay-target removed the stalls at the least cost"
 run unshare --target "python3 $PROGS/server.py 7000 --split-reply" \
 	--client "python3 $PROGS/client.py target 7000 20 --one-write" \

@@ -103,6 +103,11 @@ static void test_no_prefix_passes_through(void **state)
 	close(fd);
 }
 
+static void feed(struct nt_procs_linebuf *lb, const char *text)
+{
+	nt_procs_linebuf_feed(lb, text, strlen(text));
+}
+
 /* what this checks: --ready-log matches whole lines, split across reads, with or without a prefix */
 static void test_match_lines(void **state)
 {
@@ -116,16 +121,16 @@ static void test_match_lines(void **state)
 			 0);
 	nt_procs_linebuf_init(&lb, fd, "target: ");
 	lb.match = &re;
-	nt_procs_linebuf_feed(&lb, "not ready to accept connections\nready to", 40);
+	feed(&lb, "not ready to accept connections\nready to");
 	assert_false(lb.matched);
-	nt_procs_linebuf_feed(&lb, " accept connect", 15);
+	feed(&lb, " accept connect");
 	assert_false(lb.matched); /* no newline yet: not a line */
-	nt_procs_linebuf_feed(&lb, "ions\n", 5);
+	feed(&lb, "ions\n");
 	assert_true(lb.matched);
 	/* Without a prefix the bytes pass as they come, and lines are still matched. */
 	nt_procs_linebuf_init(&lb, fd, NULL);
 	lb.match = &re;
-	nt_procs_linebuf_feed(&lb, "x\nready to accept connections", 31);
+	feed(&lb, "x\nready to accept connections");
 	assert_false(lb.matched);
 	nt_procs_linebuf_flush(&lb);
 	assert_true(lb.matched);
@@ -147,9 +152,9 @@ static void test_quiet_terminated(void **state)
 	(void)state;
 
 	nt_procs_linebuf_init(&lb, fd, "target: ");
-	nt_procs_linebuf_feed(&lb, "Terminated\n", 11);
+	feed(&lb, "Terminated\n");
 	lb.quiet_terminated = true;
-	nt_procs_linebuf_feed(&lb, "Terminated\nTerminated by you\nTerminated", 39);
+	feed(&lb, "Terminated\nTerminated by you\nTerminated");
 	nt_procs_linebuf_flush(&lb);
 	out = contents(fd);
 	assert_string_equal(out, "target: Terminated\ntarget: Terminated by you\n");

@@ -260,7 +260,8 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 			fprintf(stderr, " (it listened on %s, which the client cannot reach)",
 				ri->unreachable);
 		fputs("; no client was started\n", stderr);
-		say_identities(ri);
+		if (ri->end_kind == NT_RUN_END_TARGET_EXITED)
+			say_identities(ri);
 		break;
 	case NT_RUN_END_NOT_READY:
 		fprintf(stderr,

@@ -211,9 +211,9 @@ run unshare --target "python3 $PROGS/server.py 7000" --client 'true' \
 ok "--ready-log"
 said "$NT_TMP/out" "--ready-log .* matched"
 run unshare --target "python3 $PROGS/server.py 7000" --client 'true' --ready false \
-	--listen-timeout 1 --brief
+	--listen-timeout 4 --brief
 [ "$rc" = 3 ] || fail "--ready false: exit $rc, want 3"
-said "$NT_TMP/err" "listened but was not ready within --listen-timeout 1.000 s: --ready \"false\" never exited 0"
+said "$NT_TMP/err" "listened but was not ready within --listen-timeout 4.000 s: --ready \"false\" never exited 0"
 run unshare --target true --client true --ready-log '('
 [ "$rc" = 2 ] || fail "--ready-log '(': exit $rc, want 2"
 said "$NT_TMP/err" "--ready-log: \"\(\" is not a regular expression"

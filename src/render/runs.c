@@ -167,7 +167,7 @@ void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t 
 	const struct nt_conclusion_row *b, *a;
 	char x[32], y[32];
 
-	n = rows_of(runs, n, rows, &c);
+	(void)rows_of(runs, n, rows, &c);
 	b = &rows[c.before];
 	if (!b->stalls) {
 		fprintf(out, "%s%s%s stalled nowhere: there is nothing for a fix to remove",

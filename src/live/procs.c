@@ -105,13 +105,19 @@ uint64_t nt_procs_uids_mapped(void)
 	buf[n] = '\0';
 	/* Lines of "inside outside count" (user_namespaces(7)); the counts add up. */
 	for (at = buf; *at; at = end) {
-		unsigned long long inside, outside, count;
-		int used = 0;
+		char *p = at;
 
+		for (int field = 0; field < 3; field++) {
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (field == 2)
+				total += v;
+			p = end;
+		}
 		end = strchr(at, '\n');
 		end = end ? end + 1 : at + strlen(at);
-		if (sscanf(at, "%llu %llu %llu%n", &inside, &outside, &count, &used) == 3)
-			total += count;
 	}
 	return total;
 }

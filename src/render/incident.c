@@ -494,6 +494,67 @@ static int html_hidden(FILE *out, const struct nt_run_report *r)
 	return 0;
 }
 
+/* The summary paragraph: the sentence's code marks become <code> around escaped text. */
+static int html_summary(FILE *out, const struct nt_run_report *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return -ENOMEM;
+	summary_sentence(mem, b, "\x01", "\x02");
+	fprintf(mem, "; Linux %s", b->ri->kernel);
+	if (fclose(mem) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	fputs("<p class=\"summary\"><strong>Summary:</strong> ", out);
+	for (char *at = text; *at;) {
+		char *mark = at + strcspn(at, "\x01\x02");
+		char c = *mark;
+
+		*mark = '\0';
+		html_text(out, at);
+		if (!c)
+			break;
+		fputs(c == '\x01' ? "<code>" : "</code>", out);
+		at = mark + 1;
+	}
+	fputs(".</p>\n", out);
+	free(text);
+	return 0;
+}
+
+/* The conclusion of several fixes, or the fix that belongs to the side that held. */
+static int html_conclusion(FILE *out, const struct nt_run_report *runs, size_t n,
+			   const struct nt_run_report *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (n < 2 && !b->an->sum.stalls)
+		return 0;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return -ENOMEM;
+	if (n > 1)
+		nt_run_conclusion_text(mem, runs, n, "", "");
+	else
+		fputs(nt_hold_fix_advice(held_of(b)), mem);
+	if (fclose(mem) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	fprintf(out, "<p class=\"conclusion\"><strong>%s</strong> ",
+		n > 1 ? "Conclusion:" : "Fix:");
+	html_text(out, text);
+	fputs(".</p>\n", out);
+	free(text);
+	return 0;
+}
+
 int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t n,
 			    const struct nt_analysis_view *v)
 {
@@ -511,58 +572,11 @@ int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t 
 	nt_ladder_svg_defs(out);
 	fprintf(out,
 		"<h1>Incident: %" PRIu64 " Nagle/delayed-ACK stall%s in %" PRIu64
-		" request%s</h1>\n<p class=\"summary\"><strong>Summary:</strong> ",
+		" request%s</h1>\n",
 		b->an->sum.stalls, nt_plural(b->an->sum.stalls), b->ri->turns.n,
 		nt_plural(b->ri->turns.n));
-	{
-		char *text = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&text, &len);
-
-		if (!mem)
-			return -ENOMEM;
-		summary_sentence(mem, b, "\x01", "\x02");
-		fprintf(mem, "; Linux %s", b->ri->kernel);
-		if (fclose(mem) != 0) {
-			free(text);
-			return -ENOMEM;
-		}
-		/* The code marks become <code> around escaped text. */
-		for (char *at = text; *at;) {
-			char *mark = at + strcspn(at, "\x01\x02");
-			char c = *mark;
-
-			*mark = '\0';
-			html_text(out, at);
-			if (!c)
-				break;
-			fputs(c == '\x01' ? "<code>" : "</code>", out);
-			at = mark + 1;
-		}
-		free(text);
-	}
-	fputs(".</p>\n", out);
-	if (n > 1 || b->an->sum.stalls) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&text, &len);
-
-		if (!mem)
-			return -ENOMEM;
-		if (n > 1)
-			nt_run_conclusion_text(mem, runs, n, "", "");
-		else
-			fprintf(mem, "%s", nt_hold_fix_advice(held_of(b)));
-		if (fclose(mem) != 0) {
-			free(text);
-			return -ENOMEM;
-		}
-		fprintf(out, "<p class=\"conclusion\"><strong>%s</strong> ",
-			n > 1 ? "Conclusion:" : "Fix:");
-		html_text(out, text);
-		fputs(".</p>\n", out);
-		free(text);
-	}
+	if (html_summary(out, b) < 0 || html_conclusion(out, runs, n, b) < 0)
+		return -ENOMEM;
 	fputs("<h2>Before and after</h2>\n", out);
 	html_table(out, runs, n);
 	fputs("<h2>Request → answer latency</h2>\n<p>Requests per latency bucket, from a "

@@ -208,7 +208,7 @@ said "$NT_TMP/err" "the target never listened: not within --listen-timeout 1.000
 said "$NT_TMP/nl.txt" "never listened"
 said "$NT_TMP/nl.txt" "not started; the run ended: target did not listen in time"
 [ "$ms" -ge 900 ] && [ "$ms" -lt 6000 ] || fail "never listening: reported after $ms ms, want ~1 s"
-run --listen-timeout 1 --target "$SERVER 7000 --host 127.0.0.1" --client 'true' -o /dev/null
+run --listen-timeout 3 --target "$SERVER 7000 --host 127.0.0.1" --client 'true' -o /dev/null
 [ "$rc" = 3 ] || fail "loopback listener: exit $rc, want 3"
 said "$NT_TMP/err" "(it listened on 127.0.0.1 port 7000, which the client cannot reach)"
 run --target 'echo "no config"; exit 5' --client 'true' -o /dev/null

@@ -25,6 +25,7 @@
 #include "nt/exitcode.h"
 #include "nt/live/procs.h"
 #include "nt/live/userrun.h"
+#include "nt/model/annotate.h"
 #include "nt/output.h"
 #include "nt/render/fmt.h"
 #include "nt/render/run.h"
@@ -47,6 +48,8 @@ struct run_cmd {
 	struct nt_runinfo ri[NT_FIX_MAX];
 	struct nt_analysis an[NT_FIX_MAX];
 	struct nt_run_report report[NT_FIX_MAX];
+	struct nt_annot_list annot[NT_FIX_MAX];
+	char *command_line;
 	struct nt_pcap_writer *pcap[NT_FIX_MAX];
 	unsigned n;
 	int log_fd;
@@ -191,7 +194,12 @@ static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 		nt_runinfo_init(&rc->ri[i]);
 		if (nt_analysis_init(&rc->an[i], &rc->opt.params) < 0)
 			return nt_err_set(&rc->err, -ENOMEM, "start the analysis");
-		rc->report[i] = (struct nt_run_report){ .ri = &rc->ri[i], .an = &rc->an[i] };
+		/* Every stall kept, with its time: the incident report lists them. */
+		rc->an[i].annot = &rc->annot[i];
+		rc->ri[i].command_line = rc->command_line;
+		rc->report[i] = (struct nt_run_report){ .ri = &rc->ri[i],
+							.an = &rc->an[i],
+							.annot = &rc->annot[i] };
 		rc->n = i + 1;
 		progress(rc, i);
 		ret = nt_userrun(&uc, &rc->an[i], &rc->ri[i], &rc->err);
@@ -206,6 +214,25 @@ static const char *seconds(int64_t ns, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.3f", (double)ns / 1e9);
 	return buf;
+}
+
+/*
+ * A target that ends before it listens under a one-uid user namespace has
+ * most likely failed to switch user or set groups (nginx's chown() to its
+ * worker user, mosquitto's setgroups(), runuser): the id has no mapping, so
+ * the kernel answers EINVAL (make_kuid() in setuid(2), chown(2),
+ * setgroups(2) is even refused outright before gid_map is written).
+ */
+static void say_identities(const struct nt_runinfo *ri)
+{
+	if (ri->uids_mapped != 1)
+		return;
+	fputs("nagle-trace: the run's user namespace maps a single uid (plain 'unshare -Urn'), "
+	      "so a server that switches user, changes file owners or sets groups fails there; "
+	      "run as real root ('sudo nagle-trace run ...') or map a range from /etc/subuid "
+	      "('unshare --map-auto --map-root-user --net nagle-trace run ...'): see run.md, "
+	      "\"Identities\"\n",
+	      stderr);
 }
 
 /* One line (and the client's last words) for every run that did not end as it should. */
@@ -232,6 +259,21 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 		if (ri->unreachable[0])
 			fprintf(stderr, " (it listened on %s, which the client cannot reach)",
 				ri->unreachable);
+		fputs("; no client was started\n", stderr);
+		if (ri->end_kind == NT_RUN_END_TARGET_EXITED)
+			say_identities(ri);
+		break;
+	case NT_RUN_END_NOT_READY:
+		fprintf(stderr,
+			"nagle-trace: %sthe target listened but was not ready within "
+			"--listen-timeout %s s:",
+			pre, seconds(rc->opt.job.listen_timeout_ns, ms, sizeof(ms)));
+		if (ri->ready_log && !ri->log_matched)
+			fprintf(stderr, " no line of its output matched --ready-log \"%s\"",
+				ri->ready_log);
+		else if (ri->ready_cmd)
+			fprintf(stderr, " --ready \"%s\" never exited 0 (%u tries)", ri->ready_cmd,
+				ri->ready_tries);
 		fputs("; no client was started\n", stderr);
 		break;
 	case NT_RUN_END_STOPPED:
@@ -363,6 +405,48 @@ static int run(struct run_cmd *rc)
 				  rc->opt.fail_on_stall);
 }
 
+/* @s for a POSIX shell: as it is when it is plain, else in single quotes. */
+static void shell_word(FILE *out, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "-_./=,:@%+") == strlen(s)) {
+		fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	fputc('\'', out);
+}
+
+/*
+ * The invocation as a shell would take it again, for the incident report's
+ * "reproduce" line: "nagle-trace run" and the arguments as given. NULL when
+ * memory ran out (the report then has no such line).
+ */
+static char *command_line(int argc, char **argv)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return NULL;
+	fputs("nagle-trace run", mem);
+	for (int i = 1; i < argc; i++) {
+		fputc(' ', mem);
+		shell_word(mem, argv[i]);
+	}
+	if (fclose(mem) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int nt_cmd_run(int argc, char **argv)
 {
 	struct run_cmd *rc = calloc(1, sizeof(*rc));
@@ -373,6 +457,7 @@ int nt_cmd_run(int argc, char **argv)
 		return NT_EXIT_ENVIRONMENT;
 	}
 	rc->log_fd = -1;
+	rc->command_line = command_line(argc, argv);
 	if (nt_run_opts_parse(argc, argv, &rc->opt, &rc->err) < 0)
 		code = nt_cmd_usage_error("run", rc->err.msg);
 	else if (rc->opt.action == NT_CMD_HELP)
@@ -384,7 +469,9 @@ int nt_cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < rc->n; i++) {
 		nt_analysis_fini(&rc->an[i]);
 		nt_runinfo_fini(&rc->ri[i]);
+		nt_annot_fini(&rc->annot[i]);
 	}
+	free(rc->command_line);
 	if (rc->log_fd >= 0)
 		close(rc->log_fd);
 	free(rc);

@@ -3,6 +3,7 @@
  * run_opts.c - the options of `nagle-trace run` (see nt/cmd/run_opts.h).
  */
 #include <errno.h>
+#include <regex.h>
 #include <string.h>
 
 #include "nt/cli.h"
@@ -31,7 +32,13 @@ static const char usage_head[] =
 	"  --client CMD        the client, started once the target listens\n"
 	"  --wait-port N       start the client when the target listens on port N\n"
 	"                      (default: on its first new listening socket)\n"
-	"  --listen-timeout S  how long the target may take to listen (default 10)\n"
+	"  --ready CMD         once the target listens, run CMD in the client namespace\n"
+	"                      until it exits 0, then start the client\n"
+	"                      (e.g. 'pg_isready -h target')\n"
+	"  --ready-log REGEX   start the client once a line of the target's output\n"
+	"                      matches REGEX (POSIX extended)\n"
+	"  --listen-timeout S  how long the target may take to listen and be ready\n"
+	"                      (default 10)\n"
 	"  --timeout S         the whole run, per fix (default 60)\n"
 	"  --target-log FILE   the target's output to FILE, as it comes (default:\n"
 	"                      standard error, each line prefixed \"target: \")\n"
@@ -75,8 +82,8 @@ void nt_run_opts_usage(FILE *out)
 	fputs(usage_head, out);
 	fprintf(out,
 		"  --format FMT        %s\n"
-		"                      (default text; several fixes: text, json, jsonl, "
-		"markdown)\n",
+		"                      (default text; several fixes: all but svg; markdown\n"
+		"                      and html are the incident report)\n",
 		nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
 	fputs(usage_tail, out);
 }
@@ -85,6 +92,8 @@ enum {
 	OPT_TARGET = 256,
 	OPT_CLIENT,
 	OPT_WAIT_PORT,
+	OPT_READY,
+	OPT_READY_LOG,
 	OPT_LISTEN_TIMEOUT,
 	OPT_TIMEOUT,
 	OPT_TARGET_LOG,
@@ -102,6 +111,8 @@ static const struct option long_opts[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "client", required_argument, NULL, OPT_CLIENT },
 	{ "wait-port", required_argument, NULL, OPT_WAIT_PORT },
+	{ "ready", required_argument, NULL, OPT_READY },
+	{ "ready-log", required_argument, NULL, OPT_READY_LOG },
 	{ "listen-timeout", required_argument, NULL, OPT_LISTEN_TIMEOUT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "target-log", required_argument, NULL, OPT_TARGET_LOG },
@@ -153,6 +164,24 @@ static int parse_command(const struct nt_cli *cli, const char **out, struct nt_e
 	return 0;
 }
 
+/* Compiled once here only to refuse a bad one as a usage error; procs compiles its own. */
+static int parse_regex(const struct nt_cli *cli, const char **out, struct nt_err *err)
+{
+	regex_t re;
+	int rc = regcomp(&re, cli->arg, REG_EXTENDED | REG_NOSUB);
+
+	if (rc != 0) {
+		char why[128];
+
+		regerror(rc, &re, why, sizeof(why));
+		return nt_err_set(err, 0, "%s: \"%s\" is not a regular expression (%s)", cli->name,
+				  cli->arg, why);
+	}
+	regfree(&re);
+	*out = cli->arg;
+	return 0;
+}
+
 static int parse_capture(const struct nt_cli *cli, struct nt_run_opts *o, struct nt_err *err)
 {
 	if (strcmp(cli->arg, "none") == 0) {
@@ -178,6 +207,10 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_run_opts *o, str
 		return parse_command(cli, &o->job.target_cmd, err);
 	case OPT_CLIENT:
 		return parse_command(cli, &o->job.client_cmd, err);
+	case OPT_READY:
+		return parse_command(cli, &o->job.ready_cmd, err);
+	case OPT_READY_LOG:
+		return parse_regex(cli, &o->job.ready_log, err);
 	case OPT_WAIT_PORT:
 		ret = nt_cli_parse_uint(cli->name, cli->arg, 1, 65535, &v, err);
 		o->job.wait_port = (uint16_t)v;
@@ -228,7 +261,7 @@ static int validate(const struct nt_run_opts *o, struct nt_err *err)
 	if (!nt_run_reports_supports(o->out.format, o->n_fixes))
 		return nt_err_set(err, 0,
 				  "--format %s holds one run: give one --fix, or text, json, "
-				  "jsonl or markdown",
+				  "jsonl, markdown or html",
 				  o->out.format);
 	if (!o->capture && o->out.pcap_path)
 		return nt_err_set(err, 0, "--write: nothing to write with --capture none");

@@ -42,6 +42,7 @@ static const char *const end_names[] = {
 	[NT_PROCS_END_CLIENT_EXITED] = "client exited",
 	[NT_PROCS_END_TARGET_EXITED] = "target exited before it listened",
 	[NT_PROCS_END_LISTEN_TIMEOUT] = "target did not listen in time",
+	[NT_PROCS_END_NOT_READY] = "target was not ready in time",
 	[NT_PROCS_END_RUN_TIMEOUT] = "run timed out",
 	[NT_PROCS_END_STOPPED] = "stopped",
 	[NT_PROCS_END_FAILED] = "failed",
@@ -85,6 +86,40 @@ void nt_procs_config_init(struct nt_procs_config *cfg, const struct nt_lab *lab,
 	cfg->client_stdin_fd = STDIN_FILENO;
 	cfg->client_stdout_fd = STDOUT_FILENO;
 	cfg->client_stderr_fd = STDERR_FILENO;
+}
+
+uint64_t nt_procs_uids_mapped(void)
+{
+	char buf[4096];
+	uint64_t total = 0;
+	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	char *at, *end;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* Lines of "inside outside count" (user_namespaces(7)); the counts add up. */
+	for (at = buf; *at; at = end) {
+		char *p = at;
+
+		for (int field = 0; field < 3; field++) {
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (field == 2)
+				total += v;
+			p = end;
+		}
+		end = strchr(at, '\n');
+		end = end ? end + 1 : at + strlen(at);
+	}
+	return total;
 }
 
 /* ---- start ------------------------------------------------------------------------------- */
@@ -160,7 +195,8 @@ int nt_procs_start(struct nt_procs *p, const struct nt_procs_config *cfg, struct
 	p->init_pid = -1;
 	p->ctl_fd = p->target_log_fd = p->client_err_fd = -1;
 	p->tcp_fd[0] = p->tcp_fd[1] = -1;
-	p->res.listen_wait_ns = p->res.client_run_ns = -1;
+	p->res.listen_wait_ns = p->res.client_run_ns = p->res.ready_wait_ns = -1;
+	p->res.ready_status = -1;
 	p->res.start_mono_ns = nt_now_mono_ns();
 	p->run_deadline_mono_ns = p->res.start_mono_ns + cfg->job.run_timeout_ns;
 	p->phase = NT_PROCS_STARTING;
@@ -168,6 +204,14 @@ int nt_procs_start(struct nt_procs *p, const struct nt_procs_config *cfg, struct
 
 	if (!cfg->job.target_cmd || !cfg->job.client_cmd || !cfg->lab)
 		return nt_err_set(err, -EINVAL, "a run needs a target and a client command");
+	if (cfg->job.ready_log) {
+		if (regcomp(&p->ready_re, cfg->job.ready_log, REG_EXTENDED | REG_NOSUB) != 0)
+			return nt_err_set(err, -EINVAL,
+					  "--ready-log: \"%s\" is not a regular expression",
+					  cfg->job.ready_log);
+		p->have_re = true;
+		p->target_lines.match = &p->ready_re;
+	}
 	p->plan = calloc(1, sizeof(*p->plan));
 	if (!p->plan)
 		return nt_err_set(err, -ENOMEM, "plan the run");
@@ -205,7 +249,10 @@ int64_t nt_procs_timeout_ns(const struct nt_procs *p)
 
 	switch (p->phase) {
 	case NT_PROCS_WAIT_LISTEN:
-		due = earliest(p->next_check_mono_ns, p->listen_deadline_mono_ns);
+		due = earliest(p->listening ? -1 : p->next_check_mono_ns,
+			       p->listen_deadline_mono_ns);
+		if (p->listening && p->cfg.job.ready_cmd && !p->ready_running)
+			due = earliest(due, p->next_ready_mono_ns);
 		/* fall through */
 	case NT_PROCS_STARTING:
 	case NT_PROCS_CLIENT_RUNNING:
@@ -236,6 +283,7 @@ static void begin_stop(struct nt_procs *p, enum nt_procs_end end)
 	if (p->res.end == NT_PROCS_END_NONE)
 		p->res.end = end;
 	send_ctl(p, PROCS_MSG_TERMINATE, 0);
+	p->target_lines.quiet_terminated = true;
 	p->phase = NT_PROCS_STOPPING;
 	p->stop_mono_ns = nt_now_mono_ns();
 }
@@ -249,6 +297,20 @@ static void on_exited(struct nt_procs *p, const struct procs_msg *m)
 {
 	struct nt_procs_exit *x = m->who == PROCS_CLIENT ? &p->res.client : &p->res.target;
 
+	if (m->who == PROCS_READY) {
+		p->ready_running = false;
+		p->res.ready_status = m->status;
+		p->ready_ok = WIFEXITED(m->status) && WEXITSTATUS(m->status) == 0;
+		p->next_ready_mono_ns = m->t_mono_ns + NT_PROCS_READY_RETRY_NS;
+		return;
+	}
+	if (m->who == PROCS_TARGET) {
+		p->others_alive = m->port != 0;
+		/* Exited 0 on its own, its processes going on: a daemon, at any phase. */
+		if (p->phase < NT_PROCS_STOPPING && p->others_alive && WIFEXITED(m->status) &&
+		    WEXITSTATUS(m->status) == 0)
+			p->res.daemonized = true;
+	}
 	x->exited = true;
 	x->wait_status = m->status;
 	x->exit_mono_ns = m->t_mono_ns;
@@ -260,6 +322,8 @@ static int on_message(struct nt_procs *p, const struct procs_msg *m, struct nt_e
 
 	switch (m->kind) {
 	case PROCS_MSG_STARTED:
+		if (m->who == PROCS_READY)
+			return 0;
 		x->started = true;
 		x->start_mono_ns = m->t_mono_ns;
 		if (m->who == PROCS_TARGET && p->phase == NT_PROCS_STARTING) {
@@ -364,6 +428,7 @@ static void finish(struct nt_procs *p)
 	while (p->client_err_fd >= 0 && drain_pipe(p, &p->client_err_fd, true) > 0)
 		;
 	nt_procs_linebuf_flush(&p->target_lines);
+	r->log_matched = p->target_lines.matched;
 	nt_procs_tail_lines(&p->client_tail, NT_PROCS_TAIL_LINES, r->client_stderr_tail,
 			    sizeof(r->client_stderr_tail));
 	if (r->listener.seen && r->target.started)
@@ -395,28 +460,75 @@ static int reap_init(struct nt_procs *p, struct nt_err *err)
 	return 0;
 }
 
+/*
+ * --ready-log and --ready, once the target listens: whether the client may
+ * start now. The probe is started again NT_PROCS_READY_RETRY_NS after each
+ * try that did not exit 0.
+ */
+static bool is_ready(struct nt_procs *p, int64_t now)
+{
+	if (p->have_re && !p->target_lines.matched)
+		return false;
+	if (!p->cfg.job.ready_cmd || p->ready_ok)
+		return true;
+	if (!p->ready_running && now >= p->next_ready_mono_ns) {
+		send_ctl(p, PROCS_MSG_START_READY, p->res.listener.port);
+		p->ready_running = true;
+		p->res.ready_tries++;
+	}
+	return false;
+}
+
+/*
+ * The target's command exited before it listened. A server that forks into
+ * the background (`redis-server --daemonize yes`, nginx's default) exits 0
+ * while its child, orphaned to our init, goes on: that is followed, not a
+ * failure. Return: true when the run is over.
+ */
+static bool target_gone(struct nt_procs *p)
+{
+	if (!p->res.target.exited || p->res.daemonized)
+		return false;
+	begin_stop(p, NT_PROCS_END_TARGET_EXITED);
+	return true;
+}
+
+static int wait_listen(struct nt_procs *p, int64_t now, bool output, struct nt_err *err)
+{
+	int ret;
+
+	if (target_gone(p))
+		return 0;
+	if (!p->listening && (now >= p->next_check_mono_ns || output)) {
+		ret = procs_listen_check(p, err);
+		if (ret < 0)
+			return ret;
+		p->next_check_mono_ns = now + LISTEN_POLL_NS;
+		p->listening = ret == 1;
+	}
+	if (p->listening && is_ready(p, now)) {
+		send_ctl(p, PROCS_MSG_START_CLIENT, p->res.listener.port);
+		p->phase = NT_PROCS_CLIENT_RUNNING;
+		if (p->res.target.started)
+			p->res.ready_wait_ns = (now > p->res.listener.t_mono_ns
+							? now
+							: p->res.listener.t_mono_ns) -
+					       p->res.target.start_mono_ns;
+	} else if (now >= p->listen_deadline_mono_ns) {
+		begin_stop(p, p->listening ? NT_PROCS_END_NOT_READY : NT_PROCS_END_LISTEN_TIMEOUT);
+	}
+	return 0;
+}
+
 static int advance_phase(struct nt_procs *p, bool output, struct nt_err *err)
 {
 	int64_t now = nt_now_mono_ns();
 	int ret;
 
 	if (p->phase == NT_PROCS_WAIT_LISTEN) {
-		if (p->res.target.exited) {
-			begin_stop(p, NT_PROCS_END_TARGET_EXITED);
-			return 0;
-		}
-		if (now >= p->next_check_mono_ns || output) {
-			ret = procs_listen_check(p, err);
-			if (ret < 0)
-				return ret;
-			p->next_check_mono_ns = now + LISTEN_POLL_NS;
-			if (ret == 1) {
-				send_ctl(p, PROCS_MSG_START_CLIENT, p->res.listener.port);
-				p->phase = NT_PROCS_CLIENT_RUNNING;
-			} else if (now >= p->listen_deadline_mono_ns) {
-				begin_stop(p, NT_PROCS_END_LISTEN_TIMEOUT);
-			}
-		}
+		ret = wait_listen(p, now, output, err);
+		if (ret < 0)
+			return ret;
 	}
 	if (p->phase == NT_PROCS_CLIENT_RUNNING && p->res.client.exited)
 		begin_stop(p, NT_PROCS_END_CLIENT_EXITED);
@@ -489,6 +601,10 @@ void nt_procs_close(struct nt_procs *p)
 	p->known_inodes = NULL;
 	free(p->procnet_buf);
 	p->procnet_buf = NULL;
+	if (p->have_re)
+		regfree(&p->ready_re);
+	p->have_re = false;
+	p->target_lines.match = NULL;
 	procs_plan_free(p->plan);
 	p->plan = NULL;
 }

@@ -271,7 +271,7 @@ static void setup_etc(const struct procs_spawn_plan *plan, const char *dir)
 	}
 }
 
-static void setup_mounts(const struct procs_spawn_plan *plan)
+static bool setup_mounts(const struct procs_spawn_plan *plan)
 {
 	const char *dir = NULL;
 
@@ -293,9 +293,12 @@ static void setup_mounts(const struct procs_spawn_plan *plan)
 	 * /proc refuses. The run then keeps the host's /proc, which is a
 	 * difference, not a failure.
 	 */
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
 		send_msg(plan->ctl_fd, PROCS_MSG_NOTE, 0, -errno,
 			 "/proc of the run's PID namespace not mounted", "");
+		return false;
+	}
+	return true;
 }
 
 static void reset_signals(void)
@@ -332,11 +335,11 @@ static bool parent_gone(const struct procs_spawn_plan *plan)
  */
 static void close_other_fds(const struct procs_spawn_plan *plan)
 {
-	int keep[10], n = 0;
+	int keep[2 + 4 * PROCS_WHO_COUNT], n = 0;
 
 	keep[n++] = plan->ctl_fd;
 	keep[n++] = plan->parent_pidfd;
-	for (int who = 0; who < 2; who++) {
+	for (int who = 0; who < PROCS_WHO_COUNT; who++) {
 		keep[n++] = plan->side[who].netns_fd;
 		keep[n++] = plan->side[who].stdin_fd;
 		keep[n++] = plan->side[who].stdout_fd;
@@ -366,31 +369,92 @@ static void close_other_fds(const struct procs_spawn_plan *plan)
 
 struct init_state {
 	struct procs_spawn_plan *plan;
-	pid_t pid[2];
-	bool alive[2];
+	pid_t pid[PROCS_WHO_COUNT];
+	bool alive[PROCS_WHO_COUNT];
 	bool terminating;
 	bool killed;
 	bool empty;
+	bool own_proc;
 	int64_t kill_at_ns;
 };
 
+/*
+ * Whether the init has a child it did not start: an orphan of the namespace,
+ * reparented to us (find_child_reaper()), such as a daemon whose parent
+ * exited. Our own /proc lists our children (/proc/PID/task/TID/children,
+ * CONFIG_PROC_CHILDREN); without it, any child at all counts (@any_child).
+ */
+static bool has_orphan(const struct init_state *s, bool any_child)
+{
+	char buf[4096];
+	ssize_t n = -1;
+	int fd = s->own_proc ? open("/proc/1/task/1/children", O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n < 0 || n == (ssize_t)sizeof(buf) - 1)
+		return any_child;
+	buf[n] = '\0';
+	for (char *at = buf; *at;) {
+		pid_t pid = 0;
+		bool known = false;
+
+		while (*at == ' ')
+			at++;
+		if (!*at || *at == '\n')
+			break;
+		for (; *at >= '0' && *at <= '9'; at++)
+			pid = pid * 10 + (*at - '0');
+		for (int who = 0; who < PROCS_WHO_COUNT; who++)
+			known |= s->alive[who] && s->pid[who] == pid;
+		if (!known && pid > 0)
+			return true;
+		if (*at && *at != ' ')
+			break;
+	}
+	return false;
+}
+
+static bool has_orphan(const struct init_state *s, bool any_child);
+
 static void reap(struct init_state *s)
 {
-	for (;;) {
-		int status;
-		pid_t pid = waitpid(-1, &status, WNOHANG);
+	int exited[PROCS_WHO_COUNT], n = 0, status[PROCS_WHO_COUNT];
+	pid_t pid;
 
+	for (;;) {
+		int st;
+
+		pid = waitpid(-1, &st, WNOHANG);
 		if (pid < 0 && errno == ECHILD)
 			s->empty = true;
 		if (pid <= 0)
-			return;
-		for (int who = 0; who < 2; who++) {
+			break;
+		for (int who = 0; who < PROCS_WHO_COUNT; who++) {
 			if (s->alive[who] && pid == s->pid[who]) {
 				s->alive[who] = false;
-				send_msg(s->plan->ctl_fd, PROCS_MSG_EXITED, who, status, NULL,
-					 NULL);
+				exited[n] = who;
+				status[n++] = st;
 			}
 		}
+	}
+	/*
+	 * Told after the loop, with whether anything is left: a daemon's
+	 * parent exits once its child is forked, and that child, orphaned,
+	 * is ours now (find_child_reaper()), so waitpid() answered 0 above.
+	 */
+	bool orphans = n > 0 && has_orphan(s, pid == 0);
+
+	for (int i = 0; i < n; i++) {
+		struct procs_msg m = { .kind = PROCS_MSG_EXITED,
+				       .who = exited[i],
+				       .status = status[i],
+				       .port = orphans,
+				       .t_mono_ns = nt_now_mono_ns() };
+
+		(void)send(s->plan->ctl_fd, &m, sizeof(m), MSG_NOSIGNAL);
 	}
 }
 
@@ -407,7 +471,11 @@ static void start(struct init_state *s, int who)
 	pid_t pid = spawn(&s->plan->side[who]);
 
 	if (pid < 0)
-		init_fail(s->plan, -errno, who ? "start the client" : "start the target", "");
+		init_fail(s->plan, -errno,
+			  who == PROCS_TARGET	? "start the target"
+			  : who == PROCS_CLIENT ? "start the client"
+						: "start the readiness probe (--ready)",
+			  "");
 	s->pid[who] = pid;
 	s->alive[who] = true;
 	s->empty = false;
@@ -455,6 +523,10 @@ static bool handle_ctl(struct init_state *s)
 	if (m.kind == PROCS_MSG_START_CLIENT && !s->terminating && s->pid[PROCS_CLIENT] == 0) {
 		port_env(s->plan->port_env, sizeof(s->plan->port_env), m.port);
 		start(s, PROCS_CLIENT);
+	} else if (m.kind == PROCS_MSG_START_READY && !s->terminating && !s->alive[PROCS_READY] &&
+		   s->plan->side[PROCS_READY].argv[0]) {
+		port_env(s->plan->port_env, sizeof(s->plan->port_env), m.port);
+		start(s, PROCS_READY);
 	} else if (m.kind == PROCS_MSG_TERMINATE) {
 		terminate(s);
 	}
@@ -520,7 +592,7 @@ noreturn void procs_init_main(struct procs_spawn_plan *plan)
 	sfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (sfd < 0)
 		init_fail(plan, -errno, "create the init's signalfd", "");
-	setup_mounts(plan);
+	s.own_proc = setup_mounts(plan);
 	start(&s, PROCS_TARGET);
 	init_loop(&s, sfd);
 }

@@ -14,17 +14,21 @@
 enum procs_who {
 	PROCS_TARGET = 0,
 	PROCS_CLIENT = 1,
+	PROCS_READY = 2, /* --ready CMD: the readiness probe, started again until it exits 0 */
+	PROCS_WHO_COUNT,
 };
 
 enum procs_msg_kind {
 	PROCS_MSG_STARTED = 1, /* init -> us: @who started at @t_mono_ns */
-	PROCS_MSG_EXITED,      /* init -> us: @who was reaped with wait status @status */
+	PROCS_MSG_EXITED,      /* init -> us: @who was reaped with wait status @status; @port is 1
+				* when other processes of the namespace are left (a daemon) */
 	PROCS_MSG_FAILED,    /* init -> us: setting up failed, -errno in @status, @text says what */
 	PROCS_MSG_NOTE,	     /* init -> us: something skipped, in @text; the run goes on */
 	PROCS_MSG_TERM_SENT, /* init -> us: SIGTERM sent; @status has bit 1 << who of each alive */
 	PROCS_MSG_KILL_SENT, /* init -> us: SIGKILL sent; @status as for TERM_SENT */
 	PROCS_MSG_START_CLIENT, /* us -> init: start the client; the target listens on @port */
 	PROCS_MSG_TERMINATE,	/* us -> init: SIGTERM to all, SIGKILL after the grace time, exit */
+	PROCS_MSG_START_READY,	/* us -> init: start the readiness probe (--ready) once more */
 };
 
 /**
@@ -65,7 +69,7 @@ struct procs_side_plan {
 
 /**
  * struct procs_spawn_plan - everything the init needs, made before the clone
- * @side: target and client
+ * @side: target, client and readiness probe (its @argv[0] NULL without --ready)
  * @script: the text each shell runs: a TERM trap, then the user's command
  * @port_env: "NT_TARGET_PORT=<port>", written by the init before it starts
  *            the client (the client's @envp points here)
@@ -78,8 +82,8 @@ struct procs_side_plan {
  * @grace_ns: SIGTERM -> SIGKILL
  */
 struct procs_spawn_plan {
-	struct procs_side_plan side[2];
-	char *script[2];
+	struct procs_side_plan side[PROCS_WHO_COUNT];
+	char *script[PROCS_WHO_COUNT];
 	char port_env[40];
 	char addr_env[2][64];
 	char *preload_env[2];

@@ -46,6 +46,9 @@ void nt_procs_linebuf_init(struct nt_procs_linebuf *lb, int fd, const char *pref
 {
 	lb->fd = fd;
 	lb->prefix = prefix;
+	lb->match = NULL;
+	lb->matched = false;
+	lb->quiet_terminated = false;
 	lb->len = 0;
 }
 
@@ -64,11 +67,43 @@ static void emit_line(const struct nt_procs_linebuf *lb, const char *data, size_
 	(void)nt_procs_write_all(lb->fd, out, len);
 }
 
+/*
+ * dash reports a foreground child that a signal ended ("Terminated") on its
+ * own stderr, which is the target's output: at teardown that is our SIGTERM
+ * reaching the server, which the report tells already.
+ */
+static bool is_shell_terminated(const char *line, size_t n)
+{
+	static const char word[] = "Terminated";
+
+	return (n == sizeof(word) - 1 || (n == sizeof(word) && line[n - 1] == '\n')) &&
+	       memcmp(line, word, sizeof(word) - 1) == 0;
+}
+
+/* A whole line (or a piece of NT_PROCS_LINE_BYTES): matched, then written when @emit. */
+static void on_line(struct nt_procs_linebuf *lb, const char *line, size_t n, bool emit)
+{
+	if (lb->match && !lb->matched) {
+		char text[NT_PROCS_LINE_BYTES + 1];
+		size_t k = n > 0 && line[n - 1] == '\n' ? n - 1 : n;
+
+		memcpy(text, line, k);
+		text[k] = '\0';
+		lb->matched = regexec(lb->match, text, 0, NULL, 0) == 0;
+	}
+	if (emit && !(lb->quiet_terminated && is_shell_terminated(line, n)))
+		emit_line(lb, line, n);
+}
+
 void nt_procs_linebuf_feed(struct nt_procs_linebuf *lb, const char *data, size_t n)
 {
+	bool emit = lb->prefix != NULL;
+
 	if (!lb->prefix) {
+		/* Written as it comes; lines are only put together for --ready-log. */
 		(void)nt_procs_write_all(lb->fd, data, n);
-		return;
+		if (!lb->match)
+			return;
 	}
 	while (n > 0) {
 		const char *nl = memchr(data, '\n', n);
@@ -82,7 +117,7 @@ void nt_procs_linebuf_feed(struct nt_procs_linebuf *lb, const char *data, size_t
 		data += take;
 		n -= take;
 		if (lb->buf[lb->len - 1] == '\n' || lb->len == sizeof(lb->buf)) {
-			emit_line(lb, lb->buf, lb->len);
+			on_line(lb, lb->buf, lb->len, emit);
 			lb->len = 0;
 		}
 	}
@@ -90,8 +125,8 @@ void nt_procs_linebuf_feed(struct nt_procs_linebuf *lb, const char *data, size_t
 
 void nt_procs_linebuf_flush(struct nt_procs_linebuf *lb)
 {
-	if (lb->prefix && lb->len > 0)
-		emit_line(lb, lb->buf, lb->len);
+	if (lb->len > 0)
+		on_line(lb, lb->buf, lb->len, lb->prefix != NULL);
 	lb->len = 0;
 }
 

@@ -131,6 +131,11 @@ static int plan_scripts(struct procs_spawn_plan *plan, const struct nt_procs_con
 		plan->script[PROCS_TARGET] = plan->script[PROCS_CLIENT] = NULL;
 		return nt_err_set(err, -ENOMEM, "prepare the commands");
 	}
+	if (cfg->job.ready_cmd) {
+		plan->script[PROCS_READY] = strdup(cfg->job.ready_cmd);
+		if (!plan->script[PROCS_READY])
+			return nt_err_set(err, -ENOMEM, "prepare the commands");
+	}
 	return 0;
 }
 
@@ -138,8 +143,8 @@ void procs_plan_free(struct procs_spawn_plan *plan)
 {
 	if (!plan)
 		return;
-	free(plan->script[0]);
-	free(plan->script[1]);
+	for (int who = 0; who < PROCS_WHO_COUNT; who++)
+		free(plan->script[who]);
 	free(plan->side[0].envp);
 	free(plan->side[1].envp);
 	free(plan->preload_env[0]);
@@ -179,6 +184,17 @@ void procs_plan_sides(struct procs_spawn_plan *plan, const struct nt_procs_confi
 	c->stdin_fd = cfg->client_stdin_fd;
 	c->stdout_fd = cfg->client_stdout_fd;
 	c->stderr_fd = client_err_w;
+	if (plan->script[PROCS_READY]) {
+		struct procs_side_plan *r = &plan->side[PROCS_READY];
+
+		/* The client's namespace and environment; its output is not ours to show. */
+		*r = (struct procs_side_plan){ .argv = { "sh", "-c", plan->script[PROCS_READY] },
+					       .envp = c->envp,
+					       .netns_fd = cfg->lab->client_ns,
+					       .stdin_fd = -1,
+					       .stdout_fd = -1,
+					       .stderr_fd = -1 };
+	}
 }
 
 /* The init: clone, and in the child become it. Closes the init's ends on our side. */

@@ -192,6 +192,7 @@ static int note_result(struct nt_runinfo *ri, const struct nt_procs_result *r, b
 		[NT_PROCS_END_CLIENT_EXITED] = NT_RUN_END_CLIENT_EXITED,
 		[NT_PROCS_END_TARGET_EXITED] = NT_RUN_END_TARGET_EXITED,
 		[NT_PROCS_END_LISTEN_TIMEOUT] = NT_RUN_END_LISTEN_TIMEOUT,
+		[NT_PROCS_END_NOT_READY] = NT_RUN_END_NOT_READY,
 		[NT_PROCS_END_RUN_TIMEOUT] = NT_RUN_END_RUN_TIMEOUT,
 		[NT_PROCS_END_STOPPED] = NT_RUN_END_STOPPED,
 		[NT_PROCS_END_FAILED] = NT_RUN_END_FAILED,
@@ -212,6 +213,10 @@ static int note_result(struct nt_runinfo *ri, const struct nt_procs_result *r, b
 		snprintf(ri->unreachable, sizeof(ri->unreachable), "%s port %u",
 			 r->unreachable.addr_str, r->unreachable.port);
 	snprintf(ri->notes, sizeof(ri->notes), "%s", r->notes);
+	ri->daemonized = r->daemonized;
+	ri->log_matched = r->log_matched;
+	ri->ready_tries = r->ready_tries;
+	ri->ready_wait_ns = r->ready_wait_ns;
 	if (r->client_stderr_tail[0] && nt_run_proc_failed(&ri->client)) {
 		ri->client_stderr_tail = strdup(r->client_stderr_tail);
 		if (!ri->client_stderr_tail)
@@ -269,6 +274,9 @@ static void describe(struct nt_runinfo *ri, const struct nt_userrun_config *cfg,
 	ri->fix_about = nt_fix_about(cfg->fix);
 	ri->target.cmd = cfg->job.target_cmd;
 	ri->client.cmd = cfg->job.client_cmd;
+	ri->ready_cmd = cfg->job.ready_cmd;
+	ri->ready_log = cfg->job.ready_log;
+	ri->uids_mapped = nt_procs_uids_mapped();
 	ri->family = lab->family;
 	snprintf(ri->client_addr, sizeof(ri->client_addr), "%s", lab->client_addr_str);
 	snprintf(ri->target_addr, sizeof(ri->target_addr), "%s", lab->target_addr_str);

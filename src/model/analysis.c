@@ -308,6 +308,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 	an->files[an->n_files - 1].stalls++;
 	an->sum.stalls++;
 	an->sum.by_delack[ep->delack]++;
+	an->sum.by_dir[ep->dir == NT_DIR_T2C]++;
 	an->sum.total_stall_ns += ep->stall_ns;
 	return add_wall(an, e, ep);
 }
@@ -567,6 +568,8 @@ static void sum_add(struct nt_analysis_summary *s, const struct nt_analysis_summ
 	s->think_time += p->think_time;
 	for (int i = 0; i < 3; i++)
 		s->by_delack[i] += p->by_delack[i];
+	s->by_dir[0] += p->by_dir[0];
+	s->by_dir[1] += p->by_dir[1];
 	s->total_stall_ns += p->total_stall_ns;
 	s->stalled_wall_ns += p->stalled_wall_ns;
 	s->stalled_wall_min_ns += p->stalled_wall_min_ns;

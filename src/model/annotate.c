@@ -40,6 +40,8 @@ int nt_annot_add(struct nt_annot_list *l, uint32_t file, const struct nt_stall_e
 		.ack_delay_ns = ep->ack_delay_ns,
 		.release_gap_ns = ep->release_gap_ns,
 		.stall_ns = ep->stall_ns,
+		.held_t_ns = ep->held_t_ns,
+		.dir = ep->dir,
 		.held_len = ep->held_len,
 		.delack = ep->delack,
 	};

@@ -20,7 +20,7 @@ void nt_runinfo_init(struct nt_runinfo *ri)
 	ri->listen_wait_ns = -1;
 	ri->target.run_ns = ri->client.run_ns = -1;
 	ri->target.exit_status = ri->client.exit_status = -1;
-	ri->turns.p50_ns = ri->turns.p99_ns = ri->turns.max_ns = -1;
+	ri->turns.p50_ns = ri->turns.p90_ns = ri->turns.p99_ns = ri->turns.max_ns = -1;
 }
 
 void nt_runinfo_fini(struct nt_runinfo *ri)

@@ -16,7 +16,7 @@ void nt_turns_init(struct nt_turns *t, int family, const void *client_addr)
 	memset(t, 0, sizeof(*t));
 	t->family = family;
 	memcpy(t->client_addr, client_addr, family == AF_INET6 ? 16 : 4);
-	t->p50_ns = t->p99_ns = t->max_ns = -1;
+	t->p50_ns = t->p90_ns = t->p99_ns = t->max_ns = -1;
 }
 
 static void keep(struct nt_turns *t, int64_t gap_ns)
@@ -82,6 +82,7 @@ void nt_turns_finish(struct nt_turns *t)
 		return;
 	nt_stats_sort(t->gap_ns, n);
 	t->p50_ns = nt_stats_percentile(t->gap_ns, n, 50);
+	t->p90_ns = nt_stats_percentile(t->gap_ns, n, 90);
 	t->p99_ns = nt_stats_percentile(t->gap_ns, n, 99);
 	t->max_ns = t->gap_ns[n - 1];
 }

@@ -121,7 +121,7 @@ static const char *mark(const struct nt_flow_result *r, const struct nt_tl_seg *
  * IPv6 address's brackets. The stall, from the held segment to its late
  * ACK, is a highlighted rect block.
  */
-static void mermaid(FILE *out, const struct nt_flow_result *r)
+void nt_analysis_md_ladder(FILE *out, const struct nt_flow_result *r)
 {
 	const struct nt_stall_episode *ep = &r->first;
 	char a[64], b[64], label[48], rel[32], st[32];
@@ -177,7 +177,7 @@ static void worst_section(FILE *out, const struct nt_analysis *an, const struct 
 	      out);
 	nt_render_analysis_text_flow(out, an, r);
 	fputs("```\n", out);
-	mermaid(out, r);
+	nt_analysis_md_ladder(out, r);
 }
 
 int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,

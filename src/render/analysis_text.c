@@ -89,10 +89,10 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 		nt_fmt_endpoint(r->family, r->target_addr, r->target_port, tg, sizeof(tg)),
 		r->file + 1, r->syn_seen ? ", handshake seen" : ", mid-stream",
 		r->evicted ? ", evicted before the end" : "");
-	fprintf(out,
-		"  packets %" PRIu64
-		", mss %u/%u (0: no SYN), rtt to client %s ms, to target %s ms\n",
+	/* The legend only where a side's MSS is unknown: a flow whose handshake was seen has both. */
+	fprintf(out, "  packets %" PRIu64 ", mss %u/%u%s, rtt to client %s ms, to target %s ms\n",
 		r->packets, r->mss[NT_DIR_C2T], r->mss[NT_DIR_T2C],
+		r->mss[NT_DIR_C2T] && r->mss[NT_DIR_T2C] ? "" : " (0: no SYN)",
 		r->rtt_ns[NT_DIR_C2T] >= 0 ? nt_fmt_ms_trunc(r->rtt_ns[NT_DIR_C2T], rc, sizeof(rc))
 					   : "?",
 		r->rtt_ns[NT_DIR_T2C] >= 0 ? nt_fmt_ms_trunc(r->rtt_ns[NT_DIR_T2C], rt, sizeof(rt))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nt/render/format.h"
+#include "nt/render/run.h"
 
 static const struct nt_format formats[] = {
 	{ .name = "text",
@@ -25,7 +26,8 @@ static const struct nt_format formats[] = {
 	{ .name = "markdown",
 	  .about = "paste-ready, with a Mermaid diagram",
 	  .trace = &nt_markdown_trace,
-	  .analysis = nt_render_analysis_markdown },
+	  .analysis = nt_render_analysis_markdown,
+	  .runs = nt_render_incident_markdown },
 	{ .name = "svg",
 	  .about = "a ladder diagram",
 	  .trace = &nt_svg_trace,
@@ -33,7 +35,8 @@ static const struct nt_format formats[] = {
 	{ .name = "html",
 	  .about = "one self-contained page",
 	  .trace = &nt_html_trace,
-	  .analysis = nt_render_analysis_html },
+	  .analysis = nt_render_analysis_html,
+	  .runs = nt_render_incident_html },
 };
 
 static bool renders(const struct nt_format *f, enum nt_format_kind kind)

@@ -131,6 +131,16 @@ static void sockets_text(FILE *out, const struct nt_runinfo *ri)
 			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
 		fputs(" ms\n", out);
 	}
+	/*
+	 * The route's quickack is checked before ping-pong: tcp_in_quickack_mode()
+	 * returns true for a dst with RTAX_QUICKACK whatever the socket's mode,
+	 * so a ping-pong reading under this fix delays nothing.
+	 */
+	if (strcmp(ri->fix, "quickack") == 0)
+		fputs("    (the route's quickack 1 overrides ping-pong: tcp_in_quickack_mode() "
+		      "acks "
+		      "at once for such a route whatever the socket's mode)\n",
+		      out);
 	if (ri->n_socks > TEXT_SOCKETS_MAX || ri->socks_dropped)
 		fprintf(out, "    ... %" PRIu64 " more connection%s (--format json lists them)\n",
 			(uint64_t)(ri->n_socks - TEXT_SOCKETS_MAX) + ri->socks_dropped,
@@ -174,6 +184,26 @@ static void capture_text(FILE *out, const struct nt_runinfo *ri)
 		fputs("drops unknown\n", out);
 }
 
+static void ready_text(FILE *out, const struct nt_runinfo *ri)
+{
+	char l[NT_FMT_MS_LEN];
+
+	if (!ri->ready_cmd && !ri->ready_log)
+		return;
+	fputs("    ready", out);
+	if (ri->ready_wait_ns >= 0)
+		fprintf(out, " after %s ms", nt_fmt_ms_trunc(ri->ready_wait_ns, l, sizeof(l)));
+	else
+		fputs(": never", out);
+	if (ri->ready_log)
+		fprintf(out, "; --ready-log \"%s\" %s", ri->ready_log,
+			ri->log_matched ? "matched" : "never matched");
+	if (ri->ready_cmd)
+		fprintf(out, "; --ready \"%s\" started %u time%s", ri->ready_cmd, ri->ready_tries,
+			nt_plural(ri->ready_tries));
+	fputc('\n', out);
+}
+
 void nt_run_text_header(FILE *out, const struct nt_runinfo *ri)
 {
 	char w[128], l[NT_FMT_MS_LEN], why[256];
@@ -192,6 +222,11 @@ void nt_run_text_header(FILE *out, const struct nt_runinfo *ri)
 			ri->unreachable, proc_words(&ri->target, w, sizeof(w)));
 	else
 		fprintf(out, "    never listened; %s\n", proc_words(&ri->target, w, sizeof(w)));
+	if (ri->daemonized)
+		fputs("    it forked into the background (the command exited 0 while its processes "
+		      "lived on): followed, and stopped at the end\n",
+		      out);
+	ready_text(out, ri);
 	fprintf(out, "  client %s: %s\n", ri->client_addr, ri->client.cmd);
 	fprintf(out, "    %s", proc_words(&ri->client, w, sizeof(w)));
 	if (ri->client.run_ns >= 0)
@@ -352,8 +387,21 @@ static struct json_object *exchanges_json(bool *oom, const struct nt_runinfo *ri
 
 	nt_json_put(oom, o, "count", nt_json_u64(t->n));
 	nt_json_put_i64(oom, o, "p50_ns", t->p50_ns, t->p50_ns >= 0);
+	nt_json_put_i64(oom, o, "p90_ns", t->p90_ns, t->p90_ns >= 0);
 	nt_json_put_i64(oom, o, "p99_ns", t->p99_ns, t->p99_ns >= 0);
 	nt_json_put_i64(oom, o, "max_ns", t->max_ns, t->max_ns >= 0);
+	return o;
+}
+
+static struct json_object *ready_json(bool *oom, const struct nt_runinfo *ri)
+{
+	struct json_object *o = json_object_new_object();
+
+	nt_json_put_str(oom, o, "cmd", ri->ready_cmd);
+	nt_json_put_str(oom, o, "log_regex", ri->ready_log);
+	nt_json_put(oom, o, "log_matched", json_object_new_boolean(ri->log_matched));
+	nt_json_put(oom, o, "tries", json_object_new_int64(ri->ready_tries));
+	nt_json_put_i64(oom, o, "wait_ns", ri->ready_wait_ns, ri->ready_wait_ns >= 0);
 	return o;
 }
 
@@ -374,10 +422,12 @@ struct json_object *nt_run_json(bool *oom, const struct nt_runinfo *ri)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *client = proc_json(oom, &ri->client);
+	struct json_object *target = proc_json(oom, &ri->target);
 	struct json_object *listener = listener_json(oom, ri);
 	char why[256];
 
 	nt_json_put_str(oom, client, "stderr_tail", ri->client_stderr_tail);
+	nt_json_put(oom, target, "daemonized", json_object_new_boolean(ri->daemonized));
 	nt_json_put(oom, o, "fix", json_object_new_string(ri->fix));
 	nt_json_put(oom, o, "fix_about", json_object_new_string(ri->fix_about));
 	nt_json_put(oom, o, "kernel", json_object_new_string(ri->kernel));
@@ -385,8 +435,10 @@ struct json_object *nt_run_json(bool *oom, const struct nt_runinfo *ri)
 		    json_object_new_string(ri->family == AF_INET6 ? "ipv6" : "ipv4"));
 	nt_json_put(oom, o, "client_addr", json_object_new_string(ri->client_addr));
 	nt_json_put(oom, o, "target_addr", json_object_new_string(ri->target_addr));
-	nt_json_put(oom, o, "target", proc_json(oom, &ri->target));
+	nt_json_put(oom, o, "target", target);
 	nt_json_put(oom, o, "client", client);
+	nt_json_put(oom, o, "ready", ready_json(oom, ri));
+	nt_json_put_i64(oom, o, "uids_mapped", (int64_t)ri->uids_mapped, ri->uids_mapped > 0);
 	if (listener)
 		nt_json_put(oom, o, "listener", listener);
 	else

@@ -114,15 +114,16 @@ a=$("$NAGLE_TRACE" analyze --format json "$NT_TMP/py.pcap" | python3 -c \
 	'import json, sys; print(json.load(sys.stdin)["summary"]["stalls"])')
 [ "$a" = "$n" ] || fail "analyze of -w's file found $a stalls, the run $n"
 
-# Markdown and HTML name the command that made them (they share analyze's renderers).
+# Markdown and HTML are the incident report: summary first, no "analyze".
 run --target "$SERVER 7000" --client "$PYCLIENT target 7000 5" --format markdown -o "$NT_TMP/py.md"
 ok "python client, markdown"
-grep -qE "^## nagle-trace run: [0-9]+ stalls? in 1 flow" "$NT_TMP/py.md" ||
-	fail "markdown heading: $(grep '^## ' "$NT_TMP/py.md")"
+grep -qE "^# Incident: [0-9]+ Nagle/delayed-ACK stalls? in 5 requests" "$NT_TMP/py.md" ||
+	fail "markdown heading: $(grep '^# ' "$NT_TMP/py.md")"
+grep -q '^\*\*Summary:\*\* ' "$NT_TMP/py.md" || fail "the incident has no summary"
 grep -q "nagle-trace analyze" "$NT_TMP/py.md" && fail "the run's markdown says analyze"
 run --target "$SERVER 7000" --client "$PYCLIENT target 7000 5" --format html -o "$NT_TMP/py.html"
 ok "python client, html"
-grep -q "<title>nagle-trace run: stalls found</title>" "$NT_TMP/py.html" ||
+grep -qE "<title>Incident: [0-9]+ Nagle/delayed-ACK stalls?</title>" "$NT_TMP/py.html" ||
 	fail "html title: $(grep -o '<title>[^<]*' "$NT_TMP/py.html")"
 
 # 2. The Node client: net.Socket leaves Nagle on. JSON, validated.
@@ -207,7 +208,7 @@ said "$NT_TMP/err" "the target never listened: not within --listen-timeout 1.000
 said "$NT_TMP/nl.txt" "never listened"
 said "$NT_TMP/nl.txt" "not started; the run ended: target did not listen in time"
 [ "$ms" -ge 900 ] && [ "$ms" -lt 6000 ] || fail "never listening: reported after $ms ms, want ~1 s"
-run --listen-timeout 1 --target "$SERVER 7000 --host 127.0.0.1" --client 'true' -o /dev/null
+run --listen-timeout 3 --target "$SERVER 7000 --host 127.0.0.1" --client 'true' -o /dev/null
 [ "$rc" = 3 ] || fail "loopback listener: exit $rc, want 3"
 said "$NT_TMP/err" "(it listened on 127.0.0.1 port 7000, which the client cannot reach)"
 run --target 'echo "no config"; exit 5' --client 'true' -o /dev/null

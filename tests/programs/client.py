@@ -40,6 +40,8 @@ def main():
     ap.add_argument("count", type=int)
     ap.add_argument("--body-bytes", type=int, default=100)
     ap.add_argument("--nodelay", action="store_true")
+    ap.add_argument("--one-write", action="store_true",
+                    help="send header and body in one sendall(): no hold at the client")
     args = ap.parse_args()
     body = b"B" * args.body_bytes
     header = struct.pack("!I", len(body))
@@ -50,8 +52,11 @@ def main():
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         for _ in range(args.count):
             t = time.monotonic()
-            s.sendall(header)
-            s.sendall(body)
+            if args.one_write:
+                s.sendall(header + body)
+            else:
+                s.sendall(header)
+                s.sendall(body)
             (n,) = struct.unpack("!I", recv_exact(s, 4))
             recv_exact(s, n)
             lat.append((time.monotonic() - t) * 1000)

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 """Length-prefixed request/response server for `nagle-trace run` tests.
 
-usage: server.py PORT [--reply-bytes N] [--host ADDR]
+usage: server.py PORT [--reply-bytes N] [--host ADDR] [--split-reply]
 
 A request is a 4-byte big-endian length and that many body bytes; the reply
 is a 4-byte length and --reply-bytes bytes, written with one sendall(). One
 thread per connection. Listens on [::] (dual stack) when the kernel has IPv6,
 else 0.0.0.0. TCP_NODELAY is left off, as most servers leave it: a reply is
-one write, so Nagle never holds it; the stall is the client's.
+one write, so Nagle never holds it; the stall is the client's. With
+--split-reply the length and the body go in two sendall() calls: the body
+waits for the client's delayed ACK, a hold at the target.
 """
 import argparse
 import socket
@@ -27,8 +29,9 @@ def recv_exact(conn, n):
     return bytes(buf)
 
 
-def serve(conn, reply_bytes):
-    reply = struct.pack("!I", reply_bytes) + b"R" * reply_bytes
+def serve(conn, reply_bytes, split):
+    reply_head = struct.pack("!I", reply_bytes)
+    body = b"R" * reply_bytes
     with conn:
         while True:
             head = recv_exact(conn, 4)
@@ -37,7 +40,11 @@ def serve(conn, reply_bytes):
             (length,) = struct.unpack("!I", head)
             if recv_exact(conn, length) is None:
                 return
-            conn.sendall(reply)
+            if split:
+                conn.sendall(reply_head)
+                conn.sendall(body)
+            else:
+                conn.sendall(reply_head + body)
 
 
 def listener(host, port):
@@ -63,13 +70,14 @@ def main():
     ap.add_argument("port", type=int)
     ap.add_argument("--reply-bytes", type=int, default=16)
     ap.add_argument("--host", default=None)
+    ap.add_argument("--split-reply", action="store_true")
     args = ap.parse_args()
     s = listener(args.host, args.port)
     print(f"server.py: listening on port {args.port}", flush=True)
     try:
         while True:
             conn, _ = s.accept()
-            threading.Thread(target=serve, args=(conn, args.reply_bytes), daemon=True).start()
+            threading.Thread(target=serve, args=(conn, args.reply_bytes, args.split_reply), daemon=True).start()
     except KeyboardInterrupt:
         sys.exit(0)
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <regex.h>
 
 #include "nt/live/procs_log.h"
 
@@ -102,6 +103,65 @@ static void test_no_prefix_passes_through(void **state)
 	close(fd);
 }
 
+static void feed(struct nt_procs_linebuf *lb, const char *text)
+{
+	nt_procs_linebuf_feed(lb, text, strlen(text));
+}
+
+/* what this checks: --ready-log matches whole lines, split across reads, with or without a prefix */
+static void test_match_lines(void **state)
+{
+	static struct nt_procs_linebuf lb;
+	regex_t re;
+	int fd = memfd();
+	char *out;
+	(void)state;
+
+	assert_int_equal(regcomp(&re, "^ready to accept connections$", REG_EXTENDED | REG_NOSUB),
+			 0);
+	nt_procs_linebuf_init(&lb, fd, "target: ");
+	lb.match = &re;
+	feed(&lb, "not ready to accept connections\nready to");
+	assert_false(lb.matched);
+	feed(&lb, " accept connect");
+	assert_false(lb.matched); /* no newline yet: not a line */
+	feed(&lb, "ions\n");
+	assert_true(lb.matched);
+	/* Without a prefix the bytes pass as they come, and lines are still matched. */
+	nt_procs_linebuf_init(&lb, fd, NULL);
+	lb.match = &re;
+	feed(&lb, "x\nready to accept connections");
+	assert_false(lb.matched);
+	nt_procs_linebuf_flush(&lb);
+	assert_true(lb.matched);
+	out = contents(fd);
+	assert_string_equal(out, "target: not ready to accept connections\n"
+				 "target: ready to accept connections\n"
+				 "x\nready to accept connections");
+	free(out);
+	regfree(&re);
+	close(fd);
+}
+
+/* what this checks: at teardown the shell's "Terminated" is dropped; before it, and other lines, pass */
+static void test_quiet_terminated(void **state)
+{
+	static struct nt_procs_linebuf lb;
+	int fd = memfd();
+	char *out;
+	(void)state;
+
+	nt_procs_linebuf_init(&lb, fd, "target: ");
+	feed(&lb, "Terminated\n");
+	lb.quiet_terminated = true;
+	feed(&lb, "Terminated\nTerminated by you\nTerminated");
+	nt_procs_linebuf_flush(&lb);
+	out = contents(fd);
+	assert_string_equal(out, "target: Terminated\ntarget: Terminated by you\n");
+	free(out);
+	close(fd);
+}
+
 static void test_tail_last_lines(void **state)
 {
 	static struct nt_procs_tail t;
@@ -156,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_lines_prefixed),
 		cmocka_unit_test(test_long_line_cut),
 		cmocka_unit_test(test_no_prefix_passes_through),
+		cmocka_unit_test(test_match_lines),
+		cmocka_unit_test(test_quiet_terminated),
 		cmocka_unit_test(test_tail_last_lines),
 		cmocka_unit_test(test_tail_wraps),
 	};

@@ -151,7 +151,8 @@ static void test_refusals(void **state)
 		"--target", "s", "--client", "c", "--fix", "none,");
 	REFUSED("--wait-port: \"0\" is out of range (1..65535)", "--target", "s", "--client", "c",
 		"--wait-port", "0");
-	REFUSED("--format svg holds one run: give one --fix, or text, json, jsonl or markdown",
+	REFUSED("--format svg holds one run: give one --fix, or text, json, jsonl, markdown or "
+		"html",
 		"--target", "s", "--client", "c", "--fix", "none,nodelay", "--format", "svg");
 	REFUSED("--write: nothing to write with --capture none", "--target", "s", "--client", "c",
 		"--capture", "none", "-w", "x.pcap");
@@ -229,7 +230,7 @@ static void test_exit_status(void **state)
 {
 	struct nt_runinfo ri[2];
 	struct nt_analysis an[2];
-	struct nt_run_report r[2] = { { &ri[0], &an[0] }, { &ri[1], &an[1] } };
+	struct nt_run_report r[2] = { { &ri[0], &an[0], NULL }, { &ri[1], &an[1], NULL } };
 
 	(void)state;
 	memset(an, 0, sizeof(an));

@@ -37,6 +37,7 @@
 #define NT_PROCS_LISTEN_TIMEOUT_NS (10LL * 1000000000LL) /* --listen-timeout default */
 #define NT_PROCS_RUN_TIMEOUT_NS	   (60LL * 1000000000LL) /* --timeout default */
 #define NT_PROCS_TERM_GRACE_NS	   (2LL * 1000000000LL)	 /* SIGTERM -> SIGKILL */
+#define NT_PROCS_READY_RETRY_NS	   (50LL * 1000000LL)	 /* --ready: between two tries */
 #define NT_PROCS_POLLFDS_MAX	   4
 #define NT_PROCS_TARGET_PREFIX	   "target: "
 /* The LD_PRELOAD library of --fix nodelay, found by nt_procs_preload_path(). */
@@ -54,17 +55,39 @@
  * @listen_timeout_ns: how long the target may take to listen
  * @run_timeout_ns: the whole run, from nt_procs_start() to the client's exit
  * @term_grace_ns: between SIGTERM and SIGKILL at teardown
+ * @ready_cmd: --ready CMD, run by `/bin/sh -c` in the client namespace once
+ *             the target listens, again every NT_PROCS_READY_RETRY_NS until
+ *             it exits 0 (then the client starts); NULL for none
+ * @ready_log: --ready-log REGEX, a POSIX extended regular expression a line
+ *             of the target's output must match before the client starts;
+ *             NULL for none
  *
- * nt_procs_job_init() fills the defaults.
+ * nt_procs_job_init() fills the defaults. The listen timeout bounds the
+ * whole wait: listener, log line and probe.
  */
 struct nt_procs_job {
 	const char *target_cmd;
 	const char *client_cmd;
+	const char *ready_cmd;
+	const char *ready_log;
 	uint16_t wait_port;
 	int64_t listen_timeout_ns;
 	int64_t run_timeout_ns;
 	int64_t term_grace_ns;
 };
+
+/**
+ * nt_procs_uids_mapped() - how many user ids our user namespace maps
+ *
+ * Plain `unshare -Urn` maps one (root inside is the caller outside), and a
+ * server that switches to its own user or sets supplementary groups fails
+ * there with EINVAL (the id has no mapping: make_kuid(), setgroups(2)).
+ * Real root's namespace maps 4294967295, `unshare --map-auto` a range from
+ * /etc/subuid.
+ *
+ * Return: the sum of /proc/self/uid_map's counts, 0 when unreadable.
+ */
+uint64_t nt_procs_uids_mapped(void);
 
 /**
  * nt_procs_job_init() - no commands yet, no port, the timeouts of
@@ -121,9 +144,10 @@ enum nt_procs_end {
 	NT_PROCS_END_CLIENT_EXITED,  /* the client exited (with any status) */
 	NT_PROCS_END_TARGET_EXITED,  /* the target exited before it listened */
 	NT_PROCS_END_LISTEN_TIMEOUT, /* the target did not listen within the listen timeout */
-	NT_PROCS_END_RUN_TIMEOUT,    /* the run timeout hit while the client ran */
-	NT_PROCS_END_STOPPED,	     /* *stop was set, or nt_procs_stop() called */
-	NT_PROCS_END_FAILED,	     /* a step of ours failed (see the error message) */
+	NT_PROCS_END_NOT_READY,	  /* it listened, but --ready / --ready-log did not hold in time */
+	NT_PROCS_END_RUN_TIMEOUT, /* the run timeout hit while the client ran */
+	NT_PROCS_END_STOPPED,	  /* *stop was set, or nt_procs_stop() called */
+	NT_PROCS_END_FAILED,	  /* a step of ours failed (see the error message) */
 };
 
 /**
@@ -185,6 +209,14 @@ struct nt_procs_listener {
  *                      characters but tab and newline shown as '?'
  * @notes: what the init could not set up but ran without, "" when all went
  *         well (e.g. "/proc of the run's PID namespace not mounted: ...")
+ * @daemonized: the target's command exited 0 before it listened while other
+ *              processes of the run's PID namespace lived on (a server that
+ *              forks into the background): they were followed, and stopped
+ *              at the end as the target would have been
+ * @log_matched: a line of the target's output matched --ready-log
+ * @ready_tries: times the --ready probe was started
+ * @ready_status: the wait status of its last try, -1 before any ended
+ * @ready_wait_ns: target start -> the client could start, -1 when never
  */
 struct nt_procs_result {
 	enum nt_procs_end end;
@@ -197,6 +229,11 @@ struct nt_procs_result {
 	int64_t client_run_ns;
 	char client_stderr_tail[NT_PROCS_TAIL_BYTES + 1];
 	char notes[256];
+	bool daemonized;
+	bool log_matched;
+	unsigned ready_tries;
+	int ready_status;
+	int64_t ready_wait_ns;
 };
 
 /**
@@ -219,6 +256,13 @@ struct nt_procs {
 	int64_t listen_deadline_mono_ns;
 	int64_t run_deadline_mono_ns;
 	int64_t stop_mono_ns;
+	int64_t next_ready_mono_ns;
+	bool ready_running;
+	bool ready_ok;
+	bool listening;
+	bool others_alive;
+	bool have_re;
+	regex_t ready_re;
 	struct nt_procs_linebuf target_lines;
 	struct nt_procs_tail client_tail;
 	struct procs_spawn_plan *plan;

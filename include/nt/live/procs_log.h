@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <regex.h>
 
 /* A line longer than this is written in pieces of this size, each prefixed. */
 #define NT_PROCS_LINE_BYTES 4096
@@ -20,12 +21,20 @@
  * struct nt_procs_linebuf - a partial line waiting for its newline
  * @fd: where complete lines go
  * @prefix: written before each line; NULL passes bytes through unbuffered
+ * @match: each whole line is matched against it until one matches (even
+ *         with no @prefix), NULL for none
+ * @matched: a line matched @match
+ * @quiet_terminated: drop the line "Terminated" (the shell's report of our
+ *                    SIGTERM), set at teardown
  * @buf: the partial line
  * @len: bytes in @buf
  */
 struct nt_procs_linebuf {
 	int fd;
 	const char *prefix;
+	const regex_t *match;
+	bool matched;
+	bool quiet_terminated;
 	char buf[NT_PROCS_LINE_BYTES];
 	size_t len;
 };

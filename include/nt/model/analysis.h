@@ -203,6 +203,8 @@ struct nt_analysis_file {
  * @stalls: stall episodes
  * @think_time: think-time episodes
  * @by_delack: stalls per enum nt_delack_class
+ * @by_dir: stalls per direction of the held data (enum nt_dir: NT_DIR_C2T,
+ *          the flow's client held)
  * @total_stall_ns: the stalls' durations summed
  * @stalled_wall_ns: wall-clock time a connection waited: each flow's union of
  *                   its stall intervals (struct nt_flow_result @wall), summed
@@ -221,6 +223,7 @@ struct nt_analysis_summary {
 	uint64_t stalls;
 	uint64_t think_time;
 	uint64_t by_delack[3];
+	uint64_t by_dir[2];
 	int64_t total_stall_ns;
 	int64_t stalled_wall_ns;
 	int64_t stalled_wall_min_ns;

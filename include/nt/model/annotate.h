@@ -50,6 +50,8 @@ enum nt_annot_role {
  * @stall_ns: H -> R, the time the held data lost
  * @held_len: H's payload bytes
  * @delack: which delayed-ACK timer the ACK delay matches
+ * @held_t_ns: when H was seen (the incident report lists stalls by time)
+ * @dir: whose data was held (enum nt_dir)
  */
 struct nt_annot_stall {
 	uint32_t file;
@@ -60,6 +62,8 @@ struct nt_annot_stall {
 	int64_t stall_ns;
 	uint32_t held_len;
 	enum nt_delack_class delack;
+	int64_t held_t_ns;
+	enum nt_dir dir;
 };
 
 /**

@@ -51,6 +51,7 @@ enum nt_run_end {
 	NT_RUN_END_CLIENT_EXITED,  /* the client exited, with any status */
 	NT_RUN_END_TARGET_EXITED,  /* the target exited before it listened */
 	NT_RUN_END_LISTEN_TIMEOUT, /* the target did not listen within --listen-timeout */
+	NT_RUN_END_NOT_READY,	   /* it listened; --ready / --ready-log did not hold in time */
 	NT_RUN_END_RUN_TIMEOUT,	   /* --timeout hit while the client ran */
 	NT_RUN_END_STOPPED,	   /* a signal stopped the run */
 	NT_RUN_END_FAILED,	   /* a step of ours failed */
@@ -167,6 +168,17 @@ struct nt_sock_samples {
  * @notes: what the run could not set up but ran without, "" when none
  * @cap_stats_known: the capture's counters were read
  * @oom: an allocation failed: some samples are missing
+ * @daemonized: the target's command exited 0 before it listened and its
+ *              processes (a daemon) were followed, then stopped at the end
+ * @ready_cmd: --ready CMD, NULL for none
+ * @ready_log: --ready-log REGEX, NULL for none
+ * @log_matched: a line of the target's output matched @ready_log
+ * @ready_tries: times @ready_cmd was started
+ * @ready_wait_ns: target start -> the client could start, -1 when never
+ * @command_line: the invocation, shell-quoted ("nagle-trace run --target
+ *                ..."), NULL when unknown (not owned)
+ * @uids_mapped: how many user ids the run's user namespace maps (1 under
+ *               plain `unshare -Urn`), 0 when unknown
  */
 struct nt_runinfo {
 	const char *fix;
@@ -205,6 +217,14 @@ struct nt_runinfo {
 	char notes[256];
 	bool cap_stats_known;
 	bool oom;
+	bool daemonized;
+	const char *ready_cmd;
+	const char *ready_log;
+	bool log_matched;
+	unsigned ready_tries;
+	int64_t ready_wait_ns;
+	uint64_t uids_mapped;
+	const char *command_line;
 };
 
 /**

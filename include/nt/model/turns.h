@@ -40,6 +40,7 @@
  * @cap: slots of @gap_ns
  * @oom: an allocation failed: some turns were not kept
  * @p50_ns: median of the kept durations after nt_turns_finish(), -1 with none
+ * @p90_ns: the 90th percentile, likewise: a stall behind a healthy median shows here
  * @p99_ns: 99th percentile, likewise
  * @max_ns: longest, likewise
  */
@@ -55,6 +56,7 @@ struct nt_turns {
 	size_t cap;
 	bool oom;
 	int64_t p50_ns;
+	int64_t p90_ns;
 	int64_t p99_ns;
 	int64_t max_ns;
 };

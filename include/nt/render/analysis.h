@@ -79,6 +79,14 @@ nt_analysis_render_fn nt_render_analysis_html;
 int nt_analysis_svg_write(FILE *out, const struct nt_analysis *an, bool standalone);
 
 /**
+ * nt_analysis_md_ladder() - a flow's first stall as a Mermaid sequence
+ * diagram in a fenced block (GitHub renders it)
+ * @out: the stream
+ * @r: a flow with a stall
+ */
+void nt_analysis_md_ladder(FILE *out, const struct nt_flow_result *r);
+
+/**
  * nt_analysis_svg_flow() - the ladder diagram of one flow's first stall
  * @out: the stream
  * @an: a finished analysis

@@ -16,6 +16,20 @@
 #include "nt/render/analysis.h"
 #include "nt/render/render.h"
 
+struct nt_run_report;
+
+/**
+ * typedef nt_runs_render_fn - write `run`'s report of @n fixes as one document
+ * @out: the stream
+ * @runs: each fix's facts and analysis
+ * @n: how many (at least 1)
+ * @v: extras
+ *
+ * Return: 0 or a negative errno.
+ */
+typedef int nt_runs_render_fn(FILE *out, const struct nt_run_report *runs, size_t n,
+			      const struct nt_analysis_view *v);
+
 /**
  * struct nt_format - one output format
  * @name: its --format name
@@ -25,6 +39,9 @@
  * @records: a stream of self-contained records (JSON Lines), not a
  *           document: standard output gets each as it is made, where a
  *           document is held back until it is complete
+ * @runs: `run`'s own report of one fix or several in one document (the
+ *        incident report), NULL when `run` shows each fix through
+ *        @analysis and then the comparison
  */
 struct nt_format {
 	const char *name;
@@ -32,6 +49,7 @@ struct nt_format {
 	const struct nt_trace_doc *trace;
 	nt_analysis_render_fn *analysis;
 	bool records;
+	nt_runs_render_fn *runs;
 };
 
 /* What a command needs of a format. */

@@ -25,10 +25,12 @@
  * struct nt_run_report - one run: its facts and the analysis of its capture
  * @ri: the facts
  * @an: the finished analysis
+ * @annot: every stall of the analysis with its time (NULL: not kept)
  */
 struct nt_run_report {
 	const struct nt_runinfo *ri;
 	const struct nt_analysis *an;
+	const struct nt_annot_list *annot;
 };
 
 /**
@@ -94,6 +96,62 @@ void nt_run_markdown_header(FILE *out, const struct nt_runinfo *ri);
  * @ri: the run's facts
  */
 void nt_run_html_header(FILE *out, const struct nt_runinfo *ri);
+
+/**
+ * nt_render_incident_markdown() - the incident report of one fix or several
+ * in GitHub-flavoured Markdown (tables, Mermaid): summary and conclusion,
+ * before/after, latency per fix, the stalls, the socket readings, the first
+ * stall's ladder, the command that reproduces it (src/render/incident.c)
+ * @out: the stream
+ * @runs: the runs
+ * @n: how many (at least 1)
+ * @v: extras
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, size_t n,
+				const struct nt_analysis_view *v);
+
+/**
+ * nt_render_incident_html() - the same incident report as one
+ * self-contained HTML page (no script, nothing loaded), with an SVG the
+ * size of a slide for each fix's latency and the first stall's ladder
+ * @out: the stream
+ * @runs: the runs
+ * @n: how many (at least 1)
+ * @v: extras
+ *
+ * Return: 0 or a negative errno.
+ */
+int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const struct nt_analysis_view *v);
+
+/**
+ * nt_run_hidden_stalls() - a line naming stalls that hide behind a healthy
+ * request -> answer median (the median under a quarter of the stalls' mean
+ * duration), with their own mean; nothing otherwise
+ * @out: where
+ * @r: the run
+ * @bullet: before the line ("  ", "- ")
+ * @code_open: before the fix's name
+ * @code_close: after it
+ */
+void nt_run_hidden_stalls(FILE *out, const struct nt_run_report *r, const char *bullet,
+			  const char *code_open, const char *code_close);
+
+/**
+ * nt_run_conclusion_text() - the comparison's conclusion as one sentence:
+ * the fix that removed the stalls at the least cost (packets per request),
+ * where the data was held, request -> answer p50/p90/p99 and stalls before
+ * and after (nt/model/conclusion.h decides)
+ * @out: where
+ * @runs: the runs
+ * @n: how many
+ * @code_open: before a fix's name ("`" in Markdown, "" in text)
+ * @code_close: after it
+ */
+void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const char *code_open, const char *code_close);
 
 /**
  * nt_run_quote_lines() - write @text line by line, each after @prefix (a

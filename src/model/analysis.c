@@ -427,6 +427,7 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 		.ack = p->pkt.ack,
 		.len = p->pkt.payload_bytes,
 		.mss_opt = p->pkt.mss,
+		.has_ts = p->pkt.has_timestamps,
 		.frame_index = frame,
 	};
 	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) != 1)

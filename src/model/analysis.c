@@ -66,6 +66,7 @@ void nt_analysis_fini(struct nt_analysis *an)
 	free(an->files);
 	for (size_t i = 0; i < an->n_flows; i++) {
 		free(an->flows[i]->stall_ns);
+		free(an->flows[i]->all);
 		nt_spans_fini(&an->flows[i]->wall);
 		nt_spans_fini(&an->flows[i]->wall_min);
 		free(an->flows[i]);
@@ -258,6 +259,35 @@ static int keep_duration(struct nt_flow_result *r, int64_t stall_ns)
 	return 0;
 }
 
+/* Every stall, for the reports that list them all (JSON's "stalls"). */
+static int keep_rec(struct nt_flow_result *r, const struct nt_stall_episode *ep)
+{
+	if (r->stalls == r->all_cap) {
+		uint32_t cap = r->all_cap ? r->all_cap * 2 : NT_STALL_BATCH;
+		struct nt_stall_rec *v;
+
+		if (cap < r->all_cap)
+			return -ENOMEM;
+		v = realloc(r->all, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->all = v;
+		r->all_cap = cap;
+	}
+	r->all[r->stalls] = (struct nt_stall_rec){
+		.held_t_ns = ep->held_t_ns,
+		.ack_t_ns = ep->ack_t_ns,
+		.release_t_ns = ep->release_t_ns,
+		.held_frame = ep->held_frame,
+		.ack_frame = ep->ack_frame,
+		.release_frame = ep->release_frame,
+		.held_len = ep->held_len,
+		.dir = (uint8_t)ep->dir,
+		.delack = (uint8_t)ep->delack,
+	};
+	return 0;
+}
+
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
@@ -285,7 +315,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (keep_duration(r, ep->stall_ns) < 0)
+	if (keep_duration(r, ep->stall_ns) < 0 || keep_rec(r, ep) < 0)
 		return -ENOMEM;
 	r->stalls++;
 	r->total_ns += ep->stall_ns;

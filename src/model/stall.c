@@ -35,7 +35,8 @@
  *    (a FIN, later data), a repeated ACK is a window update;
  *  - "no answer": data from B seen with the late ACK or after it (less than
  *    --release-us before it, or later), that could reach A before R left
- *    (seen at least half the handshake's rtt(A) before R), is a request R may answer: A's
+ *    (seen at least half the handshake's rtt(A) before R: the data must reach A
+ *    and A's application answer it, slower than the kernel's SYN-ACK), is a request R may answer: A's
  *    application read it and wrote R (tcp_recvmsg() then tcp_sendmsg()),
  *    whatever the ACK did. A late ACK, then B's next request, then A's reply
  *    is an exchange, not a hold (also the live trace's target that read
@@ -45,9 +46,9 @@
  *  - "R within [rtt(A), release + rtt(A)] of the ACK": the held data leaves
  *    when the ACK reaches A (tcp_ack() -> tcp_data_snd_check()). Seen at A
  *    that is microseconds; seen at B or in between it is one round trip
- *    between the capture point and A later: sooner than that (half the
- *    handshake's round trip, to allow for jitter) R left A before the ACK
- *    got there, so the ACK did not release it; later than release +
+ *    between the capture point and A later: sooner than that (the
+ *    handshake's round trip less --release-us, for jitter) R left A before
+ *    the ACK got there, so the ACK did not release it; later than release +
  *    rtt(A), A had nothing queued: think time. rtt(A) is the smallest sample
  *    (SYN-ACK -> ACK of a handshake, or B's data -> A's first ACK of it),
  *    used only once it is a handshake's or the smallest of
@@ -131,13 +132,15 @@ uint32_t nt_stall_mss(const struct nt_stall_tracker *tr, enum nt_dir dir)
  * that path for sure (tcp_v4_conn_request() answers a SYN, and
  * tcp_rcv_synsent_state_process() a SYN-ACK, at once): a data sample may be
  * an ACK A delayed or sent with its next request, longer than the path, and
- * a lower bound too high drops real releases. And one release's trip is
- * sometimes a little quicker than the smallest sample was (0.938 ms against
- * a 0.961 ms sample in tcpdump's of10_pf5240 test): half of it is the bound
- * applied (RTT_LO_DIV). Without a handshake there is no lower bound.
+ * a lower bound too high drops real releases. Even the handshake's sample
+ * holds the host's own time to answer the SYN, which can exceed its time to
+ * send queued data on an ACK: 176 us of a Windows client's SYN-ACK -> ACK
+ * against releases seen 64 us after the ACK in nDPI's coap_mqtt test, 0.938
+ * ms against 0.961 in tcpdump's of10_pf5240. So the bound is that round trip
+ * less --release-us, the same allowance the upper bound gives a busy sender:
+ * R is seen within release of one round trip after the ACK. Without a
+ * handshake there is no lower bound.
  */
-#define RTT_LO_DIV 2
-
 static int64_t side_rtt(const struct nt_stall_side *a)
 {
 	if (a->rtt_ns > 0 && (a->rtt_syn || a->n_rtt >= NT_STALL_RTT_SAMPLES))
@@ -145,9 +148,22 @@ static int64_t side_rtt(const struct nt_stall_side *a)
 	return 0;
 }
 
-static int64_t side_rtt_lo(const struct nt_stall_side *a)
+static int64_t side_rtt_lo(const struct nt_stall_side *a, const struct nt_stall_params *p)
 {
-	return a->rtt_syn && a->rtt_ns > 0 ? a->rtt_ns / RTT_LO_DIV : 0;
+	return a->rtt_syn && a->rtt_ns > p->release_ns ? a->rtt_ns - p->release_ns : 0;
+}
+
+/*
+ * B's data can be what R answers only if it reached A, A's application read
+ * it and wrote R, and R came back to the capture point: a round trip plus
+ * the application's time, more than the kernel's answer to a SYN. Half the
+ * handshake's round trip is the bound (jitter): in tcpdump's bgp-4byte-asn
+ * test a KEEPALIVE seen 17 us after the peer's UPDATE, on a 52 us path, is
+ * no answer to it.
+ */
+static int64_t side_answer_lo(const struct nt_stall_side *a)
+{
+	return a->rtt_syn && a->rtt_ns > 0 ? a->rtt_ns / 2 : 0;
 }
 
 int64_t nt_stall_rtt(const struct nt_stall_tracker *tr, enum nt_dir dir)
@@ -218,7 +234,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 			struct nt_stall_episode *ep)
 {
 	int64_t rtt = side_rtt(a);
-	int64_t lo = side_rtt_lo(a);
+	int64_t lo = side_rtt_lo(a, p);
 	int64_t gap = seg->t_ns - a->ack_t_ns;
 
 	if (seg->len >= nt_stall_mss(tr, seg->dir))
@@ -233,7 +249,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 	 * leaving just behind the ACK: R was written and held.
 	 */
 	if (nt_known(a->answer_t_ns) && a->answer_t_ns + p->release_ns >= a->ack_t_ns &&
-	    seg->t_ns - a->answer_t_ns >= lo)
+	    seg->t_ns - a->answer_t_ns >= side_answer_lo(a))
 		return 0;
 	*ep = (struct nt_stall_episode){
 		.dir = seg->dir,

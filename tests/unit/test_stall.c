@@ -347,9 +347,10 @@ static void test_mid_stream(void **state)
 
 /*
  * Both sides hold a small write behind the other's delayed ACK (BGP
- * keepalives). The target's R leaves 10 µs after the client's R is seen:
- * less than half the 50 µs round trip to the target, so the client's data
- * had not reached it yet: no answer, both are stalls.
+ * keepalives), seen at the client, 20 ms from the target. The target's R
+ * is seen 2 ms after the client's R: the client's data had not reached the
+ * target when R left (an answer shows at least half the 20 ms round trip
+ * later), so R does not answer it: both are stalls.
  */
 static void test_both_directions(void **state)
 {
@@ -357,30 +358,27 @@ static void test_both_directions(void **state)
 
 	(void)state;
 	start(&s, AF_INET6);
-	handshake(&s, 50, 60);
-	seg(&s, 1000, T, PA, 5001, 1001, 19);
-	seg(&s, 1020, C, PA, 1001, 5001, 19);
-	seg(&s, 42800, C, A, 1020, 5020, 0);
-	seg(&s, 42850, T, A, 5020, 1020, 0);
-	seg(&s, 42880, C, PA, 1020, 5020, 87);
-	seg(&s, 42890, T, PA, 5020, 1020, 19); /* does not ack the client's R */
+	handshake(&s, 20000, 20010);
+	seg(&s, 30000, T, PA, 5001, 1001, 19);
+	seg(&s, 30020, C, PA, 1001, 5001, 19);
+	seg(&s, 72000, C, A, 1020, 5020, 0);
+	seg(&s, 90020, T, A, 5020, 1020, 0);
+	seg(&s, 90040, C, PA, 1020, 5020, 87);
+	seg(&s, 92000, T, PA, 5020, 1020, 19); /* does not ack the client's R */
 	assert_int_equal(s.n_ep, 2);
 	assert_int_equal(s.ep[0].dir, C);
 	assert_int_equal(s.ep[1].dir, T);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
 	assert_int_equal(s.ep[1].kind, NT_EPISODE_STALL);
 
-	/* 60 µs later than the client's data it may be the answer to it: not counted. */
+	/* The client's request right behind its ACK reached the target in time: R may answer it. */
 	start(&s, AF_INET6);
-	handshake(&s, 50, 60);
-	seg(&s, 1000, T, PA, 5001, 1001, 19);
-	seg(&s, 1020, C, PA, 1001, 5001, 19);
-	seg(&s, 42800, C, A, 1020, 5020, 0);
-	seg(&s, 42850, T, A, 5020, 1020, 0);
-	seg(&s, 42880, C, PA, 1020, 5020, 87);
-	seg(&s, 42940, T, PA, 5020, 1020, 19);
-	assert_int_equal(s.n_ep, 1);
-	assert_int_equal(s.ep[0].dir, C);
+	handshake(&s, 20000, 20010);
+	seg(&s, 30000, T, PA, 5001, 1001, 19);
+	seg(&s, 72000, C, A, 1001, 5020, 0);
+	seg(&s, 72100, C, PA, 1001, 5020, 87);
+	seg(&s, 92000, T, PA, 5020, 1001, 19);
+	assert_int_equal(s.n_ep, 0);
 }
 
 /*
@@ -521,7 +519,8 @@ static void test_nagle_off(void **state)
 /*
  * The lower bound. Seen at the target, 20 ms from the client (handshake):
  * R shows 0.2 ms after the ACK, so it left the client about 10 ms before
- * the ACK got there: not released by it. 20 ms after: released.
+ * the ACK got there: not released by it. 20 ms after: released. (nDPI's
+ * coap_mqtt test: a 176 us handshake, releases 64 us after the ACK.)
  */
 static void test_release_too_early(void **state)
 {
@@ -542,6 +541,28 @@ static void test_release_too_early(void **state)
 	seg(&s, 90050, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+
+	/* The bound is the round trip less --release-us: 18.5 ms is too soon, 19.5 ms not. */
+	start(&s, AF_INET);
+	handshake(&s, 20, 20020);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 70000, T, A, 5001, 1005, 0);
+	seg(&s, 88500, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+	start(&s, AF_INET);
+	handshake(&s, 20, 20020);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 70000, T, A, 5001, 1005, 0);
+	seg(&s, 89500, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+
+	/* A sub-millisecond handshake sets no bound: a release 64 us after the ACK stands. */
+	start(&s, AF_INET);
+	handshake(&s, 20, 196);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 40000, T, A, 5001, 1005, 0);
+	seg(&s, 40064, C, PA, 1005, 5001, 60);
+	assert_int_equal(s.n_ep, 1);
 }
 
 /*

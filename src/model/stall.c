@@ -187,7 +187,13 @@ static bool is_pure_ack(const struct nt_stall_seg *seg)
 static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 		   const struct nt_stall_params *p, const struct nt_stall_seg *seg)
 {
-	int64_t path_ns = side_rtt(a);
+	/*
+	 * Every sample is at least the path, so the smallest, even alone, is a
+	 * safe part to take off ACK - H: one long sample can only hide a stall,
+	 * never make one (skype_no_unknown: a SYN retransmitted, one 292 ms
+	 * data sample, then an ACK 293 ms after H: the path, not a timer).
+	 */
+	int64_t path_ns = a->rtt_ns > 0 ? a->rtt_ns : 0;
 	bool late = false;
 
 	if (b->state == NT_STALL_HELD) {

@@ -265,7 +265,7 @@ static void test_receiver_vantage(void **state)
 	seg(&s, 55010, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
-	assert_int_equal(s.ep[0].window_ns, 1000 * US + 5000 * US);
+	assert_int_equal(s.ep[0].window_ns, 1000 * US + 5000 * US + 5000 * US / 16);
 	assert_int_equal(s.tr.side[C].rtt_ns, 5000 * US);
 
 	start(&s, AF_INET);
@@ -603,7 +603,34 @@ static void test_rtt_robust(void **state)
 	seg(&s, 445000, C, PA, 1005, 5031, 8);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
-	assert_int_equal(s.ep[0].window_ns, 6000 * US);
+	assert_int_equal(s.ep[0].window_ns, 6000 * US + 5000 * US / 16);
+}
+
+/*
+ * The path's jitter: seen at the target, the client 141.4 ms away (nDPI's
+ * tor capture), a release 2.6 ms past one round trip is still inside the
+ * window (1 ms + rtt + rtt/16 = 151.2 ms); 10 ms past it is think time.
+ */
+static void test_rtt_jitter(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 20, 141420);
+	seg(&s, 200000, C, PA, 1001, 5001, 586);
+	seg(&s, 400000, T, A, 5001, 1587, 0);
+	seg(&s, 544000, C, PA, 1587, 5001, 586);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+
+	start(&s, AF_INET);
+	handshake(&s, 20, 141420);
+	seg(&s, 200000, C, PA, 1001, 5001, 586);
+	seg(&s, 400000, T, A, 5001, 1587, 0);
+	seg(&s, 552000, C, PA, 1587, 5001, 586);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
 }
 
 /* H's last byte is at 2^32 - 1: the ACK and the released data wrap to 2. */
@@ -678,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_nagle_off),
 		cmocka_unit_test(test_release_too_early),
 		cmocka_unit_test(test_rtt_robust),
+		cmocka_unit_test(test_rtt_jitter),
 		cmocka_unit_test(test_wraparound),
 		cmocka_unit_test(test_piggyback_and_more_data),
 		cmocka_unit_test(test_classify),

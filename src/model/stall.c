@@ -320,8 +320,18 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 		b->mss = seg->mss_opt;
 		a->own_mss = seg->mss_opt;
 	}
-	if (seq_len == 0)
+	if (seq_len == 0) {
+		/*
+		 * A pure ACK carries its sender's SND.NXT (RFC 9293 §3.4): past
+		 * the data seen, it names data the capture missed, and data
+		 * sent below it later is a retransmission (nDPI's tor capture:
+		 * a cell lost before the capture point, its RTO retransmission
+		 * then held the next cell by the congestion window, not Nagle).
+		 */
+		if (a->snd_seen && nt_seq_after(seg->seq, a->snd_max))
+			a->snd_max = seg->seq;
 		return 0;
+	}
 
 	uint32_t end = seg->seq + seq_len;
 	bool retx = a->snd_seen && nt_seq_before(seg->seq, a->snd_max);

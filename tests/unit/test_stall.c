@@ -651,6 +651,27 @@ static void test_wraparound(void **state)
 	assert_int_equal(s.ep[0].held_len, 10);
 }
 
+/*
+ * A pure ACK whose seq is past the data seen names data the capture missed:
+ * the later segment below it is a retransmission (an RTO after a loss
+ * before the capture point), never H.
+ */
+static void test_unseen_data_retransmitted(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 100);
+	seg(&s, 1100, C, A, 1001, 5101, 0);
+	seg(&s, 2000, T, A, 5687, 1001, 0);	 /* T has sent up to 5687: 586 bytes unseen */
+	seg(&s, 300000, T, PA, 5101, 1001, 586); /* their RTO retransmission */
+	seg(&s, 500000, C, A, 1001, 5687, 0);
+	seg(&s, 500100, T, PA, 5687, 1001, 100);
+	assert_int_equal(s.n_ep, 0);
+}
+
 /* An ACK riding on data, or further data from the sender, cancels H. */
 static void test_piggyback_and_more_data(void **state)
 {
@@ -706,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_release_too_early),
 		cmocka_unit_test(test_rtt_robust),
 		cmocka_unit_test(test_rtt_jitter),
+		cmocka_unit_test(test_unseen_data_retransmitted),
 		cmocka_unit_test(test_wraparound),
 		cmocka_unit_test(test_piggyback_and_more_data),
 		cmocka_unit_test(test_classify),

@@ -138,9 +138,9 @@ uint32_t nt_stall_mss(const struct nt_stall_tracker *tr, enum nt_dir dir)
  * send queued data on an ACK: 176 us of a Windows client's SYN-ACK -> ACK
  * against releases seen 64 us after the ACK in nDPI's coap_mqtt test, 0.938
  * ms against 0.961 in tcpdump's of10_pf5240. So the bound is that round trip
- * less --release-us, the same allowance the upper bound gives a busy sender:
- * R is seen within release of one round trip after the ACK. Without a
- * handshake there is no lower bound.
+ * less --release-us and 1/16 of it, the allowances the upper bound gives a
+ * busy sender and the path's jitter: R is seen within them of one round
+ * trip after the ACK. Without a handshake there is no lower bound.
  */
 /*
  * A release seen away from A comes one round trip after the ACK, and that
@@ -160,7 +160,9 @@ static int64_t side_rtt(const struct nt_stall_side *a)
 
 static int64_t side_rtt_lo(const struct nt_stall_side *a, const struct nt_stall_params *p)
 {
-	return a->rtt_syn && a->rtt_ns > p->release_ns ? a->rtt_ns - p->release_ns : 0;
+	int64_t slack = p->release_ns + a->rtt_ns / RTT_JITTER_DIV;
+
+	return a->rtt_syn && a->rtt_ns > slack ? a->rtt_ns - slack : 0;
 }
 
 /*

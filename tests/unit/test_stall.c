@@ -542,18 +542,18 @@ static void test_release_too_early(void **state)
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
 
-	/* The bound is the round trip less --release-us: 18.5 ms is too soon, 19.5 ms not. */
+	/* The bound is the round trip less --release-us and 1/16 of it (17.75 ms): 17.5 ms is too soon, 18 ms not. */
 	start(&s, AF_INET);
 	handshake(&s, 20, 20020);
 	seg(&s, 30000, C, PA, 1001, 5001, 4);
 	seg(&s, 70000, T, A, 5001, 1005, 0);
-	seg(&s, 88500, C, PA, 1005, 5001, 8);
+	seg(&s, 87500, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 0);
 	start(&s, AF_INET);
 	handshake(&s, 20, 20020);
 	seg(&s, 30000, C, PA, 1001, 5001, 4);
 	seg(&s, 70000, T, A, 5001, 1005, 0);
-	seg(&s, 89500, C, PA, 1005, 5001, 8);
+	seg(&s, 88000, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 1);
 
 	/* A sub-millisecond handshake sets no bound: a release 64 us after the ACK stands. */

@@ -595,7 +595,7 @@ static void test_rtt_robust(void **state)
 		int64_t t = i * 100000LL;
 
 		seg(&s, t, T, PA, 5001 + o, 1001, 10);
-		seg(&s, t + 5000 + i * 1000, C, A, 1001, 5011 + o, 0);
+		seg(&s, t + 5000 + i * 1000LL, C, A, 1001, 5011 + o, 0);
 	}
 	assert_int_equal(nt_stall_rtt(&s.tr, C), 5000 * US);
 	seg(&s, 400000, C, PA, 1001, 5031, 4);

@@ -185,7 +185,7 @@ enum nt_stall_state {
  * @answer_t_ns: the peer's last data since H (NT_UNKNOWN: none)
  * @answer_frame: its frame
  *
- * Fields are grouped by size, without holes: two sides are 240 bytes, read
+ * Fields are grouped by size, without holes: two sides are 256 bytes, read
  * on every packet.
  */
 struct nt_stall_side {

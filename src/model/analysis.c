@@ -75,6 +75,7 @@ void nt_analysis_fini(struct nt_analysis *an)
 static void result_free(struct nt_flow_result *r)
 {
 	free(r->stall_ns);
+	free(r->all);
 	nt_spans_fini(&r->wall);
 	nt_spans_fini(&r->wall_min);
 	free(r);
@@ -269,6 +270,35 @@ static int keep_duration(struct nt_flow_result *r, int64_t stall_ns)
 	return 0;
 }
 
+/* Every stall, for the reports that list them all (JSON's "stalls"). */
+static int keep_rec(struct nt_flow_result *r, const struct nt_stall_episode *ep)
+{
+	if (r->stalls == r->all_cap) {
+		uint32_t cap = r->all_cap ? r->all_cap * 2 : NT_STALL_BATCH;
+		struct nt_stall_rec *v;
+
+		if (cap < r->all_cap)
+			return -ENOMEM;
+		v = realloc(r->all, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->all = v;
+		r->all_cap = cap;
+	}
+	r->all[r->stalls] = (struct nt_stall_rec){
+		.held_t_ns = ep->held_t_ns,
+		.ack_t_ns = ep->ack_t_ns,
+		.release_t_ns = ep->release_t_ns,
+		.held_frame = ep->held_frame,
+		.ack_frame = ep->ack_frame,
+		.release_frame = ep->release_frame,
+		.held_len = ep->held_len,
+		.dir = (uint8_t)ep->dir,
+		.delack = (uint8_t)ep->delack,
+	};
+	return 0;
+}
+
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 			const struct nt_stall_episode *ep)
 {
@@ -296,7 +326,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (keep_duration(r, ep->stall_ns) < 0)
+	if (keep_duration(r, ep->stall_ns) < 0 || keep_rec(r, ep) < 0)
 		return -ENOMEM;
 	r->stalls++;
 	r->total_ns += ep->stall_ns;
@@ -445,6 +475,7 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 		.ack = p->pkt.ack,
 		.len = p->pkt.payload_bytes,
 		.mss_opt = p->pkt.mss,
+		.has_ts = p->pkt.has_timestamps,
 		.frame_index = frame,
 	};
 	if (nt_stall_feed(&e->stall, &an->params.stall, &ss, &ep) != 1)

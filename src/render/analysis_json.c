@@ -18,8 +18,10 @@
 
 #include "analysis_json_int.h"
 #include "nt/render/analysis.h"
+#include "nt/model/tcp.h"
 #include "nt/render/chunks.h"
 #include "nt/render/json.h"
+#include "nt/render/json_layout.h"
 #include "nt/render/run.h"
 
 static struct json_object *i64(int64_t v)
@@ -172,6 +174,113 @@ static int flows_member(FILE *out, const struct nt_analysis *an, int depth, unsi
 	return ret;
 }
 
+/**
+ * struct stall_obj - the template of one element of "stalls"
+ * @o: the element
+ * @flow: "flow", the index in "flows"
+ * @v: the other values, in STALL_KEYS order
+ */
+#define STALL_N_VALUES 13
+struct stall_obj {
+	struct json_object *o, *flow;
+	struct json_object *v[STALL_N_VALUES];
+};
+
+static const char *const stall_keys[STALL_N_VALUES] = {
+	"file",
+	"dir",
+	"held_frame_number",
+	"ack_frame_number",
+	"release_frame_number",
+	"held_bytes",
+	"held_t_ns",
+	"ack_t_ns",
+	"release_t_ns",
+	"ack_delay_ns",
+	"release_gap_ns",
+	"stall_ns",
+	"delack",
+};
+
+static void stall_obj_set(struct stall_obj *s, bool *oom, size_t flow,
+			  const struct nt_flow_result *r, const struct nt_stall_rec *x)
+{
+	json_object_set_int64(s->flow, (int64_t)flow);
+	json_object_set_int64(s->v[0], r->file);
+	if (!json_object_set_string(s->v[1], nt_dir_name((enum nt_dir)x->dir)))
+		*oom = true;
+	json_object_set_int64(s->v[2], nt_json_clamp_u64(x->held_frame));
+	json_object_set_int64(s->v[3], nt_json_clamp_u64(x->ack_frame));
+	json_object_set_int64(s->v[4], nt_json_clamp_u64(x->release_frame));
+	json_object_set_int64(s->v[5], x->held_len);
+	json_object_set_int64(s->v[6], x->held_t_ns);
+	json_object_set_int64(s->v[7], x->ack_t_ns);
+	json_object_set_int64(s->v[8], x->release_t_ns);
+	json_object_set_int64(s->v[9], x->ack_t_ns - x->held_t_ns);
+	json_object_set_int64(s->v[10], x->release_t_ns - x->ack_t_ns);
+	json_object_set_int64(s->v[11], x->release_t_ns - x->held_t_ns);
+	if (!json_object_set_string(s->v[12], nt_delack_name((enum nt_delack_class)x->delack)))
+		*oom = true;
+}
+
+/*
+ * "stalls": every stall of every flow, flow by flow in the order of "flows",
+ * each in the order found; or with @record one JSON Lines record each
+ * ({"type": "stall", ...}). One template (its shape never changes: every
+ * value is always there), set in place and written through one layout.
+ */
+static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool record)
+{
+	struct stall_obj s = { .o = json_object_new_object() };
+	struct json_object *tree = s.o;
+	struct nt_json_layout *l = NULL;
+	bool oom = !s.o, first = true;
+	int ret = 0;
+
+	if (!an->sum.stalls && !record) {
+		json_object_put(s.o);
+		return nt_json_member(out, "stalls", json_object_new_array(), depth, true);
+	}
+	s.flow = nt_json_put(&oom, s.o, "flow", json_object_new_int64(0));
+	for (int k = 0; k < STALL_N_VALUES; k++)
+		s.v[k] = nt_json_put(&oom, s.o, stall_keys[k],
+				     k == 1 || k == 12 ? json_object_new_string("other")
+						       : json_object_new_int64(0));
+	if (record) {
+		tree = json_object_new_object();
+		nt_json_put(&oom, tree, "type", json_object_new_string("stall"));
+		nt_json_merge(&oom, tree, s.o);
+	}
+	if (!oom && (an->sum.stalls || !record))
+		l = nt_json_layout_new(tree, record ? NT_JSON_LINE_FLAGS : NT_JSON_FLAGS,
+				       record ? 0 : depth + 1);
+	if (!l && an->sum.stalls)
+		oom = true;
+	if (!oom && !record)
+		fprintf(out, "%*s\"stalls\": [", depth * 2, "");
+	for (size_t i = 0; !oom && !ret && i < an->n_flows; i++) {
+		const struct nt_flow_result *r = an->flows[i];
+		uint32_t n = r->all ? r->stalls : 0; /* a report made by hand may keep none */
+
+		for (uint32_t j = 0; !oom && !ret && j < n; j++) {
+			stall_obj_set(&s, &oom, i, r, &r->all[j]);
+			if (!record)
+				fprintf(out, "%s%*s", first ? "\n" : ",\n", (depth + 1) * 2, "");
+			first = false;
+			ret = nt_json_layout_write(l, out);
+			if (!ret && record)
+				ret = nt_json_line_end(out);
+		}
+	}
+	if (!oom && !ret && !record)
+		fprintf(out, "\n%*s],\n", depth * 2, "");
+	nt_json_layout_free(l);
+	if (tree != s.o)
+		json_object_put(tree);
+	json_object_put(s.o);
+	return oom ? -ENOMEM : ret;
+}
+
 int nt_analysis_json_build(struct nt_analysis_json *parts, const struct nt_analysis *an,
 			   const struct nt_analysis_view *v)
 {
@@ -200,6 +309,8 @@ int nt_analysis_json_write(FILE *out, const struct nt_analysis_json *parts,
 		ret = nt_json_member(out, "files", json_object_get(parts->files), depth, true);
 	if (!ret)
 		ret = flows_member(out, an, depth, workers);
+	if (!ret)
+		ret = stalls_write(out, an, depth, false);
 	if (!ret)
 		ret = nt_json_member(out, "summary", json_object_get(parts->summary), depth, false);
 	return ret;
@@ -245,7 +356,8 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 
 /*
  * JSON Lines (--format jsonl): one "flow" record per flow with stalls, each
- * the element "flows" holds in the document, then one "summary" record with
+ * the element "flows" holds in the document, one "stall" record per stall,
+ * each an element of "stalls", then one "summary" record with
  * schema_version, tool, params, files and the summary.
  */
 int nt_render_analysis_jsonl(FILE *out, const struct nt_analysis *an,
@@ -258,6 +370,8 @@ int nt_render_analysis_jsonl(FILE *out, const struct nt_analysis *an,
 
 	if (!ret)
 		ret = nt_chunks_write(out, an->n_flows, v->workers, &flow_ops, &ctx);
+	if (!ret)
+		ret = stalls_write(out, an, 0, true);
 	if (ret)
 		return ret;
 	rec = json_object_new_object();

@@ -69,11 +69,11 @@ grep -q '^round' "$NT_TMP/brief.txt" && fail "--brief prints rounds"
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 recs = [json.loads(l) for l in open(sys.argv[2])]
-assert [r["type"] for r in recs] == ["flow", "flow", "summary"], recs
-flow = dict(schema["properties"]["flows"]["items"])
+assert [r["type"] for r in recs] == ["flow", "flow", "stall", "stall", "stall", "summary"], recs
 for r in recs[:-1]:
+    item = dict(schema["properties"][r["type"] + "s"]["items"])
     body = {k: v for k, v in r.items() if k != "type"}
-    errs = list(jsonschema.Draft202012Validator(flow).iter_errors(body))
+    errs = list(jsonschema.Draft202012Validator(item).iter_errors(body))
     assert not errs, errs[0].message
     # The Community ID v1, computed here apart from the tool (hashlib, base64).
     import base64, hashlib, ipaddress, struct

@@ -251,6 +251,23 @@ static struct nt_flow_result *make_flow(unsigned i)
 	r->max_ns = 41000000;
 	fill_episode(&r->first, i, bits & 16);
 	fill_episode(&r->last, i + 1, bits & 32);
+	/* Every stall listed, for a few flows (the others keep none: not listed). */
+	if (i % 97 == 0) {
+		r->all = calloc(r->stalls, sizeof(*r->all));
+		assert_non_null(r->all);
+		for (unsigned k = 0; k < r->stalls; k++)
+			r->all[k] = (struct nt_stall_rec){
+				.held_t_ns = r->first.held_t_ns + k,
+				.ack_t_ns = r->first.held_t_ns + k + 40000000,
+				.release_t_ns = r->first.held_t_ns + k + 40001000,
+				.held_frame = k + 1,
+				.ack_frame = k + 2,
+				.release_frame = k + 3,
+				.held_len = k,
+				.dir = k % 2,
+				.delack = k % 3,
+			};
+	}
 	r->n_timeline = (uint8_t)tl;
 	for (unsigned k = 0; k < tl; k++) {
 		struct nt_tl_seg *s = &r->timeline[k];
@@ -374,10 +391,13 @@ static void test_flows_jsonl(void **state)
 {
 	struct nt_analysis an;
 	char *text, *line, *save = NULL;
-	unsigned n = 0;
+	unsigned n = 0, n_stalls = 0, want_stalls = 0;
 
 	(void)state;
 	analysis_up(&an);
+	an.sum.stalls = 1;
+	for (unsigned i = 0; i < FLOWS; i++)
+		want_stalls += an.flows[i]->all ? an.flows[i]->stalls : 0;
 	text = render(&an, "jsonl", 2);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct json_object *rec = json_tokener_parse(line);
@@ -387,10 +407,14 @@ static void test_flows_jsonl(void **state)
 		if (strcmp(json_object_get_string(member(rec, "type")), "flow") == 0) {
 			assert_true(n < FLOWS);
 			check_flow(rec, an.flows[n++]);
+		} else if (strcmp(json_object_get_string(member(rec, "type")), "stall") == 0) {
+			n_stalls++;
 		}
 		json_object_put(rec);
 	}
 	assert_int_equal(n, FLOWS);
+	assert_true(want_stalls > 0);
+	assert_int_equal(n_stalls, want_stalls);
 	free(text);
 	nt_analysis_fini(&an);
 }

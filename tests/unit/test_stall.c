@@ -5,6 +5,7 @@
  * with times in microseconds, fed in order, and the episodes it produced.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,8 +44,8 @@ static void start(struct script *s, int family)
 }
 
 /* One segment: time in µs, direction, flags, seq, ack, length (and SYN MSS). */
-static void seg_mss(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t flags, uint32_t seq,
-		    uint32_t ack, uint32_t len, uint16_t mss)
+static void seg_opt(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t flags, uint32_t seq,
+		    uint32_t ack, uint32_t len, uint16_t mss, bool ts)
 {
 	struct nt_stall_seg seg = {
 		.t_ns = t_us * US,
@@ -54,6 +55,7 @@ static void seg_mss(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t fla
 		.ack = ack,
 		.len = len,
 		.mss_opt = mss,
+		.has_ts = ts,
 		.frame_index = ++s->frame,
 	};
 	struct nt_stall_episode ep;
@@ -62,6 +64,12 @@ static void seg_mss(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t fla
 		assert_true(s->n_ep < 8);
 		s->ep[s->n_ep++] = ep;
 	}
+}
+
+static void seg_mss(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t flags, uint32_t seq,
+		    uint32_t ack, uint32_t len, uint16_t mss)
+{
+	seg_opt(s, t_us, dir, flags, seq, ack, len, mss, false);
 }
 
 static void seg(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t flags, uint32_t seq,
@@ -257,7 +265,7 @@ static void test_receiver_vantage(void **state)
 	seg(&s, 55010, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
-	assert_int_equal(s.ep[0].window_ns, 1000 * US + 5000 * US);
+	assert_int_equal(s.ep[0].window_ns, 1000 * US + 5000 * US + 5000 * US / 16);
 	assert_int_equal(s.tr.side[C].rtt_ns, 5000 * US);
 
 	start(&s, AF_INET);
@@ -323,9 +331,10 @@ static void test_mid_stream(void **state)
 	assert_int_equal(s.n_ep, 0);
 	seg(&s, 300, C, PA, 3000001548u, 77, 60);
 	seg(&s, 45300, T, A, 77, 3000001608u, 0);
-	seg(&s, 45350, C, PA, 3000001608u, 77, 1448);
+	seg(&s, 45350, C, PA, 3000001608u, 77, 100);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(nt_stall_mss(&s.tr, C), 1448);
 
 	/* 1448 bytes is the largest seen: full-sized, never held by Nagle. */
 	start(&s, AF_INET);
@@ -336,25 +345,292 @@ static void test_mid_stream(void **state)
 	assert_int_equal(s.n_ep, 0);
 }
 
-/* Both sides hold a small write behind the other's delayed ACK (BGP keepalives). */
+/*
+ * Both sides hold a small write behind the other's delayed ACK (BGP
+ * keepalives), seen at the client, 20 ms from the target. The target's R
+ * is seen 2 ms after the client's R: the client's data had not reached the
+ * target when R left (an answer shows at least half the 20 ms round trip
+ * later), so R does not answer it: both are stalls.
+ */
 static void test_both_directions(void **state)
 {
 	struct script s;
 
 	(void)state;
 	start(&s, AF_INET6);
-	handshake(&s, 50, 60);
-	seg(&s, 1000, T, PA, 5001, 1001, 19);
-	seg(&s, 1020, C, PA, 1001, 5001, 19);
-	seg(&s, 42800, C, A, 1020, 5020, 0);
-	seg(&s, 42850, T, A, 5020, 1020, 0);
-	seg(&s, 42900, C, PA, 1020, 5020, 87);
-	seg(&s, 42960, T, PA, 5020, 1107, 19);
+	handshake(&s, 20000, 20010);
+	seg(&s, 30000, T, PA, 5001, 1001, 19);
+	seg(&s, 30020, C, PA, 1001, 5001, 19);
+	seg(&s, 72000, C, A, 1020, 5020, 0);
+	seg(&s, 90020, T, A, 5020, 1020, 0);
+	seg(&s, 90040, C, PA, 1020, 5020, 87);
+	seg(&s, 92000, T, PA, 5020, 1020, 19); /* does not ack the client's R */
 	assert_int_equal(s.n_ep, 2);
 	assert_int_equal(s.ep[0].dir, C);
 	assert_int_equal(s.ep[1].dir, T);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
 	assert_int_equal(s.ep[1].kind, NT_EPISODE_STALL);
+
+	/* The client's request right behind its ACK reached the target in time: R may answer it. */
+	start(&s, AF_INET6);
+	handshake(&s, 20000, 20010);
+	seg(&s, 30000, T, PA, 5001, 1001, 19);
+	seg(&s, 72000, C, A, 1001, 5020, 0);
+	seg(&s, 72100, C, PA, 1001, 5020, 87);
+	seg(&s, 92000, T, PA, 5020, 1001, 19);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/*
+ * The answer test. TLS: ClientHello, the server's late ACK, its ServerHello,
+ * the client's next flight right behind: an answer to the ServerHello, not
+ * data the ACK released (and the live trace's target that read late: body,
+ * late ACK, reply, next header).
+ */
+static void test_answer_after_ack(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 300);	 /* H: ClientHello */
+	seg(&s, 41000, T, A, 5001, 1301, 0);	 /* the late ACK */
+	seg(&s, 41300, T, PA, 5001, 1301, 1200); /* ServerHello */
+	seg(&s, 41500, C, PA, 1301, 6201, 126);	 /* R: the client's answer */
+	assert_int_equal(s.n_ep, 0);
+
+	/* A pure ACK and the next request in the same millisecond: the data seen first. */
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 300);
+	seg(&s, 40700, T, PA, 5001, 1001, 90); /* crossed H, 0.3 ms before the ACK */
+	seg(&s, 41000, T, A, 5091, 1301, 0);
+	seg(&s, 41500, C, PA, 1301, 5091, 126);
+	assert_int_equal(s.n_ep, 0);
+
+	/* Without the peer's data the same R is a stall. */
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 300);
+	seg(&s, 41000, T, A, 5001, 1301, 0);
+	seg(&s, 41500, C, PA, 1301, 5001, 126);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+}
+
+/*
+ * Effective MSS: the sender's own SYN (1380) bounds what it sends, though
+ * the peer announced 1460; timestamps on the data take 12 bytes of 1460.
+ * Either way the segment is full-sized: no H, no stall behind it.
+ */
+static void test_effective_mss(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	seg_mss(&s, 0, C, NT_TCP_SYN, 1000, 0, 0, 1380);
+	seg_mss(&s, 50, T, NT_TCP_SYN | NT_TCP_ACK, 5000, 1001, 0, 1460);
+	seg(&s, 60, C, A, 1001, 5001, 0);
+	assert_int_equal(nt_stall_mss(&s.tr, C), 1380);
+	assert_int_equal(nt_stall_mss(&s.tr, T), 1380);
+	seg(&s, 1000, C, PA, 1001, 5001, 1380);
+	seg(&s, 41000, T, A, 5001, 2381, 0);
+	seg(&s, 41020, C, PA, 2381, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+
+	start(&s, AF_INET);
+	seg_opt(&s, 0, C, NT_TCP_SYN, 1000, 0, 0, 1460, true);
+	seg_opt(&s, 50, T, NT_TCP_SYN | NT_TCP_ACK, 5000, 1001, 0, 1460, true);
+	seg_opt(&s, 60, C, A, 1001, 5001, 0, 0, true);
+	seg_opt(&s, 1000, C, PA, 1001, 5001, 1448, 0, true);
+	assert_int_equal(nt_stall_mss(&s.tr, C), 1448);
+	seg_opt(&s, 41000, T, A, 5001, 2449, 0, 0, true);
+	seg_opt(&s, 41020, C, PA, 2449, 5001, 8, 0, true);
+	assert_int_equal(s.n_ep, 0);
+
+	/* 1447 bytes with timestamps is short: held, and a stall. */
+	start(&s, AF_INET);
+	seg_opt(&s, 0, C, NT_TCP_SYN, 1000, 0, 0, 1460, true);
+	seg_opt(&s, 50, T, NT_TCP_SYN | NT_TCP_ACK, 5000, 1001, 0, 1460, true);
+	seg_opt(&s, 60, C, A, 1001, 5001, 0, 0, true);
+	seg_opt(&s, 1000, C, PA, 1001, 5001, 1447, 0, true);
+	seg_opt(&s, 41000, T, A, 5001, 2448, 0, 0, true);
+	seg_opt(&s, 41020, C, PA, 2448, 5001, 8, 0, true);
+	assert_int_equal(s.n_ep, 1);
+}
+
+/* A full-sized R is the window's doing (an ACK-clocked transfer), never a release. */
+static void test_full_release(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 700);
+	seg(&s, 41000, T, A, 5001, 1701, 0);
+	seg(&s, 41020, C, A, 1701, 5001, 1460);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/*
+ * Two small segments unacknowledged at once: Nagle is off for that sender
+ * (tcp_minshall_check() allows one), so its later late-ACK pattern (a VNC
+ * server paced by its window) is no stall. The other side is not affected.
+ */
+static void test_nagle_off(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 100);
+	seg(&s, 1010, T, PA, 5101, 1001, 100); /* the first is not acked yet */
+	seg(&s, 1200, C, A, 1001, 5201, 0);
+	assert_true(s.tr.side[T].nagle_off);
+	assert_false(s.tr.side[C].nagle_off);
+	seg(&s, 2000, T, PA, 5201, 1001, 50);
+	seg(&s, 42000, C, A, 1001, 5251, 0);
+	seg(&s, 42060, T, PA, 5251, 1001, 60);
+	assert_int_equal(s.n_ep, 0);
+
+	/* One small segment after another was acknowledged: Nagle may be on. */
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 100);
+	seg(&s, 1200, C, A, 1001, 5101, 0);
+	seg(&s, 2000, T, PA, 5101, 1001, 50);
+	seg(&s, 42000, C, A, 1001, 5151, 0);
+	seg(&s, 42060, T, PA, 5151, 1001, 60);
+	assert_false(s.tr.side[T].nagle_off);
+	assert_int_equal(s.n_ep, 1);
+
+	/* Data and FIN in one segment is pushed past Nagle (tcp_send_fin()): no evidence. */
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 100);
+	seg(&s, 1010, T, PA | NT_TCP_FIN, 5101, 1001, 100);
+	assert_false(s.tr.side[T].nagle_off);
+}
+
+/*
+ * The lower bound. Seen at the target, 20 ms from the client (handshake):
+ * R shows 0.2 ms after the ACK, so it left the client about 10 ms before
+ * the ACK got there: not released by it. 20 ms after: released. (nDPI's
+ * coap_mqtt test: a 176 us handshake, releases 64 us after the ACK.)
+ */
+static void test_release_too_early(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 20, 20020);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 70000, T, A, 5001, 1005, 0);
+	seg(&s, 70200, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+
+	start(&s, AF_INET);
+	handshake(&s, 20, 20020);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 70000, T, A, 5001, 1005, 0);
+	seg(&s, 90050, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+
+	/* The bound is the round trip less --release-us and 1/16 of it (17.75 ms): 17.5 ms is too soon, 18 ms not. */
+	start(&s, AF_INET);
+	handshake(&s, 20, 20020);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 70000, T, A, 5001, 1005, 0);
+	seg(&s, 87500, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 0);
+	start(&s, AF_INET);
+	handshake(&s, 20, 20020);
+	seg(&s, 30000, C, PA, 1001, 5001, 4);
+	seg(&s, 70000, T, A, 5001, 1005, 0);
+	seg(&s, 88000, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+
+	/* A sub-millisecond handshake sets no bound: a release 64 us after the ACK stands. */
+	start(&s, AF_INET);
+	handshake(&s, 20, 196);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 40000, T, A, 5001, 1005, 0);
+	seg(&s, 40064, C, PA, 1005, 5001, 60);
+	assert_int_equal(s.n_ep, 1);
+}
+
+/*
+ * The upper bound is robust. Mid-stream, the client's one RTT sample is an
+ * ACK it sent with its next request 3,352 ms later: one data sample is not
+ * trusted, so the window stays --release-us and R 5 ms after the ACK is
+ * think time. Three samples, the smallest 5 ms, widen it to 6 ms.
+ */
+static void test_rtt_robust(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	seg(&s, 0, T, PA, 5001, 1001, 10);
+	seg(&s, 3352000, C, PA, 1001, 5011, 10); /* sample 3,352 ms */
+	assert_int_equal(s.tr.side[C].rtt_ns, 3352 * MS);
+	assert_int_equal(nt_stall_rtt(&s.tr, C), 0);
+	seg(&s, 3352100, T, A, 5011, 1011, 0);
+	seg(&s, 3400000, C, PA, 1011, 5011, 4);
+	seg(&s, 3440000, T, A, 5011, 1015, 0);
+	seg(&s, 3445000, C, PA, 1015, 5011, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
+	assert_int_equal(s.ep[0].window_ns, 1000 * US);
+
+	start(&s, AF_INET);
+	for (int i = 0; i < 3; i++) {
+		uint32_t o = (uint32_t)i * 10;
+		int64_t t = i * 100000LL;
+
+		seg(&s, t, T, PA, 5001 + o, 1001, 10);
+		seg(&s, t + 5000 + i * 1000LL, C, A, 1001, 5011 + o, 0);
+	}
+	assert_int_equal(nt_stall_rtt(&s.tr, C), 5000 * US);
+	seg(&s, 400000, C, PA, 1001, 5031, 4);
+	seg(&s, 440000, T, A, 5031, 1005, 0);
+	seg(&s, 445000, C, PA, 1005, 5031, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].window_ns, 6000 * US + 5000 * US / 16);
+}
+
+/*
+ * The path's jitter: seen at the target, the client 141.4 ms away (nDPI's
+ * tor capture), a release 2.6 ms past one round trip is still inside the
+ * window (1 ms + rtt + rtt/16 = 151.2 ms); 10 ms past it is think time.
+ */
+static void test_rtt_jitter(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 20, 141420);
+	seg(&s, 200000, C, PA, 1001, 5001, 586);
+	seg(&s, 400000, T, A, 5001, 1587, 0);
+	seg(&s, 544000, C, PA, 1587, 5001, 586);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+
+	start(&s, AF_INET);
+	handshake(&s, 20, 141420);
+	seg(&s, 200000, C, PA, 1001, 5001, 586);
+	seg(&s, 400000, T, A, 5001, 1587, 0);
+	seg(&s, 552000, C, PA, 1587, 5001, 586);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
 }
 
 /* H's last byte is at 2^32 - 1: the ACK and the released data wrap to 2. */
@@ -373,6 +649,27 @@ static void test_wraparound(void **state)
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
 	assert_int_equal(s.ep[0].held_seq, 0xfffffff8u);
 	assert_int_equal(s.ep[0].held_len, 10);
+}
+
+/*
+ * A pure ACK whose seq is past the data seen names data the capture missed:
+ * the later segment below it is a retransmission (an RTO after a loss
+ * before the capture point), never H.
+ */
+static void test_unseen_data_retransmitted(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 100);
+	seg(&s, 1100, C, A, 1001, 5101, 0);
+	seg(&s, 2000, T, A, 5687, 1001, 0);	 /* T has sent up to 5687: 586 bytes unseen */
+	seg(&s, 300000, T, PA, 5101, 1001, 586); /* their RTO retransmission */
+	seg(&s, 500000, C, A, 1001, 5687, 0);
+	seg(&s, 500100, T, PA, 5687, 1001, 100);
+	assert_int_equal(s.n_ep, 0);
 }
 
 /* An ACK riding on data, or further data from the sender, cancels H. */
@@ -423,6 +720,14 @@ int main(void)
 		cmocka_unit_test(test_client_vantage_path),
 		cmocka_unit_test(test_mid_stream),
 		cmocka_unit_test(test_both_directions),
+		cmocka_unit_test(test_answer_after_ack),
+		cmocka_unit_test(test_effective_mss),
+		cmocka_unit_test(test_full_release),
+		cmocka_unit_test(test_nagle_off),
+		cmocka_unit_test(test_release_too_early),
+		cmocka_unit_test(test_rtt_robust),
+		cmocka_unit_test(test_rtt_jitter),
+		cmocka_unit_test(test_unseen_data_retransmitted),
 		cmocka_unit_test(test_wraparound),
 		cmocka_unit_test(test_piggyback_and_more_data),
 		cmocka_unit_test(test_classify),

@@ -85,6 +85,30 @@ struct nt_analysis_params {
 };
 
 /**
+ * struct nt_stall_rec - one stall as every report lists it (56 bytes a stall)
+ * @held_t_ns: H
+ * @ack_t_ns: the late ACK
+ * @release_t_ns: R
+ * @held_frame: H's frame number
+ * @ack_frame: the ACK's
+ * @release_frame: R's
+ * @held_len: H's payload bytes
+ * @dir: direction of the held data (enum nt_dir)
+ * @delack: the ACK delay's class (enum nt_delack_class)
+ */
+struct nt_stall_rec {
+	int64_t held_t_ns;
+	int64_t ack_t_ns;
+	int64_t release_t_ns;
+	uint64_t held_frame;
+	uint64_t ack_frame;
+	uint64_t release_frame;
+	uint32_t held_len;
+	uint8_t dir;
+	uint8_t delack;
+};
+
+/**
  * struct nt_flow_result - the report of one flow with at least one stall
  * @file: index of its file in &nt_analysis.files
  * @family: AF_INET or AF_INET6
@@ -124,6 +148,8 @@ struct nt_analysis_params {
  *            other side's data may explain part of a wait
  * @timeline: segments around the first stall
  * @n_timeline: how many
+ * @all: every stall, in the order found (by R); @stalls of them
+ * @all_cap: allocated slots of @all
  */
 struct nt_flow_result {
 	uint32_t file;
@@ -157,6 +183,8 @@ struct nt_flow_result {
 	struct nt_spans wall_min;
 	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
 	uint8_t n_timeline;
+	struct nt_stall_rec *all;
+	uint32_t all_cap;
 };
 
 /**

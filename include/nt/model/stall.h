@@ -5,13 +5,16 @@
  * One connection's segments are fed in capture order to one function,
  * nt_stall_feed(), which owns the whole causal rule (see docs/analyze.md):
  *
- *   H    a data segment from side A, shorter than A's MSS, not a
- *        retransmission; A sends no further data after it
+ *   H    a data segment from side A, shorter than A's effective MSS, not a
+ *        retransmission, from a sender not seen with Nagle off; A sends no
+ *        further data after it
  *   ACK  B's first segment acknowledging H is a pure ACK with ack exactly
  *        H.seq + H.len, seen at least the threshold after H
- *   R    A's next data segment starts at H.seq + H.len and is seen within
- *        release + rtt(A) of the ACK, rtt(A) being the round trip between
- *        the capture point and A, estimated from the capture itself
+ *   R    A's next data segment starts at H.seq + H.len, is itself shorter
+ *        than the MSS, is seen no sooner than one round trip between the
+ *        capture point and A after the ACK and no later than release +
+ *        that round trip (rtt(A), the smallest of several samples), and no
+ *        data of B's could have reached A before R left (R would answer it)
  *
  * H -> ACK -> R is a stall: Nagle held R until the delayed ACK fired. When R
  * comes later than that window, A had nothing to send when the ACK came:
@@ -40,6 +43,17 @@
  * for a busy sender, far below any application's think time.
  */
 #define NT_STALL_RELEASE_NS_DEFAULT 1000000LL /* 1 ms */
+
+/*
+ * RTT samples of data (the peer's data -> this side's ACK of it) before the
+ * smallest of them bounds the release window; one handshake sample is
+ * enough (a SYN is answered at once). One data sample may be an ACK the
+ * receiver delayed or sent with its answer: seconds, not the path.
+ */
+#define NT_STALL_RTT_SAMPLES 3u
+
+/* The timestamps option on a data segment: 10 bytes padded to 12 (RFC 7323 §3). */
+#define NT_STALL_TS_OPT_BYTES 12u
 
 enum nt_episode_kind {
 	NT_EPISODE_STALL = 0,  /* the next data left right after the delayed ACK */
@@ -72,6 +86,7 @@ struct nt_stall_params {
  * @ack: absolute acknowledgment number (with NT_TCP_ACK)
  * @len: payload bytes (from the IP header)
  * @mss_opt: MSS option of a SYN, 0 when absent
+ * @has_ts: the segment carries the timestamps option
  * @frame_index: frame number in the capture, copied into episodes
  */
 struct nt_stall_seg {
@@ -82,6 +97,7 @@ struct nt_stall_seg {
 	uint32_t ack;
 	uint32_t len;
 	uint16_t mss_opt;
+	bool has_ts;
 	uint64_t frame_index;
 };
 
@@ -139,18 +155,27 @@ enum nt_stall_state {
 /**
  * struct nt_stall_side - per-direction state (data sent in that direction)
  * @state: where the rule stands for this direction's data
- * @snd_seen: @snd_max is valid
  * @snd_max: highest sequence number sent plus one (retransmission detection)
  * @largest_len: largest payload seen (MSS inference)
  * @mss: MSS announced by the peer's SYN: this direction's limit; 0 unknown
- * @ack_seen: @ack_max is valid
+ * @own_mss: MSS announced by this side's own SYN (its route's MTU bounds
+ *           what it sends, too); 0 unknown
  * @ack_max: highest ack this direction has sent (acknowledging the peer)
- * @rtt_ns: smallest round trip between the capture point and this side, -1 unknown
- * @sample_t_ns: when the peer's data being timed was seen; -1 none
  * @sample_end: sequence number the peer's timed data ends at
- * @h_t_ns: H's time
  * @h_seq: H's sequence number
  * @h_len: H's length
+ * @small_end: end of the last sub-MSS segment sent (tcp_minshall_update())
+ * @n_rtt: RTT samples taken
+ * @snd_seen: @snd_max is valid
+ * @ack_seen: @ack_max is valid
+ * @ts: this side's data segments carry the timestamps option
+ * @small_seen: @small_end is valid
+ * @nagle_off: this side had two sub-MSS segments unacknowledged at once
+ * @rtt_syn: an RTT sample timed a SYN (the handshake)
+ * @sample_syn: the segment being timed is a SYN
+ * @rtt_ns: smallest round trip between the capture point and this side, -1 unknown
+ * @sample_t_ns: when the peer's data being timed was seen; -1 none
+ * @h_t_ns: H's time
  * @h_frame: H's frame
  * @ack_t_ns: the late ACK's time
  * @ack_frame: the late ACK's frame
@@ -160,7 +185,7 @@ enum nt_stall_state {
  * @answer_t_ns: the peer's last data since H (NT_UNKNOWN: none)
  * @answer_frame: its frame
  *
- * Fields are grouped by size, without holes: two sides are 224 bytes, read
+ * Fields are grouped by size, without holes: two sides are 256 bytes, read
  * on every packet.
  */
 struct nt_stall_side {
@@ -168,12 +193,20 @@ struct nt_stall_side {
 	uint32_t snd_max;
 	uint32_t largest_len;
 	uint32_t mss;
+	uint32_t own_mss;
 	uint32_t ack_max;
 	uint32_t sample_end;
 	uint32_t h_seq;
 	uint32_t h_len;
+	uint32_t small_end;
+	uint16_t n_rtt;
 	bool snd_seen;
 	bool ack_seen;
+	bool ts;
+	bool small_seen;
+	bool nagle_off;
+	bool rtt_syn;
+	bool sample_syn;
 	int64_t rtt_ns;
 	int64_t sample_t_ns;
 	int64_t h_t_ns;
@@ -221,6 +254,27 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
  * Return: the class.
  */
 enum nt_delack_class nt_delack_classify(int64_t ack_delay_ns);
+
+/**
+ * nt_stall_mss() - the effective MSS of one direction's data
+ * @tr: the connection's tracker
+ * @dir: the direction
+ *
+ * Return: the payload of a full-sized segment: the smaller of both SYNs'
+ * MSS options less the timestamps option when the data carries it; without
+ * a SYN the largest segment seen, at least the family's floor.
+ */
+uint32_t nt_stall_mss(const struct nt_stall_tracker *tr, enum nt_dir dir);
+
+/**
+ * nt_stall_rtt() - the round trip between the capture point and one side
+ * @tr: the connection's tracker
+ * @dir: the side (its data's direction)
+ *
+ * Return: the smallest sample once it can be trusted (a handshake sample,
+ * or NT_STALL_RTT_SAMPLES samples), else 0.
+ */
+int64_t nt_stall_rtt(const struct nt_stall_tracker *tr, enum nt_dir dir);
 
 /** nt_delack_name() - "delack_min", "delack_max" or "other" */
 const char *nt_delack_name(enum nt_delack_class c);

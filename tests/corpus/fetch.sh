@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# fetch.sh DIR - the corpus of real captures (tests/corpus/README.md), fetched
+# from Debian's source archive at set-up time: nothing of it is committed.
+#
+# For each package below: `apt-get source --download-only` of the pinned
+# version (apt checks every file against the signed Sources index), then the
+# upstream tarball's SHA-256 is checked against the .dsc's Checksums-Sha256
+# line, and only the capture files (*.pcap, *.pcapng, *.cap, and their .gz,
+# decompressed) are extracted, under DIR/PACKAGE/ with their path in the
+# tarball. The Debian part of a package is not needed (ndpi 4.2-2's
+# .debian.tar.xz is missing from the archive: apt-get's failure is ignored
+# when the upstream tarball came and verifies against the .dsc).
+#
+# Needs a deb-src line for bookworm (CI: /etc/apt/sources.list.d/nt-src.sources,
+# see .ci/needs-wild.txt). Idempotent: a package whose stamp file
+# DIR/.PACKAGE.done names the verified checksum is not fetched again.
+# Exit status: 0 done, 2 usage, 3 no network / no deb-src / checksum mismatch.
+set -eu
+
+PKGS="tcpdump=4.99.3-1:tcpdump_4.99.3.orig.tar.gz
+ndpi=4.2-2:ndpi_4.2.orig.tar.gz
+wireshark=4.0.17-0+deb12u3:wireshark_4.0.17.orig.tar.bz2
+tcpflow=1.6.1-2:tcpflow_1.6.1.orig.tar.gz
+python-dpkt=1.9.8-1:python-dpkt_1.9.8.orig.tar.gz"
+
+die() {
+	echo "fetch.sh: $*" >&2
+	exit 3
+}
+
+[ $# -eq 1 ] || {
+	echo "usage: tests/corpus/fetch.sh DIR" >&2
+	exit 2
+}
+dest=$1
+mkdir -p "$dest/.src"
+dest=$(cd "$dest" && pwd)
+command -v apt-get >/dev/null || die "apt-get not found: the corpus comes from Debian's source archive"
+
+echo "$PKGS" | while IFS=: read -r spec orig; do
+	pkg=${spec%%=*}
+	dsc="${pkg}_${spec#*=}.dsc"
+	dsc=$(echo "$dsc" | sed 's/_[0-9]*:/_/')
+	stamp="$dest/.$pkg.done"
+	if [ -f "$stamp" ] && [ -d "$dest/$pkg" ]; then
+		echo "fetch.sh: $pkg: already extracted ($(cat "$stamp"))"
+		continue
+	fi
+	cd "$dest/.src"
+	if [ ! -f "$orig" ] || [ ! -f "$dsc" ]; then
+		# ndpi's Debian tarball 404s: judge by what arrived, below.
+		apt-get source --download-only "$spec" >"$pkg.log" 2>&1 || true
+	fi
+	[ -f "$dsc" ] || die "$pkg: could not download '$dsc' (no network, or no deb-src line for bookworm; see $dest/.src/$pkg.log)"
+	[ -f "$orig" ] || die "$pkg: could not download '$orig' (see $dest/.src/$pkg.log)"
+	want=$(sed -n '/^Checksums-Sha256:/,/^[^ ]/p' "$dsc" | awk -v f="$orig" '$3 == f { print $1 }')
+	[ -n "$want" ] || die "$pkg: '$dsc' lists no SHA-256 for '$orig'"
+	have=$(sha256sum "$orig" | cut -d' ' -f1)
+	[ "$want" = "$have" ] || die "$pkg: '$orig' has SHA-256 $have, '$dsc' says $want"
+	rm -rf "$dest/$pkg.tmp"
+	mkdir -p "$dest/$pkg.tmp"
+	tar -tf "$orig" | grep -E '\.(pcap|pcapng|cap)(\.gz)?$' >"$dest/$pkg.list" ||
+		die "$pkg: no captures in '$orig'"
+	tar -xf "$orig" -C "$dest/$pkg.tmp" -T "$dest/$pkg.list"
+	rm -f "$dest/$pkg.list"
+	find "$dest/$pkg.tmp" -name '*.gz' -type f -exec gunzip -f {} +
+	# The tarball's top directory carries the version: drop it.
+	top=$(find "$dest/$pkg.tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	rm -rf "$dest/$pkg"
+	mv "$top" "$dest/$pkg"
+	rm -rf "$dest/$pkg.tmp"
+	n=$(find "$dest/$pkg" -type f | wc -l)
+	echo "$orig sha256 $have, $n captures" >"$stamp"
+	echo "fetch.sh: $pkg: $n captures from $orig (SHA-256 verified against $dsc)"
+done

@@ -130,7 +130,7 @@ int nt_cmd_analyze(int argc, char **argv)
 	struct nt_err err = { "" };
 	int code;
 
-	signal(SIGPIPE, SIG_IGN);
+	nt_cmd_signals_install_fatal();
 	if (nt_analyze_opts_parse(argc, argv, &o, &err) < 0) {
 		code = nt_cmd_usage_error("analyze", err.msg);
 	} else if (o.action == NT_CMD_HELP) {

@@ -74,7 +74,7 @@ int nt_cmd_predict(int argc, char **argv)
 	struct nt_trace_opts o;
 	struct nt_err err = { "" };
 
-	signal(SIGPIPE, SIG_IGN);
+	nt_cmd_signals_install_fatal();
 	if (nt_predict_opts_parse(argc, argv, &o, &err) < 0)
 		return nt_cmd_usage_error("predict", err.msg);
 	if (o.action == NT_CMD_HELP)

@@ -25,6 +25,7 @@
 #include "nt/exitcode.h"
 #include "nt/live/procs.h"
 #include "nt/live/userrun.h"
+#include "nt/live/wait.h"
 #include "nt/output.h"
 #include "nt/render/fmt.h"
 #include "nt/render/run.h"
@@ -162,21 +163,6 @@ static void progress(const struct run_cmd *rc, unsigned i)
 			rc->opt.fixes[i].name);
 }
 
-/*
- * A SIGINT or SIGTERM that came between two runs is pending (blocked outside
- * the loop's ppoll()): take it now, so the next fix does not start.
- */
-static void take_pending_stop(const sigset_t *waitmask)
-{
-	sigset_t pending, mask;
-
-	if (sigpending(&pending) == 0 &&
-	    (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1)) {
-		sigprocmask(SIG_SETMASK, waitmask, &mask);
-		sigprocmask(SIG_SETMASK, &mask, NULL);
-	}
-}
-
 /* Every fix in its own lab, until a signal; returns 0 or a negative errno (reported). */
 static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 {
@@ -184,7 +170,8 @@ static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 		struct nt_userrun_config uc;
 		int ret;
 
-		take_pending_stop(waitmask);
+		/* A SIGINT or SIGTERM that came between two runs is pending: take it now. */
+		nt_wait_take_signals(waitmask);
 		if (nt_cmd_stop)
 			break;
 		userrun_config(&uc, rc, i, waitmask);

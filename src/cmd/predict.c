@@ -55,12 +55,13 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 	ret = strcmp(o->out.format, "json") == 0 ? nt_predict_json(out.fp, docs, n)
 						 : nt_predict_text(out.fp, docs, n);
 	if (ret < 0) {
+		ret = nt_output_write_reason(&out, ret);
 		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);
 		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	ret = nt_output_commit(&out, &err);
-	if (ret < 0 && ret != -EPIPE) {
+	if (ret < 0 && !nt_output_reader_gone(&out, ret)) {
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		return NT_EXIT_FILE;
 	}

@@ -289,7 +289,7 @@ static int check_files(struct trace_cmd *tc)
 
 static int run_failed(struct trace_cmd *tc, int ret)
 {
-	if (tc->doc.error && tc->doc.error != -EPIPE)
+	if (tc->doc.error && !nt_output_reader_gone(&tc->out, tc->doc.error))
 		return report_failed(tc, tc->doc.error);
 	if (ret == -EPERM)
 		fprintf(stderr,
@@ -319,7 +319,8 @@ static int finish(struct trace_cmd *tc, unsigned n)
 	ret = nt_renderer_finish(&tc->doc, tc->runs, n);
 	if (ret == 0)
 		ret = nt_output_commit(&tc->out, &tc->err);
-	if (ret < 0 && ret != -EPIPE) {
+	/* Standard output going away (| head) is quiet; a FIFO named by -o is not. */
+	if (ret < 0 && !nt_output_reader_gone(&tc->out, ret)) {
 		pcap_abort_all(tc);
 		return report_failed(tc, ret);
 	}
@@ -359,11 +360,11 @@ static int run(struct trace_cmd *tc)
 	if (nt_output_open(&tc->out, opt->out.path,
 			   fmt->records || to_tty ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT,
 			   &tc->err) < 0)
-		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_open_fail(&tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);
 		nt_output_abort(&tc->out);
-		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_open_fail(&tc->err);
 	}
 	ret = nt_renderer_open(&tc->doc, fmt->trace, tc->out.fp, &ro, opt->n_variants);
 	nt_cmd_tty_init(&tc->tty, nt_renderer_sink(&tc->doc), tc->out.fp, to_tty, opt->n_variants);

@@ -364,6 +364,7 @@ static void finish(struct nt_procs *p)
 	while (p->client_err_fd >= 0 && drain_pipe(p, &p->client_err_fd, true) > 0)
 		;
 	nt_procs_linebuf_flush(&p->target_lines);
+	r->target_log_error = p->target_lines.error;
 	nt_procs_tail_lines(&p->client_tail, NT_PROCS_TAIL_LINES, r->client_stderr_tail,
 			    sizeof(r->client_stderr_tail));
 	if (r->listener.seen && r->target.started)

@@ -257,6 +257,9 @@ static int run_commands(struct pipeline *pl, const struct nt_lab *lab, struct nt
 		ret = 0;
 	if (ret == 0)
 		ret = note_result(pl->ri, nt_procs_result(&procs), cfg->stop && *cfg->stop);
+	if (cfg->target_log_error && cfg->target_log_fd >= 0 &&
+	    nt_procs_result(&procs)->target_log_error && !*cfg->target_log_error)
+		*cfg->target_log_error = nt_procs_result(&procs)->target_log_error;
 	nt_procs_close(&procs);
 	if (ret == -ENOMEM)
 		nt_err_set(err, ret, "keep the client's stderr");

@@ -236,7 +236,7 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 	if (!ret)
 		ret = nt_analysis_json_write(out, &parts, an, 1, v->workers);
 	if (!ret && fputs("}\n", out) == EOF)
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	json_object_put(tool);
 	json_object_put(run);
 	nt_analysis_json_free(&parts);

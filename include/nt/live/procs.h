@@ -185,6 +185,8 @@ struct nt_procs_listener {
  *                      characters but tab and newline shown as '?'
  * @notes: what the init could not set up but ran without, "" when all went
  *         well (e.g. "/proc of the run's PID namespace not mounted: ...")
+ * @target_log_error: the first failed write of the target's output (negative
+ *                    errno), 0 when every byte was written
  */
 struct nt_procs_result {
 	enum nt_procs_end end;
@@ -197,6 +199,7 @@ struct nt_procs_result {
 	int64_t client_run_ns;
 	char client_stderr_tail[NT_PROCS_TAIL_BYTES + 1];
 	char notes[256];
+	int target_log_error;
 };
 
 /**

@@ -22,12 +22,15 @@
  * @prefix: written before each line; NULL passes bytes through unbuffered
  * @buf: the partial line
  * @len: bytes in @buf
+ * @error: the first failed write's negative errno (ENOSPC, EFBIG, EPIPE), 0
+ *         while none failed
  */
 struct nt_procs_linebuf {
 	int fd;
 	const char *prefix;
 	char buf[NT_PROCS_LINE_BYTES];
 	size_t len;
+	int error;
 };
 
 /**

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nt/capture/feed.h"
 #include "nt/cmd/analyze_read.h"
@@ -68,11 +70,19 @@ static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const
 {
 	struct nt_err err = { "" };
 	struct nt_pcap_file *f;
+	struct stat st;
 
 	if (nt_analysis_file_begin(an, path) < 0) {
 		an->oom = true;
 		return;
 	}
+	/*
+	 * open() of a FIFO waits for its writer (fifo_open() in fs/pipe.c), as
+	 * tcpdump -r does; on a terminal, say so rather than sit there silently.
+	 */
+	if (isatty(STDERR_FILENO) && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "nagle-trace: \"%s\" is a FIFO: waiting for a writer to open it\n",
+			path);
 	if (nt_annotate_open_input(annotate, path, &f, &err) < 0) {
 		nt_analysis_file_end(an, err.msg);
 		note_add(note, "", err.msg);

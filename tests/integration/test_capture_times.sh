@@ -12,10 +12,13 @@
 #   of a file is counted and skipped, every other frame is read, the exit is
 #   4, one warning line, summary.incomplete true;
 # - a pcapng frame with timestamp 0 is read and warned about, once;
-# - an unknown link type is named once ("link type 4194305", not twice).
+# - an unknown link type is named once ("link type 4194305", not twice);
+# - analyze of a FIFO says on a terminal that it waits for a writer (script
+#   gives it a terminal), and reads the capture once one comes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_tool tshark
+need_tool script
 cd "$NT_TMP"
 
 python3 - <<'PY'
@@ -104,4 +107,19 @@ got = json.load(open("r.json"))["files"][0]["first_t_ns"]
 assert abs(got / 1e9 - float(sys.argv[1])) < 1e-3, (got, sys.argv[1])
 PY
 done
+# A FIFO without a writer: the wait is said on a terminal. The writer opens the FIFO
+# only once the message is there (a wait for the event, not for a time).
+mkfifo in.fifo
+script -qfc "$NAGLE_TRACE analyze $PWD/in.fifo --format json -o $PWD/fifo.json" tty.txt >/dev/null &
+spid=$!
+for _ in $(seq 1000); do
+	grep -q 'in.fifo" is a FIFO: waiting for a writer to open it' tty.txt 2>/dev/null && break
+	sleep 0.01
+done
+grep -q 'in.fifo" is a FIFO: waiting for a writer to open it' tty.txt ||
+	{ kill $spid; fail "no word on the terminal about the FIFO's wait: $(cat tty.txt)"; }
+cat time_2039.pcap >in.fifo
+wait $spid
+python3 -c 'import json; assert json.load(open("fifo.json"))["files"][0]["packets"] == 2'
+
 echo "ok: 2038-2106 pcap times, a damaged frame skipped, pcapng timestamp 0, unknown link type"

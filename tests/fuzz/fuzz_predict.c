@@ -93,8 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n++;
 		if (n > k.rounds || r.hypotheses < 1 || r.hypotheses > NT_PREDICT_HYP_MAX ||
 		    !nt_predict_accepts(&r, r.verdict) ||
-		    (r.verdicts & ~((1u << NT_VERDICT_COUNT) - 1)) ||
-		    r.gap_min_ns > r.gap_max_ns || r.ack_delay_min_ns > r.ack_delay_max_ns)
+		    (r.verdicts & ~((1u << NT_VERDICT_COUNT) - 1)) || r.gap_min_ns > r.gap_max_ns ||
+		    r.ack_delay_min_ns > r.ack_delay_max_ns)
 			__builtin_trap();
 	}
 	if (n != k.rounds)

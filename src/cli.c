@@ -140,6 +140,24 @@ int nt_cli_rest(const struct nt_cli *c)
 	return optind < c->argc ? optind : c->argc;
 }
 
+/* "-5", "-0.5": a number, but below every range here (all start at 0 or more). */
+static bool negative_number(const char *text)
+{
+	bool digits = false, dot = false;
+
+	if (*text++ != '-')
+		return false;
+	for (; *text; text++) {
+		if (isdigit((unsigned char)*text))
+			digits = true;
+		else if (*text == '.' && !dot && digits)
+			dot = true;
+		else
+			return false;
+	}
+	return digits && text[-1] != '.';
+}
+
 int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		      struct nt_err *err)
 {
@@ -147,6 +165,12 @@ int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t
 
 	if (!*text)
 		return nt_err_set(err, 0, "%s: an empty value is not a number", name);
+	if (negative_number(text)) {
+		nt_err_set(err, 0,
+			   "%s: \"%s\" is negative, out of range (%" PRIu64 "..%" PRIu64 ")", name,
+			   text, min, max);
+		return -ERANGE;
+	}
 	for (const char *p = text; *p; p++)
 		if (!isdigit((unsigned char)*p))
 			return nt_err_set(err, 0, "%s: \"%s\" is not a number", name, text);
@@ -199,6 +223,13 @@ int nt_cli_parse_decimal(const char *name, const char *text, unsigned decimals, 
 
 	if (!*text)
 		return nt_err_set(err, 0, "%s: an empty value is not a number", name);
+	if (negative_number(text)) {
+		decimal_str(min, decimals, lo, sizeof(lo));
+		decimal_str(max, decimals, hi, sizeof(hi));
+		nt_err_set(err, 0, "%s: \"%s\" is negative, out of range (%s..%s)", name, text, lo,
+			   hi);
+		return -ERANGE;
+	}
 	if (int_len == 0 || (dot && frac_len == 0) || frac_len > decimals || decimals > 9)
 		goto not_a_number;
 	for (size_t i = 0; text[i]; i++)

@@ -360,6 +360,22 @@ int nt_output_open(struct nt_output *out, const char *path, enum nt_output_mode 
 	return ret;
 }
 
+int nt_output_write_reason(struct nt_output *out, int ret)
+{
+	if (ret != -EIO || !out->active || !out->fp || !ferror(out->fp))
+		return ret;
+	clearerr(out->fp);
+	errno = 0;
+	if (fflush(out->fp) == EOF && errno && errno != EIO)
+		ret = -errno;
+	return ret;
+}
+
+bool nt_output_reader_gone(const struct nt_output *out, int ret)
+{
+	return ret == -EPIPE && out->target.kind == NT_OUTPUT_STDOUT;
+}
+
 bool nt_output_is_live(const struct nt_output *out)
 {
 	return out->active && out->mode == NT_OUTPUT_STREAM &&

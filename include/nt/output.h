@@ -237,6 +237,33 @@ int nt_output_open(struct nt_output *out, const char *path, enum nt_output_mode 
 		   struct nt_err *err);
 
 /**
+ * nt_output_write_reason() - the real reason of a report's failed write
+ * @out: the report's destination, still open
+ * @ret: what the renderer returned
+ *
+ * stdio keeps only a flag when a write fails, and many renderers say -EIO
+ * then. For -EIO on a stream in error, the buffered bytes are written once
+ * more: the write fails again and errno says why (EFBIG past `ulimit -f`,
+ * ENOSPC, EPIPE). Call it only on the way to nt_output_abort().
+ *
+ * Return: the errno found, or @ret.
+ */
+int nt_output_write_reason(struct nt_output *out, int ret);
+
+/**
+ * nt_output_reader_gone() - whether @ret is standard output's reader leaving
+ * @out: the report's destination (opened, committed or aborted)
+ * @ret: what a write or nt_output_commit() returned
+ *
+ * `nagle-trace | head` ends quietly (exit 0), as tcpdump does. A FIFO, socket
+ * or device named by -o is a destination the user asked for: a reader that
+ * leaves it early is a write error like any other (exit 4, "Broken pipe").
+ *
+ * Return: true for -EPIPE on standard output.
+ */
+bool nt_output_reader_gone(const struct nt_output *out, int ret);
+
+/**
  * nt_output_is_live() - whether what is written reaches the destination at once
  * @out: the stream
  *

@@ -26,8 +26,16 @@
  * if_tsoffset in 128-bit arithmetic, any other frame's from libpcap's
  * tv_sec and tv_usec with checked arithmetic. (An unbuffered cookie stream
  * would show the tracker exactly libpcap's reads, but glibc then reads it a
- * byte at a time: 18 times slower.) A time outside int64 nanoseconds since the epoch
- * makes the file damaged at that frame.
+ * byte at a time: 18 times slower.)
+ *
+ * A pcap record's seconds are unsigned 32-bit (the file format; tshark reads
+ * them so), but libpcap reads them into a signed bpf_int32 (sf-pcap.c, struct
+ * pcap_timeval) and hands 2038-2106 out as negative: they are taken back as
+ * unsigned here, so every pcap time up to 2106-02-07 is read. A frame whose
+ * time is still outside int64 nanoseconds since the epoch (a negative
+ * fraction, a pcapng stamp past 2262) is damaged: it is counted and skipped,
+ * the frames after it are read, and the file is reported damaged at the end
+ * (exit 4) with the count and the first such frame.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -67,6 +75,9 @@ struct nt_pcap_file {
 	struct source *src;
 	char *buf;
 	uint64_t frames;
+	uint64_t bad_frames;
+	uint64_t zero_frames;
+	struct nt_err first_bad;
 };
 
 static ssize_t src_read(void *cookie, char *buf, size_t size)
@@ -245,35 +256,56 @@ int nt_pcap_file_set_filter(struct nt_pcap_file *f, const char *expr, struct nt_
 	return ret;
 }
 
-/* A frame whose time is outside int64 ns since the epoch: the file is damaged here. */
-static int bad_time(struct nt_pcap_file *f, const struct pcap_pkthdr *h, struct nt_err *err)
+/* A frame whose time is outside int64 ns since the epoch: counted, the first one described. */
+static int bad_time(struct nt_pcap_file *f, const struct pcap_pkthdr *h, int64_t sec)
+{
+	if (f->bad_frames++ == 0)
+		nt_err_set(&f->first_bad, 0,
+			   "frame %llu (byte offset %llu): its timestamp (%lld s + %lld ns) is "
+			   "outside 1970-01-01..2262-04-11",
+			   (unsigned long long)f->frames,
+			   (unsigned long long)ftello(pcap_file(f->p)), (long long)sec,
+			   (long long)h->ts.tv_usec);
+	return -EIO;
+}
+
+/* After the last frame: the damaged frames skipped, as one message; 0 when none. */
+static int bad_frames_end(struct nt_pcap_file *f, struct nt_err *err)
 {
 	char pb[NT_ERR_PATH_MAX];
-	const char *name = shown_name(f->name, pb);
 
-	nt_err_set(err, 0,
-		   "\"%s\" is damaged at frame %llu (byte offset %llu): its timestamp "
-		   "(%lld s + %lld, as libpcap reads it) is outside 1970-01-01..2262-04-11",
-		   name, (unsigned long long)f->frames, (unsigned long long)ftello(pcap_file(f->p)),
-		   (long long)h->ts.tv_sec, (long long)h->ts.tv_usec);
+	if (!f->bad_frames)
+		return 0;
+	if (f->bad_frames == 1)
+		nt_err_set(err, 0, "\"%s\" is damaged at %s; it was skipped",
+			   shown_name(f->name, pb), f->first_bad.msg);
+	else
+		nt_err_set(err, 0, "\"%s\" has %llu damaged frames, skipped; the first: %s",
+			   shown_name(f->name, pb), (unsigned long long)f->bad_frames,
+			   f->first_bad.msg);
 	return -EIO;
 }
 
 /* The frame libpcap just returned, with its time in ns; -EIO when the time is out of range. */
 static int take_frame(struct nt_pcap_file *f, const struct pcap_pkthdr *h, const u_char *data,
-		      struct nt_frame *frame, struct nt_err *err)
+		      struct nt_frame *frame)
 {
+	bool ng = f->src->track.state == NT_PCAPNG_YES;
+	/* A pcap file's seconds are unsigned 32-bit; libpcap's bpf_int32 made them signed. */
+	int64_t sec = ng ? (int64_t)h->ts.tv_sec : (int64_t)(uint32_t)h->ts.tv_sec;
 	int ret;
 
 	f->frames++;
-	ret = f->src->track.state == NT_PCAPNG_YES
-		      ? nt_pcapng_track_at(&f->src->track, (uint64_t)ftello(pcap_file(f->p)),
-					   &frame->t_ns)
-		      : 0;
+	ret = ng ? nt_pcapng_track_at(&f->src->track, (uint64_t)ftello(pcap_file(f->p)),
+				      &frame->t_ns)
+		 : 0;
 	if (ret == 0)
-		ret = nt_pcap_time_ns(h->ts.tv_sec, h->ts.tv_usec, &frame->t_ns);
+		ret = nt_pcap_time_ns(sec, h->ts.tv_usec, &frame->t_ns);
 	if (ret < 0)
-		return bad_time(f, h, err);
+		return bad_time(f, h, sec);
+	/* pcapng: a stamp of 0 is no time (a writer that had none); said once, still read. */
+	if (frame->t_ns == 0 && ng)
+		f->zero_frames++;
 	frame->data = data;
 	frame->caplen = h->caplen;
 	frame->wirelen = h->len;
@@ -288,12 +320,17 @@ static int damaged(struct nt_pcap_file *f, struct nt_err *err)
 	long off = fp ? ftell(fp) : -1;
 	const char *name = shown_name(f->name, pb);
 
+	char skipped[64] = "";
+
+	if (f->bad_frames)
+		snprintf(skipped, sizeof(skipped), " (and %llu frames with bad times skipped)",
+			 (unsigned long long)f->bad_frames);
 	if (off >= 0)
-		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu (byte offset %ld): %s", name,
-			   (unsigned long long)f->frames, off, pcap_geterr(f->p));
+		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu (byte offset %ld): %s%s",
+			   name, (unsigned long long)f->frames, off, pcap_geterr(f->p), skipped);
 	else
-		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu: %s", name,
-			   (unsigned long long)f->frames, pcap_geterr(f->p));
+		nt_err_set(err, 0, "\"%s\" is damaged after frame %llu: %s%s", name,
+			   (unsigned long long)f->frames, pcap_geterr(f->p), skipped);
 	return -EIO;
 }
 
@@ -301,12 +338,14 @@ int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	int ret = pcap_next_ex(f->p, &h, &data);
+	int ret;
 
-	if (ret == 1)
-		return take_frame(f, h, data, frame, err) < 0 ? -EIO : 1;
+	/* Bounded by the file: each turn consumes one record. A damaged frame is skipped. */
+	while ((ret = pcap_next_ex(f->p, &h, &data)) == 1)
+		if (take_frame(f, h, data, frame) == 0)
+			return 1;
 	if (ret == PCAP_ERROR_BREAK)
-		return 0;
+		return bad_frames_end(f, err) < 0 ? -EIO : 0;
 	return damaged(f, err);
 }
 
@@ -315,15 +354,13 @@ int nt_pcap_file_next(struct nt_pcap_file *f, struct nt_frame *frame, struct nt_
  * @f: the reader
  * @fn: the caller's function
  * @ctx: its context
- * @err: where a bad timestamp is described
- * @bad_time: a frame's time was out of range: the loop was broken there
+ * @skipped: frames of this call whose time was out of range (not given to @fn)
  */
 struct each_ctx {
 	struct nt_pcap_file *f;
 	nt_pcap_frame_fn fn;
 	void *ctx;
-	struct nt_err *err;
-	bool bad_time;
+	uint64_t skipped;
 };
 
 static void each_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
@@ -331,11 +368,8 @@ static void each_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *
 	struct each_ctx *c = (struct each_ctx *)user;
 	struct nt_frame frame;
 
-	if (c->bad_time)
-		return;
-	if (take_frame(c->f, h, data, &frame, c->err) < 0) {
-		c->bad_time = true;
-		pcap_breakloop(c->f->p);
+	if (take_frame(c->f, h, data, &frame) < 0) {
+		c->skipped++;
 		return;
 	}
 	c->fn(c->ctx, &frame);
@@ -350,25 +384,30 @@ static void each_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *
 int nt_pcap_file_each(struct nt_pcap_file *f, uint64_t max_frames, nt_pcap_frame_fn fn, void *ctx,
 		      uint64_t *frames_read, struct nt_err *err)
 {
-	struct each_ctx c = { .f = f, .fn = fn, .ctx = ctx, .err = err };
+	struct each_ctx c = { .f = f, .fn = fn, .ctx = ctx };
 	uint64_t n = 0;
 	int got = 1;
 
-	while (got > 0 && !c.bad_time && (!max_frames || n < max_frames)) {
+	/* Bounded by the file: every call that returns > 0 consumed that many records. */
+	while (got > 0 && (!max_frames || n < max_frames)) {
 		uint64_t left = max_frames ? max_frames - n : EACH_BATCH;
 
+		c.skipped = 0;
 		got = pcap_dispatch(f->p, (int)(left < EACH_BATCH ? left : EACH_BATCH), each_frame,
 				    (u_char *)&c);
-		/* libpcap counted the frame whose time was bad; @fn never saw it. */
+		/* libpcap counted the frames whose time was bad; @fn never saw them. */
 		if (got > 0)
-			n += (uint64_t)got - c.bad_time;
+			n += (uint64_t)got - c.skipped;
 	}
 	*frames_read = n;
-	if (c.bad_time)
-		return -EIO;
 	if (got == PCAP_ERROR)
 		return damaged(f, err);
-	return 0;
+	return bad_frames_end(f, err) < 0 ? -EIO : 0;
+}
+
+uint64_t nt_pcap_file_zero_time_frames(const struct nt_pcap_file *f)
+{
+	return f->zero_frames;
 }
 
 void nt_pcap_file_close(struct nt_pcap_file *f)

@@ -30,12 +30,13 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 		goto fail;
 	ret = fmt->analysis(out.fp, an, &view);
 	if (ret < 0) {
+		ret = nt_output_write_reason(&out, ret);
 		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);
 		goto fail;
 	}
 	ret = nt_output_commit(&out, &err);
-	if (ret < 0 && ret != -EPIPE)
+	if (ret < 0 && !nt_output_reader_gone(&out, ret))
 		goto fail;
 	return NT_EXIT_OK;
 fail:
@@ -130,7 +131,7 @@ int nt_cmd_analyze(int argc, char **argv)
 	struct nt_err err = { "" };
 	int code;
 
-	signal(SIGPIPE, SIG_IGN);
+	nt_cmd_signals_install_fatal();
 	if (nt_analyze_opts_parse(argc, argv, &o, &err) < 0) {
 		code = nt_cmd_usage_error("analyze", err.msg);
 	} else if (o.action == NT_CMD_HELP) {

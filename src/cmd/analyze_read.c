@@ -18,6 +18,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nt/capture/feed.h"
 #include "nt/cmd/analyze_read.h"
@@ -42,6 +45,15 @@ struct note {
 
 static void note_add(struct note *n, const char *prefix, const char *msg)
 {
+	/* One warning line per input (docs/analyze.md): a second joins the first. */
+	for (unsigned i = 0; *prefix && i < n->n_lines; i++) {
+		size_t used = strlen(n->line[i]);
+
+		if (strncmp(n->line[i], prefix, strlen(prefix)) == 0) {
+			snprintf(n->line[i] + used, NOTE_LINE_MAX - used, "; %s", msg);
+			return;
+		}
+	}
 	if (n->n_lines < NOTE_LINES)
 		snprintf(n->line[n->n_lines++], NOTE_LINE_MAX, "%s%s", prefix, msg);
 }
@@ -58,11 +70,19 @@ static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const
 {
 	struct nt_err err = { "" };
 	struct nt_pcap_file *f;
+	struct stat st;
 
 	if (nt_analysis_file_begin(an, path) < 0) {
 		an->oom = true;
 		return;
 	}
+	/*
+	 * open() of a FIFO waits for its writer (fifo_open() in fs/pipe.c), as
+	 * tcpdump -r does; on a terminal, say so rather than sit there silently.
+	 */
+	if (isatty(STDERR_FILENO) && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "nagle-trace: \"%s\" is a FIFO: waiting for a writer to open it\n",
+			path);
 	if (nt_annotate_open_input(annotate, path, &f, &err) < 0) {
 		nt_analysis_file_end(an, err.msg);
 		note_add(note, "", err.msg);
@@ -71,9 +91,12 @@ static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const
 	}
 	if (!nt_decode_linktype_supported(nt_pcap_file_linktype(f))) {
 		char name[64], msg[NT_ERR_MSG_MAX];
+		const char *shown =
+			nt_capture_linktype_name(nt_pcap_file_linktype(f), name, sizeof(name));
 
-		snprintf(msg, sizeof(msg), "\"%s\": link type %s is not supported", path,
-			 nt_capture_linktype_name(nt_pcap_file_linktype(f), name, sizeof(name)));
+		/* An unnamed one is already "link type N". */
+		snprintf(msg, sizeof(msg), "\"%s\": %s%s is not supported", path,
+			 strncmp(shown, "link type ", 10) ? "link type " : "", shown);
 		note_add(note, "warning: ", msg);
 	}
 	switch (nt_feed_file(an, f, filter, max_frames, two_threads, &note->read, &err)) {
@@ -87,6 +110,15 @@ static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const
 		note_add(note, "warning: ", err.msg);
 		note->trouble.file = true;
 		break;
+	}
+	if (nt_pcap_file_zero_time_frames(f)) {
+		char msg[NT_ERR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg),
+			 "\"%s\": %llu frames have timestamp 0 (1970-01-01): their times, and the "
+			 "durations and stalls around them, cannot be trusted",
+			 path, (unsigned long long)nt_pcap_file_zero_time_frames(f));
+		note_add(note, "warning: ", msg);
 	}
 	nt_pcap_file_close(f);
 }

@@ -9,6 +9,7 @@
 #include "nt/capture/capture.h"
 #include "nt/cli.h"
 #include "nt/clock.h"
+#include "nt/cmd/cmd.h"
 #include "nt/cmd/common.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
@@ -94,6 +95,14 @@ int nt_cmd_fail(int code, const struct nt_err *err)
 {
 	fprintf(stderr, "nagle-trace: %s\n", err->msg);
 	return code;
+}
+
+int nt_cmd_open_fail(const struct nt_err *err)
+{
+	/* A FIFO's open() that SIGINT/SIGTERM interrupted (EINTR): the stop, not a file error. */
+	if (nt_cmd_stop)
+		return nt_cmd_stop_status();
+	return nt_cmd_fail(NT_EXIT_FILE, err);
 }
 
 int nt_cmd_usage_error(const char *command, const char *msg)

@@ -59,12 +59,13 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 	else
 		ret = nt_predict_text(out.fp, docs, n);
 	if (ret < 0) {
+		ret = nt_output_write_reason(&out, ret);
 		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);
 		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	ret = nt_output_commit(&out, &err);
-	if (ret < 0 && ret != -EPIPE) {
+	if (ret < 0 && !nt_output_reader_gone(&out, ret)) {
 		fprintf(stderr, "nagle-trace: %s\n", err.msg);
 		return NT_EXIT_FILE;
 	}
@@ -78,7 +79,7 @@ int nt_cmd_predict(int argc, char **argv)
 	struct nt_trace_opts o;
 	struct nt_err err = { "" };
 
-	signal(SIGPIPE, SIG_IGN);
+	nt_cmd_signals_install_fatal();
 	if (nt_predict_opts_parse(argc, argv, &o, &err) < 0)
 		return nt_cmd_usage_error("predict", err.msg);
 	if (o.action == NT_CMD_HELP)

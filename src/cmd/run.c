@@ -25,6 +25,7 @@
 #include "nt/exitcode.h"
 #include "nt/live/procs.h"
 #include "nt/live/userrun.h"
+#include "nt/live/wait.h"
 #include "nt/model/annotate.h"
 #include "nt/output.h"
 #include "nt/render/fmt.h"
@@ -39,6 +40,7 @@
  * @pcap: -w's writer per fix
  * @n: runs made
  * @log_fd: --target-log, -1 without
+ * @log_error: the first failed write to --target-log (negative errno), 0 none
  * @preload: the TCP_NODELAY library's path, "" when no fix needs it
  * @out: the report's destination
  * @err: the first error
@@ -53,6 +55,7 @@ struct run_cmd {
 	struct nt_pcap_writer *pcap[NT_FIX_MAX];
 	unsigned n;
 	int log_fd;
+	int log_error;
 	char preload[4096];
 	struct nt_output out;
 	struct nt_err err;
@@ -122,22 +125,22 @@ static int prepare(struct run_cmd *rc)
 			open(rc->opt.target_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (rc->log_fd < 0) {
 			nt_err_set(&rc->err, -errno, "open \"%s\"", rc->opt.target_log);
-			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
+			return nt_cmd_open_fail(&rc->err);
 		}
 	}
 	for (unsigned i = 0; rc->opt.out.pcap_path && i < rc->opt.n_fixes; i++)
 		if (pcap_path(rc, i, path, sizeof(path)) < 0 ||
 		    nt_pcap_writer_new(path, &rc->pcap[i], &rc->err) < 0)
-			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
+			return nt_cmd_open_fail(&rc->err);
 	if (nt_output_open(&rc->out, rc->opt.out.path,
 			   strcmp(rc->opt.out.format, "jsonl") == 0 ? NT_OUTPUT_STREAM
 								    : NT_OUTPUT_DOCUMENT,
 			   &rc->err) < 0)
-		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
+		return nt_cmd_open_fail(&rc->err);
 	return NT_EXIT_OK;
 }
 
-static void userrun_config(struct nt_userrun_config *uc, const struct run_cmd *rc, unsigned i,
+static void userrun_config(struct nt_userrun_config *uc, struct run_cmd *rc, unsigned i,
 			   const sigset_t *waitmask)
 {
 	const struct nt_run_opts *o = &rc->opt;
@@ -155,6 +158,7 @@ static void userrun_config(struct nt_userrun_config *uc, const struct run_cmd *r
 		.pcap = rc->pcap[i],
 		.stop = &nt_cmd_stop,
 		.waitmask = waitmask,
+		.target_log_error = &rc->log_error,
 	};
 }
 
@@ -165,21 +169,6 @@ static void progress(const struct run_cmd *rc, unsigned i)
 			rc->opt.fixes[i].name);
 }
 
-/*
- * A SIGINT or SIGTERM that came between two runs is pending (blocked outside
- * the loop's ppoll()): take it now, so the next fix does not start.
- */
-static void take_pending_stop(const sigset_t *waitmask)
-{
-	sigset_t pending, mask;
-
-	if (sigpending(&pending) == 0 &&
-	    (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1)) {
-		sigprocmask(SIG_SETMASK, waitmask, &mask);
-		sigprocmask(SIG_SETMASK, &mask, NULL);
-	}
-}
-
 /* Every fix in its own lab, until a signal; returns 0 or a negative errno (reported). */
 static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 {
@@ -187,7 +176,8 @@ static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 		struct nt_userrun_config uc;
 		int ret;
 
-		take_pending_stop(waitmask);
+		/* A SIGINT or SIGTERM that came between two runs is pending: take it now. */
+		nt_wait_take_signals(waitmask);
 		if (nt_cmd_stop)
 			break;
 		userrun_config(&uc, rc, i, waitmask);
@@ -337,12 +327,13 @@ static int write_report(struct run_cmd *rc)
 	int ret = nt_render_run_reports(rc->out.fp, rc->opt.out.format, rc->report, rc->n, &v);
 
 	if (ret < 0) {
+		ret = nt_output_write_reason(&rc->out, ret);
 		nt_output_abort(&rc->out);
 		nt_output_write_error(path, ret, &rc->err);
 		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	}
 	ret = nt_output_commit(&rc->out, &rc->err);
-	if (ret < 0 && ret != -EPIPE)
+	if (ret < 0 && !nt_output_reader_gone(&rc->out, ret))
 		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	for (unsigned i = 0; i < NT_FIX_MAX; i++) {
 		if (i < rc->n && rc->pcap[i] && nt_pcap_writer_commit(rc->pcap[i], &rc->err) < 0)
@@ -382,12 +373,20 @@ static int run(struct run_cmd *rc)
 	int code, ret;
 
 	nt_cmd_signals_install();
-	nt_cmd_signals_block(NULL, &waitmask);
+	/*
+	 * The files first, the stop signals still open: a FIFO's open() waits
+	 * for its reader, and SIGINT/SIGTERM must end that wait (EINTR), not
+	 * stay pending behind it. One that comes later is pending and taken
+	 * before the first run (run_fixes()).
+	 */
 	code = prepare(rc);
+	if (code == NT_EXIT_OK && nt_cmd_stop)
+		code = nt_cmd_stop_status();
 	if (code != NT_EXIT_OK) {
 		abort_files(rc);
 		return code;
 	}
+	nt_cmd_signals_block(NULL, &waitmask);
 	ret = run_fixes(rc, &waitmask);
 	if (ret < 0)
 		return run_failed(rc, ret);
@@ -401,6 +400,14 @@ static int run(struct run_cmd *rc)
 		say_how_it_ended(rc, i);
 	if (code != NT_EXIT_OK)
 		return code;
+	/* The target's output is part of what was asked for: a log that lost some is exit 4. */
+	if (rc->log_error) {
+		char pb[NT_ERR_PATH_MAX];
+
+		nt_err_set(&rc->err, rc->log_error, "write \"%s\"",
+			   nt_err_path(rc->opt.target_log, pb, sizeof(pb)));
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
+	}
 	return nt_run_exit_status(rc->report, rc->n, rc->opt.n_fixes, nt_cmd_stop_status(),
 				  rc->opt.fail_on_stall);
 }

@@ -43,6 +43,25 @@ void nt_cmd_signals_install(void)
 		sigaction(fatal[i], &fa, NULL);
 }
 
+/*
+ * For the commands that have no loop to stop (analyze, predict): SIGINT and
+ * SIGTERM end them at once, at any moment, like the other fatal signals,
+ * with their named temporary files removed first; the shell sees 130 and
+ * 143 (death by the signal). SIGPIPE and SIGXFSZ are ignored as for trace.
+ */
+void nt_cmd_signals_install_fatal(void)
+{
+	static const int fatal[] = { SIGINT,  SIGTERM, SIGHUP,	  SIGQUIT, SIGUSR1,
+				     SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU };
+	struct sigaction fa = { .sa_handler = on_fatal };
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	sigemptyset(&fa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &fa, NULL);
+}
+
 void nt_cmd_signals_block(sigset_t *saved, sigset_t *waitmask)
 {
 	sigset_t block;

@@ -290,7 +290,7 @@ static int check_files(struct trace_cmd *tc)
 
 static int run_failed(struct trace_cmd *tc, int ret)
 {
-	if (tc->doc.error && tc->doc.error != -EPIPE)
+	if (tc->doc.error && !nt_output_reader_gone(&tc->out, tc->doc.error))
 		return report_failed(tc, tc->doc.error);
 	if (ret == -EPERM)
 		fprintf(stderr,
@@ -334,7 +334,8 @@ static int finish(struct trace_cmd *tc, unsigned n)
 		ret = -EIO;
 	if (ret == 0)
 		ret = nt_output_commit(&tc->out, &tc->err);
-	if (ret < 0 && ret != -EPIPE) {
+	/* Standard output going away (| head) is quiet; a FIFO named by -o is not. */
+	if (ret < 0 && !nt_output_reader_gone(&tc->out, ret)) {
 		pcap_abort_all(tc);
 		return report_failed(tc, ret);
 	}
@@ -375,11 +376,11 @@ static int run(struct trace_cmd *tc)
 	if (nt_output_open(&tc->out, opt->out.path,
 			   fmt->records || to_tty ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT,
 			   &tc->err) < 0)
-		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_open_fail(&tc->err);
 	if (pcap_open(tc) < 0) {
 		pcap_abort_all(tc);
 		nt_output_abort(&tc->out);
-		return nt_cmd_fail(NT_EXIT_FILE, &tc->err);
+		return nt_cmd_open_fail(&tc->err);
 	}
 	/* A text report on a terminal breaks its long lines at words, not where the screen ends. */
 	if (to_tty && strcmp(opt->out.format, "text") == 0)

@@ -429,6 +429,7 @@ static void finish(struct nt_procs *p)
 		;
 	nt_procs_linebuf_flush(&p->target_lines);
 	r->log_matched = p->target_lines.matched;
+	r->target_log_error = p->target_lines.error;
 	nt_procs_tail_lines(&p->client_tail, NT_PROCS_TAIL_LINES, r->client_stderr_tail,
 			    sizeof(r->client_stderr_tail));
 	if (r->listener.seen && r->target.started)

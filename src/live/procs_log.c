@@ -50,10 +50,20 @@ void nt_procs_linebuf_init(struct nt_procs_linebuf *lb, int fd, const char *pref
 	lb->matched = false;
 	lb->quiet_terminated = false;
 	lb->len = 0;
+	lb->error = 0;
+}
+
+/* The first failed write is kept: the command says it and exits 4 (--target-log). */
+static void write_checked(struct nt_procs_linebuf *lb, const char *data, size_t n)
+{
+	int ret = nt_procs_write_all(lb->fd, data, n);
+
+	if (ret < 0 && !lb->error)
+		lb->error = ret;
 }
 
 /* Prefix, @n bytes of @data, and a newline unless @data ends in one: one write. */
-static void emit_line(const struct nt_procs_linebuf *lb, const char *data, size_t n)
+static void emit_line(struct nt_procs_linebuf *lb, const char *data, size_t n)
 {
 	char out[PREFIX_MAX + NT_PROCS_LINE_BYTES + 1];
 	size_t plen = strnlen(lb->prefix, PREFIX_MAX), len = 0;
@@ -64,7 +74,7 @@ static void emit_line(const struct nt_procs_linebuf *lb, const char *data, size_
 	len += n;
 	if (n == 0 || data[n - 1] != '\n')
 		out[len++] = '\n';
-	(void)nt_procs_write_all(lb->fd, out, len);
+	write_checked(lb, out, len);
 }
 
 /*
@@ -101,7 +111,7 @@ void nt_procs_linebuf_feed(struct nt_procs_linebuf *lb, const char *data, size_t
 
 	if (!lb->prefix) {
 		/* Written as it comes; lines are only put together for --ready-log. */
-		(void)nt_procs_write_all(lb->fd, data, n);
+		write_checked(lb, data, n);
 		if (!lb->match)
 			return;
 	}

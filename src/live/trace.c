@@ -21,6 +21,7 @@
 #include "nt/lab/lab.h"
 #include "nt/live/evidence.h"
 #include "nt/live/exchange.h"
+#include "nt/live/wait.h"
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
 #include "nt/model/tcp.h"
@@ -221,6 +222,8 @@ static int64_t lap(int64_t *t)
 
 static bool stopped(const struct nt_trace_config *opt)
 {
+	/* A ppoll() that found work ready left a stop signal pending (nt/live/wait.h). */
+	nt_wait_take_signals(opt->waitmask);
 	return opt->stop && *opt->stop;
 }
 

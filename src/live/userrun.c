@@ -32,6 +32,7 @@
 #include "nt/lab/lab.h"
 #include "nt/live/procs.h"
 #include "nt/live/userrun.h"
+#include "nt/live/wait.h"
 #include "nt/model/decode.h"
 
 /*
@@ -150,6 +151,8 @@ static int run_loop(struct pipeline *pl, struct nt_procs *procs, struct nt_err *
 		if (ppoll(pfd, (nfds_t)n, w >= 0 ? &ts : NULL, pl->cfg->waitmask) < 0 &&
 		    errno != EINTR)
 			return nt_err_set(err, -errno, "wait for the run and the capture");
+		/* A ppoll() that found work ready left a stop signal pending (nt/live/wait.h). */
+		nt_wait_take_signals(pl->cfg->waitmask);
 		if (holdoff_until && nt_now_mono_ns() >= holdoff_until)
 			holdoff_until = 0;
 		if (!holdoff_until) {
@@ -259,6 +262,9 @@ static int run_commands(struct pipeline *pl, const struct nt_lab *lab, struct nt
 		ret = 0;
 	if (ret == 0)
 		ret = note_result(pl->ri, nt_procs_result(&procs), cfg->stop && *cfg->stop);
+	if (cfg->target_log_error && cfg->target_log_fd >= 0 &&
+	    nt_procs_result(&procs)->target_log_error && !*cfg->target_log_error)
+		*cfg->target_log_error = nt_procs_result(&procs)->target_log_error;
 	nt_procs_close(&procs);
 	if (ret == -ENOMEM)
 		nt_err_set(err, ret, "keep the client's stderr");

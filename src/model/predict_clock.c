@@ -71,6 +71,14 @@ struct nt_ptime nt_pt_anchor(struct nt_psim *s, struct nt_ptime base, int64_t lo
 {
 	struct nt_panchor *a, *p;
 
+	/*
+	 * The parent is an anchor that exists (base.a < n_anc), so every
+	 * anchor's parent has a smaller index: the walks below are bounded by
+	 * NT_PSIM_ANCHOR_MAX steps. A base outside the tree (never made by
+	 * this file) is measured from the round's start rather than followed.
+	 */
+	if (base.a < 0 || base.a >= s->n_anc)
+		base.a = 0;
 	if (s->n_anc >= NT_PSIM_ANCHOR_MAX)
 		return nt_pt_add(base, lo, nom, hi);
 	a = &s->anc[s->n_anc];
@@ -98,7 +106,8 @@ void nt_pt_abs(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t 
 	*lo = t.lo;
 	*nom = t.nom;
 	*hi = t.hi;
-	for (int a = t.a; a > 0; a = s->anc[a].parent) {
+	/* Bounded: parent < a for every anchor (nt_pt_anchor()), at most n_anc steps. */
+	for (int a = t.a; a > 0 && a < s->n_anc; a = s->anc[a].parent) {
 		*lo += s->anc[a].lo;
 		*nom += s->anc[a].nom;
 		*hi += s->anc[a].hi;
@@ -108,7 +117,8 @@ void nt_pt_abs(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t 
 /* Whether @anc is @a or one of its ancestors. */
 static bool is_ancestor(const struct nt_psim *s, int anc, int a)
 {
-	for (; a >= 0; a = s->anc[a].parent)
+	/* Bounded: parent < a for every anchor (nt_pt_anchor()), at most n_anc steps. */
+	for (; a >= 0 && a < s->n_anc; a = s->anc[a].parent)
 		if (a == anc)
 			return true;
 	return false;
@@ -124,6 +134,7 @@ void nt_pt_diff(const struct nt_psim *s, struct nt_ptime later, struct nt_ptime 
 		llo = later.lo;
 		lnom = later.nom;
 		lhi = later.hi;
+		/* Ends at earlier.a, an ancestor: parent < a makes it at most n_anc steps. */
 		for (int a = later.a; a != earlier.a; a = s->anc[a].parent) {
 			llo += s->anc[a].lo;
 			lnom += s->anc[a].nom;

@@ -70,6 +70,12 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->a_sent_seen = false;
 	s->write_body_idx = -1;
 	s->done = false;
+	/*
+	 * Set by client_receive() only when the whole reply arrives; a round
+	 * cut short (s->overflow) never gets there, and nt_psim_next_state()
+	 * must not read a stale or uninitialised anchor index (issue 25).
+	 */
+	s->reply_at_client = (struct nt_ptime){ 0 };
 	s->header_segs = s->body_segs = s->data_segs = 0;
 	s->verdict = NT_VERDICT_INCOMPLETE;
 	nt_psim_clock_init(s, h->phase_lo_ns >= 0, h->phase_lo_ns, h->phase_hi_ns);
@@ -263,7 +269,8 @@ void nt_psim_finish(struct nt_psim *s)
 void nt_psim_next_state(struct nt_psim *s, struct nt_predict_state *out)
 {
 	const struct nt_predict_knobs *k = s->k;
-	struct nt_ptime start = s->reply_at_client;
+	/* A round that never saw the whole reply (overflow) ends where its events stopped. */
+	struct nt_ptime start = s->done ? s->reply_at_client : s->now;
 	int64_t lo, nom, hi, p = k->pause_ns;
 	int64_t sample_lo, sample_hi;
 

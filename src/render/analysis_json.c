@@ -111,7 +111,9 @@ static struct json_object *summary_json(bool *oom, const struct nt_analysis *an)
 	nt_json_put(oom, sum, "evicted_idle", nt_json_u64(s->evicted_idle));
 	nt_json_put(oom, sum, "evicted_full", nt_json_u64(s->evicted_full));
 	nt_json_put(oom, sum, "files_damaged", nt_json_u64(s->files_damaged));
-	nt_json_put(oom, sum, "incomplete", json_object_new_boolean(an->oom));
+	/* Out of memory, or a file that could not be read to its end: not every frame is in it. */
+	nt_json_put(oom, sum, "incomplete",
+		    json_object_new_boolean(an->oom || s->files_damaged > 0));
 	return sum;
 }
 
@@ -347,7 +349,7 @@ int nt_render_analysis_json(FILE *out, const struct nt_analysis *an,
 	if (!ret)
 		ret = nt_analysis_json_write(out, &parts, an, 1, v->workers);
 	if (!ret && fputs("}\n", out) == EOF)
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	json_object_put(tool);
 	json_object_put(run);
 	nt_analysis_json_free(&parts);

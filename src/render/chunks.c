@@ -85,6 +85,7 @@ static int render_chunk(struct pool *p, void *state, size_t k, char **buf, size_
 static void write_in_turn(struct pool *p, size_t k, const char *buf, size_t len)
 {
 	bool ok;
+	int write_errno;
 
 	while (!p->ret && p->written != k)
 		pthread_cond_wait(&p->turn, &p->lock);
@@ -92,10 +93,12 @@ static void write_in_turn(struct pool *p, size_t k, const char *buf, size_t len)
 		return;
 	pthread_mutex_unlock(&p->lock);
 	/* ferror() too: glibc's fwrite() can count a failed write as written. */
+	errno = 0;
 	ok = fwrite(buf, 1, len, p->out) == len && !ferror(p->out);
+	write_errno = errno; /* the failed write's reason: EFBIG, ENOSPC, EPIPE */
 	pthread_mutex_lock(&p->lock);
 	if (!ok) {
-		fail_locked(p, -EIO);
+		fail_locked(p, write_errno ? -write_errno : -EIO);
 		return;
 	}
 	p->written++;

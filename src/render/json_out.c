@@ -168,6 +168,12 @@ static bool write_indented(FILE *out, const char *text, size_t n, int depth)
 	return out_buf_flush(&b);
 }
 
+/* A failed stdio write: its own reason (EFBIG, ENOSPC, EPIPE) while errno still holds it. */
+static int write_failed(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 int nt_json_write(FILE *out, struct json_object *o, int depth)
 {
 	size_t n;
@@ -175,7 +181,7 @@ int nt_json_write(FILE *out, struct json_object *o, int depth)
 
 	if (!text)
 		return -ENOMEM;
-	return write_indented(out, text, n, depth) ? 0 : -EIO;
+	return write_indented(out, text, n, depth) ? 0 : write_failed();
 }
 
 int nt_json_line(FILE *out, struct json_object *o)
@@ -186,13 +192,13 @@ int nt_json_line(FILE *out, struct json_object *o)
 	if (!text)
 		return -ENOMEM;
 	if (fwrite(text, 1, n, out) != n)
-		return -EIO;
+		return write_failed();
 	return nt_json_line_end(out);
 }
 
 int nt_json_line_end(FILE *out)
 {
-	return fputc('\n', out) == EOF || fflush(out) == EOF ? -EIO : 0;
+	return fputc('\n', out) == EOF || fflush(out) == EOF ? write_failed() : 0;
 }
 
 int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth, bool more)
@@ -203,7 +209,7 @@ int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth,
 	ret = nt_json_write(out, o, depth);
 	json_object_put(o);
 	if (ret == 0 && fputs(more ? ",\n" : "\n", out) == EOF)
-		ret = -EIO;
+		ret = write_failed();
 	return ret;
 }
 

@@ -105,6 +105,9 @@ static int rounds_member(FILE *out, struct nt_predict *p, int depth, unsigned *c
 		json_object_put(o);
 		if (ret < 0)
 			return ret;
+		/* Stop at the first failed write, with its reason (errno: EFBIG, ENOSPC, EPIPE). */
+		if (ferror(out))
+			return errno ? -errno : -EIO;
 	}
 	fprintf(out, "\n%*s],\n", depth * 2, "");
 	return ferror(out) ? -EIO : 0;

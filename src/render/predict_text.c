@@ -81,6 +81,9 @@ static int one(FILE *out, const struct nt_predict_doc *d)
 	while (nt_predict_round(&p, &r) == 1) {
 		counts[r.verdict]++;
 		round_text(out, &r);
+		/* Stop at the first failed write, with its reason (errno: EFBIG, ENOSPC, EPIPE). */
+		if (ferror(out))
+			return errno ? -errno : -EIO;
 	}
 	nt_predict_fix(k, &fix);
 	fprintf(out, "\nsummary\n  %u rounds predicted: ", k->rounds);

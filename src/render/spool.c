@@ -17,8 +17,10 @@ int nt_spool_copy(FILE *spool, long from, long to, FILE *out, bool xml_escape)
 	char buf[8192];
 	long left;
 
+	errno = 0;
+	/* The spool's own failed write (EFBIG past `ulimit -f`, ENOSPC), when errno says it. */
 	if (fflush(spool) == EOF)
-		return -EIO;
+		return errno ? -errno : -EIO;
 	if (to < 0) {
 		if (fseek(spool, 0, SEEK_END) < 0)
 			return -errno;

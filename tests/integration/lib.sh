@@ -75,3 +75,6 @@ doc = json.load(open(sys.argv[1]))
 exec(sys.argv[2])
 PY
 }
+
+# wait_delivered PID N (tests/integration/wait.sh)
+. "$(dirname "${BASH_SOURCE[0]}")/wait.sh"

@@ -203,6 +203,9 @@ def main():
     ap.add_argument("--keep", help="keep each measured JSON in this directory")
     ap.add_argument("--reuse", help="compare against the JSON kept in this directory")
     opt = ap.parse_args()
+    if opt.keep:
+        # docs/model.md shows `--keep runs/`: the directory need not exist yet.
+        os.makedirs(opt.keep, exist_ok=True)
 
     combos = []
     for knobs, rounds in COMBOS:

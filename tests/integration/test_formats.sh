@@ -28,6 +28,9 @@ fail() {
 	exit 1
 }
 
+# wait_delivered PID N
+. "$(dirname "$0")/wait.sh"
+
 unshare -Urn true 2>/dev/null || skip "unshare -Urn is not possible here"
 for tool in xmllint rsvg-convert tshark python3 script; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed"
@@ -169,7 +172,8 @@ grep -q '"/nonexistent-nt-dir/x.pcap"' err.txt || fail "the -w error does not qu
 # --- 5. SIGINT: what was captured is still written, both files ------------------------------
 unshare -Urn "$NT" --rounds 100000 --pause 2 --format json -o out/int.json -w out/int.pcap &
 pid=$!
-sleep 1.5
+# Ten frames or more must be in the pcap: wait until that many segments were delivered.
+wait_delivered "$pid" 12
 kill -INT $pid
 wait $pid
 rc=$?

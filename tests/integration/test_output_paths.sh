@@ -174,14 +174,31 @@ set -e
 # --- SIGKILL mid-run leaves no temporary file --------------------------------------------
 mkdir kill && cd kill
 echo old-report > old.json
+# temps_open PID: wait until PID holds its two temporary files here (-o's and -w's, nameless
+# with O_TMPFILE: "/path/#N (deleted)"), the -w one with frames in it; fail if it never does.
+temps_open() {
+	local n big
+	for _ in $(seq 3000); do
+		n=0 big=0
+		for fd in /proc/$1/fd/*; do
+			case "$(readlink "$fd" 2> /dev/null)" in
+			"$PWD"/*) n=$((n + 1))
+				[ "$(stat -L -c %s "$fd" 2> /dev/null || echo 0)" -gt 1000 ] && big=1 ;;
+			esac
+		done
+		[ "$n" -ge 2 ] && [ "$big" = 1 ] && return 0
+		sleep 0.01
+	done
+	fail "SIGKILL check: pid $1 never had its temporary files open here ($n open)"
+}
 unshare -Urn "$NT" --rounds 20000 --format json -o new.json -w new.pcap 2> /dev/null &
 pid=$!
-sleep 1
+temps_open $pid
 kill -9 $pid
 wait $pid 2> /dev/null || true
 unshare -Urn "$NT" --rounds 20000 --format json -o old.json -w new.pcap 2> /dev/null &
 pid=$!
-sleep 1
+temps_open $pid
 kill -9 $pid
 wait $pid 2> /dev/null || true
 [ "$(ls -A)" = old.json ] || fail "SIGKILL left: $(ls -A | tr '\n' ' ')"

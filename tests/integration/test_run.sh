@@ -279,7 +279,20 @@ for _ in $(seq 100); do
 	grep -q "server.py: listening" "$NT_TMP/err" && break
 	sleep 0.1
 done
-sleep 2
+# Mid-run, known rather than slept for: the client (the marked python3 with "client.py" in
+# its command line) has had 20 segments delivered in its namespace, so stalls were seen.
+client=""
+for _ in $(seq 1000); do
+	for e in $(with_mark "$mark"); do
+		p=${e#/proc/}
+		p=${p%/environ}
+		grep -qF client.py "/proc/$p/cmdline" 2>/dev/null && client=$p
+	done
+	[ -n "$client" ] && break
+	sleep 0.01
+done
+[ -n "$client" ] || fail "SIGINT mid-run: the client never started"
+wait_delivered "$client" 20
 start=$(date +%s%N)
 kill -INT "$pid"
 wait "$pid"

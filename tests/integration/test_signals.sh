@@ -14,7 +14,8 @@ stop_with() {
 	set +e
 	unshare -Urn "$NAGLE_TRACE" --rounds 200 --pause 20 --format json -o "$out" &
 	local pid=$!
-	sleep 0.5
+	# Mid-run: a few rounds delivered (two segments each at least), not a guess at the time.
+	wait_delivered "$pid" 8
 	# unshare execs nagle-trace in place: the pid is the program's.
 	kill "-$sig" "$pid"
 	wait "$pid"
@@ -46,7 +47,21 @@ set +e
 unshare -Urn "$NAGLE_TRACE" --variant nodelay,writev,default,cork --rounds 20 --pause 5 \
 	--format json -o "$NT_TMP/multi.json" &
 pid=$!
-sleep 0.7
+# Into the second variant: each variant has a lab of its own, so the counter of the
+# process's namespace falls back to 0 when the second begins; then 4 segments into it.
+prev=0 falls=0
+for _ in $(seq 3000); do
+	kill -0 "$pid" 2>/dev/null || fail "the run ended before its second variant was under way"
+	got=$(awk '/^TcpExt:/ { if (!h) { n = split($0, k); h = 1 } else { split($0, v)
+		for (i = 1; i <= n; i++) if (k[i] == "TCPDelivered") print v[i] } }' \
+		"/proc/$pid/net/netstat" 2>/dev/null || true)
+	got=${got:-0}
+	[ "$got" -lt "$prev" ] && falls=$((falls + 1))
+	prev=$got
+	[ "$falls" -ge 1 ] && [ "$got" -ge 4 ] && break
+	sleep 0.01
+done
+[ "$falls" -ge 1 ] && [ "$got" -ge 4 ] || fail "the second variant never got under way"
 start=$(date +%s%N)
 kill -INT "$pid"
 wait "$pid"

@@ -17,7 +17,7 @@ check() {
 
 check 2 '--rounds: "abc" is not a number' --rounds abc
 check 2 '--rounds: "0" is out of range (1..1000000)' --rounds 0
-check 2 '--rounds: "-1" is not a number' --rounds -1
+check 2 '--rounds: "-1" is negative, out of range (1..1000000)' --rounds -1
 check 2 'is out of range' --rounds 99999999999999999999999
 check 2 '--header: "104857600" is out of range (1..16777216)' --header 104857600
 check 2 '--body: an empty value is not a number' --body ''

@@ -135,7 +135,7 @@ static const struct numeric numerics[] = {
 /* what this checks: every numeric option refuses non-digits, sign, space, suffix: exact text */
 static void test_numeric_not_a_number(void **state)
 {
-	static const char *const bad[] = { "abc", "-1",	  " 5",	 "5 ", "5ms",
+	static const char *const bad[] = { "abc", "-x",	  " 5",	 "5 ", "5ms",
 					   "+5",  "0x10", "1e3", "5.0" };
 	char want[256];
 
@@ -170,6 +170,10 @@ static void test_numeric_out_of_range(void **state)
 				 (unsigned long long)n->max);
 			REFUSED(want, n->name, texts[j]);
 		}
+		/* A negative number is a number: out of range, and called negative (issue 25). */
+		snprintf(want, sizeof(want), "%s: \"-1\" is negative, out of range (%llu..%llu)",
+			 n->name, (unsigned long long)n->min, (unsigned long long)n->max);
+		REFUSED(want, n->name, "-1");
 		if (n->min > 0) {
 			snprintf(text, sizeof(text), "%llu", (unsigned long long)n->min - 1);
 			snprintf(want, sizeof(want), "%s: \"%s\" is out of range (%llu..%llu)",
@@ -521,7 +525,7 @@ static void test_rtt_capture_at(void **state)
 	assert_int_equal(opt.trace.rtt_ns, 0);
 	ACCEPTED(&opt, "--rtt", "10000", "--timeout", "20001");
 	assert_int_equal(opt.trace.rtt_ns, 10000 * MS);
-	REFUSED("--rtt: \"-1\" is not a number", "--rtt", "-1");
+	REFUSED("--rtt: \"-1\" is negative, out of range (0..10000)", "--rtt", "-1");
 	REFUSED("--rtt: \"abc\" is not a number", "--rtt", "abc");
 	REFUSED("--rtt: \"0.0001\" is not a number", "--rtt", "0.0001");
 	REFUSED("--rtt: \"10000.001\" is out of range (0..10000)", "--rtt", "10000.001");

@@ -665,6 +665,50 @@ static void test_rtt(void **state)
 	free(run);
 }
 
+/*
+ * Fill the stack below us with a pattern, so that a field the model reads
+ * before writing is garbage rather than the zero a fresh stack happens to
+ * hold (issue 25: reply_at_client of a round cut short, read as an anchor).
+ */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile unsigned char junk[512 * 1024];
+
+	memset((unsigned char *)junk, 0xa5, sizeof(junk));
+}
+
+/* what this checks: a round cut short (--rtt 2 ms, 40 kB body) ends, and says so */
+static void test_round_cut_short(void **state)
+{
+	static const uint32_t bodies[] = { 20000, 30000, 40000, 1u << 20, 16u << 20 };
+	struct nt_predict_knobs k = knobs();
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		struct nt_predict p;
+		struct nt_predict_round r;
+		struct nt_err err = { { 0 } };
+		unsigned n = 0;
+
+		k.rounds = 3;
+		k.rtt_ns = 2 * MS;
+		k.body_bytes = bodies[i];
+		assert_int_equal(nt_predict_init(&p, &k, &err), 0);
+		for (;;) {
+			int got;
+
+			dirty_stack();
+			got = nt_predict_round(&p, &r);
+			if (got != 1)
+				break;
+			n++;
+			assert_true(r.hypotheses >= 1 && r.hypotheses <= NT_PREDICT_HYP_MAX);
+			assert_true(nt_predict_accepts(&r, r.verdict));
+		}
+		assert_int_equal(n, 3);
+	}
+}
+
 /* what this checks: the model streams: a long run keeps its size and ends on time */
 static void test_streaming(void **state)
 {
@@ -770,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_pause_refills_budget),
 		cmocka_unit_test(test_old_quick_counting),
 		cmocka_unit_test(test_rtt),
+		cmocka_unit_test(test_round_cut_short),
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_check_evidence),
 		cmocka_unit_test(test_fix_notes),

@@ -111,6 +111,16 @@ int nt_pcap_file_each(struct nt_pcap_file *f, uint64_t max_frames, nt_pcap_frame
 		      uint64_t *frames_read, struct nt_err *err);
 
 /**
+ * nt_pcap_file_zero_time_frames() - pcapng frames read so far whose timestamp
+ * is 0 (1970-01-01 00:00:00): a writer that had no time; they are read, and
+ * the command warns that the file's times cannot be trusted
+ * @f: the reader
+ *
+ * Return: the count.
+ */
+uint64_t nt_pcap_file_zero_time_frames(const struct nt_pcap_file *f);
+
+/**
  * nt_pcap_file_close() - close the reader; NULL is a no-op
  * @f: the reader
  */

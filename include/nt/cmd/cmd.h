@@ -86,6 +86,15 @@ extern volatile sig_atomic_t nt_cmd_stop;
 void nt_cmd_signals_install(void);
 
 /**
+ * nt_cmd_signals_install_fatal() - for commands without a stop loop
+ * (analyze, predict): SIGINT, SIGTERM, SIGHUP and the other signals that end
+ * a process remove named temporary files (nt_output_unlink_temps()) and
+ * then end it by the same signal, at once; SIGPIPE and SIGXFSZ are ignored
+ * as by nt_cmd_signals_install()
+ */
+void nt_cmd_signals_install_fatal(void);
+
+/**
  * nt_cmd_signals_block() - block SIGINT and SIGTERM, except in the waits
  * @saved: the mask before, to restore; may be NULL
  * @waitmask: the mask to wait with (ppoll(), pselect()): the one before,

@@ -108,6 +108,16 @@ bool nt_cmd_want_color(const struct nt_cmd_output *out);
 int nt_cmd_fail(int code, const struct nt_err *err);
 
 /**
+ * nt_cmd_open_fail() - a destination could not be opened: exit 4 with @err's
+ * line, unless SIGINT or SIGTERM came meanwhile (a FIFO's open() waiting for
+ * its reader returns EINTR then): the stop's status, 130 or 143, silently
+ * @err: the failure
+ *
+ * Return: the exit status.
+ */
+int nt_cmd_open_fail(const struct nt_err *err);
+
+/**
  * nt_cmd_usage_error() - a usage error's line, then where the help is
  * @command: "analyze", "run", "predict"; NULL for the trace (nagle-trace --help)
  * @msg: what was wrong

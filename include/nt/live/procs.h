@@ -217,6 +217,8 @@ struct nt_procs_listener {
  * @ready_tries: times the --ready probe was started
  * @ready_status: the wait status of its last try, -1 before any ended
  * @ready_wait_ns: target start -> the client could start, -1 when never
+ * @target_log_error: the first failed write of the target's output (negative
+ *                    errno), 0 when every byte was written
  */
 struct nt_procs_result {
 	enum nt_procs_end end;
@@ -234,6 +236,7 @@ struct nt_procs_result {
 	unsigned ready_tries;
 	int ready_status;
 	int64_t ready_wait_ns;
+	int target_log_error;
 };
 
 /**

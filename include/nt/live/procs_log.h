@@ -28,6 +28,8 @@
  *                    SIGTERM), set at teardown
  * @buf: the partial line
  * @len: bytes in @buf
+ * @error: the first failed write's negative errno (ENOSPC, EFBIG, EPIPE), 0
+ *         while none failed
  */
 struct nt_procs_linebuf {
 	int fd;
@@ -37,6 +39,7 @@ struct nt_procs_linebuf {
 	bool quiet_terminated;
 	char buf[NT_PROCS_LINE_BYTES];
 	size_t len;
+	int error;
 };
 
 /**

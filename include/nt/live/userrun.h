@@ -47,6 +47,9 @@
  * @stop: set by the caller's signal handler
  * @waitmask: the signal mask to wait with (SIGINT/SIGTERM unblocked), NULL
  *            for the current one
+ * @target_log_error: when not NULL, gets the first failed write of the
+ *                    target's output to @target_log_fd (negative errno), if
+ *                    one failed (left alone otherwise)
  */
 struct nt_userrun_config {
 	struct nt_procs_job job;
@@ -60,6 +63,7 @@ struct nt_userrun_config {
 	struct nt_pcap_writer *pcap;
 	const volatile sig_atomic_t *stop;
 	const sigset_t *waitmask;
+	int *target_log_error;
 };
 
 /**

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# test_write_errors.sh - every write error told (issue 25), with the real
+# binary: `run --target-log` onto /dev/full and onto a full tmpfs (mounted in
+# a private mount namespace of a user namespace, `unshare -Urm`) exits 4 with
+# the errno; `-o` onto a FIFO whose reader leaves after 10 bytes exits 4
+# "Broken pipe" for trace, predict, analyze and run (`| head` stays quiet);
+# SIGTERM while -o, -w or --target-log waits in open() for a FIFO's reader
+# exits 143; with `ulimit -f 1`, analyze and predict say "File too large"
+# and exit 4 instead of dying of SIGXFSZ.
+#
+# Every wait is for the event it means (the process blocked in open(), the
+# reader's bytes read), never a sleep, and fails when that event never comes.
+set -eu
+. "$(dirname "$0")/lib.sh"
+: "${NT_SOURCE_DIR:?NT_SOURCE_DIR must point at the source tree}"
+need_unshare
+NT=$NAGLE_TRACE
+SERVER="python3 $NT_SOURCE_DIR/tests/programs/server.py"
+G=$NT_SOURCE_DIR/tests/golden/captures
+cd "$NT_TMP"
+
+# A target that prints 100 kB before it listens; the client only waits.
+LOUD="yes nagle-trace | head -c 100000; exec $SERVER 7000"
+
+# run CMD...: sets $rc and $err (stderr), never fails the script.
+run() {
+	set +e
+	"$@" >out.txt 2>err.txt
+	rc=$?
+	set -e
+	err=$(cat err.txt)
+}
+
+# blocked_in_open PID: wait until PID sleeps in open()/openat() (x86-64: 2, 257).
+blocked_in_open() {
+	for _ in $(seq 1000); do
+		case "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" in
+		2 | 257) return 0 ;;
+		esac
+		sleep 0.01
+	done
+	fail "pid $1 never blocked in open()"
+}
+
+# --- run --target-log onto /dev/full and a full file system --------------------------------
+run unshare -Urn "$NT" run --target "$LOUD" --client 'sleep 0.2' --target-log /dev/full -o /dev/null
+[ "$rc" = 4 ] || fail "--target-log /dev/full: exit $rc, want 4 ($err)"
+[[ "$err" == *'write "/dev/full": No space left on device'* ]] || fail "--target-log /dev/full: $err"
+mkdir full
+run unshare -Urnm sh -c 'mount -t tmpfs -o size=16k none "$1" && exec "$2" run --target "$3" \
+	--client "sleep 0.2" --target-log "$1/t.log" -o /dev/null' sh "$PWD/full" "$NT" "$LOUD"
+[ "$rc" = 4 ] || fail "--target-log on a full tmpfs: exit $rc, want 4 ($err)"
+[[ "$err" == *'t.log": No space left on device'* ]] || fail "--target-log on a full tmpfs: $err"
+
+# --- -o onto a FIFO whose reader leaves after 10 bytes -------------------------------------
+mkfifo out.fifo
+cp "$G/gen-eth-stall.pcap" e.pcap
+many=()
+for _ in $(seq 100); do many+=(e.pcap); done
+early_reader() {
+	local what=$1
+	shift
+	set +e
+	"$@" -o out.fifo 2>err.txt &
+	local pid=$!
+	# The reader shrinks the pipe to one page (F_SETPIPE_SZ), takes 10 bytes and
+	# leaves: a report over 4 KiB cannot all fit before, and its next write gets EPIPE.
+	local got
+	got=$(python3 -c 'import fcntl, os, sys
+fd = os.open("out.fifo", os.O_RDONLY)
+fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
+got = b""
+while len(got) < 10:
+    chunk = os.read(fd, 10 - len(got))
+    if not chunk:
+        break
+    got += chunk
+print(len(got))')
+	wait $pid
+	rc=$?
+	set -e
+	[ "$got" = 10 ] || fail "$what: the reader got $got bytes, not 10"
+	[ "$rc" = 4 ] || fail "$what: -o onto a FIFO whose reader left early: exit $rc, want 4"
+	grep -q 'write "out.fifo": Broken pipe$' err.txt || fail "$what: $(cat err.txt)"
+}
+early_reader trace unshare -Urn "$NT" --variant nodelay --rounds 3000 --format json
+early_reader predict "$NT" predict --rounds 3000
+early_reader analyze "$NT" analyze "${many[@]}" --format json
+early_reader run unshare -Urn "$NT" run --target "$SERVER 7000" \
+	--client "python3 $NT_SOURCE_DIR/tests/programs/client.py target 7000 20" --format json
+# Standard output's reader leaving is no error (`| head`), as before.
+set +e
+"$NT" predict --rounds 3000 2>err.txt | head -c 10 >/dev/null
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" = 0 ] && [ ! -s err.txt ] || fail "predict | head: exit $status: $(cat err.txt)"
+
+# --- SIGTERM while a FIFO destination waits for its reader ---------------------------------
+term_in_open() {
+	local what=$1
+	shift
+	set +e
+	"$@" 2>err.txt &
+	local pid=$!
+	blocked_in_open $pid
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	set -e
+	[ "$rc" = 143 ] || fail "$what: SIGTERM in open() exited $rc, want 143 ($(cat err.txt))"
+}
+term_in_open "trace -o" unshare -Urn "$NT" --rounds 3 -o out.fifo
+term_in_open "trace -w" unshare -Urn "$NT" --rounds 3 -w out.fifo -o /dev/null
+term_in_open "predict -o" "$NT" predict -o out.fifo
+term_in_open "analyze -o" "$NT" analyze e.pcap -o out.fifo
+for o in -o -w --target-log; do
+	term_in_open "run $o" unshare -Urn "$NT" run --target "$SERVER 7000" --client 'sleep 0.1' \
+		"$o" out.fifo
+done
+
+# --- ulimit -f: EFBIG told, not death by SIGXFSZ -------------------------------------------
+for cmd in "predict --rounds 2000" "predict --rounds 2000 --format json" \
+	"analyze ${many[*]} --format json" "analyze ${many[*]} --format svg"; do
+	rm -f big.out
+	set +e
+	# shellcheck disable=SC2086 # the words of $cmd are its arguments
+	(ulimit -f 1 && exec "$NT" $cmd -o big.out) 2>err.txt
+	rc=$?
+	set -e
+	[ "$rc" = 4 ] || fail "ulimit -f 1, $cmd: exit $rc, want 4"
+	grep -q 'write "big.out": File too large$' err.txt || fail "ulimit -f 1, $cmd: $(cat err.txt)"
+	[ ! -e big.out ] || fail "ulimit -f 1, $cmd: left a partial big.out"
+	[ -z "$(ls -A | grep '^\.nt-' || true)" ] || fail "ulimit -f 1, $cmd: left a temporary file"
+done
+echo "ok: --target-log full, FIFO readers leaving early, SIGTERM in open(), ulimit -f"

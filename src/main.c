@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "run", nt_cmd_run },
 	{ "predict", nt_cmd_predict },
 	{ "completion", nt_cmd_completion },
+	{ "kernels", nt_cmd_kernels },
 };
 /* clang-format on */
 

@@ -152,11 +152,14 @@ static int absorb_doc(struct nt_kernels_guest *g, const char *run, int status,
 		      struct json_object *doc)
 {
 	struct json_object *runs = obj_of(doc, "runs");
+	size_t n = runs && json_object_is_type(runs, json_type_array) ? json_object_array_length(runs)
+								       : 1;
 
-	if (!runs || !json_object_is_type(runs, json_type_array))
+	/* One variant's document is that run itself; several are {"runs": [...]}. */
+	if (!runs && !obj_of(doc, "variant"))
 		return -EBADMSG;
-	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = runs ? json_object_array_get_idx(runs, i) : doc;
 		struct nt_kernels_cell *c = new_cell(g, run, status);
 
 		if (!c)
@@ -250,16 +253,32 @@ static const char *model_text(const struct nt_kernels_cell *c, char *buf, size_t
 	return buf;
 }
 
-static const char *run_label(const struct nt_kernels_cell *c, char *buf, size_t len)
+/* One run for every kernel: its options are said once, above the table. */
+static const char *one_run(const struct nt_kernels_guest *g, unsigned n)
 {
-	snprintf(buf, len, "%s%s%s", c->variant[0] ? c->variant : "-", c->run[0] ? " " : "",
-		 c->run);
+	const char *run = NULL;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < g[i].n_cells; j++) {
+			if (run && strcmp(run, g[i].cells[j].run) != 0)
+				return NULL;
+			run = g[i].cells[j].run;
+		}
+	return run;
+}
+
+static const char *run_label(const struct nt_kernels_cell *c, bool with_run, char *buf,
+			     size_t len)
+{
+	snprintf(buf, len, "%s%s%s", c->variant[0] ? c->variant : "-",
+		 with_run && c->run[0] ? " " : "", with_run ? c->run : "");
 	return buf;
 }
 
-static void text_findings(FILE *out, const struct nt_kernels_guest *g, unsigned n)
+static void text_findings(FILE *out, const struct nt_kernels_guest *g, unsigned n,
+			  const char *bullet)
 {
-	bool head = false;
+	bool head = false, with_run = !one_run(g, n);
 
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned j = 0; j < g[i].n_cells; j++) {
@@ -267,17 +286,17 @@ static void text_findings(FILE *out, const struct nt_kernels_guest *g, unsigned 
 			char label[320], ms[NT_FMT_MS_LEN];
 
 			if (c->note[0])
-				fprintf(out, "%s%s, %s: %s\n", head ? "" : "\nnotes and findings:\n",
-					g[i].release, run_label(c, label, sizeof(label)), c->note);
+				fprintf(out, "%s%s%s, %s: %s\n", head ? "" : "\nnotes and findings:\n",
+					bullet, g[i].release, run_label(c, with_run, label, sizeof(label)), c->note);
 			head = head || c->note[0];
 			for (unsigned k = 0; k < c->n_findings; k++) {
 				const struct nt_kernels_finding *f = &c->findings[k];
 
 				fprintf(out,
-					"%sfinding: %s, %s, round %u: measured %s, the model for "
+					"%s%sfinding: %s, %s, round %u: measured %s, the model for "
 					"this kernel predicted %s; header->ACK %s ms; %s; model: %s\n",
-					head ? "" : "\nnotes and findings:\n", g[i].release,
-					run_label(c, label, sizeof(label)), f->round, f->measured,
+					head ? "" : "\nnotes and findings:\n", bullet, g[i].release,
+					run_label(c, with_run, label, sizeof(label)), f->round, f->measured,
 					f->predicted,
 					nt_known(f->gap_ns) ? nt_fmt_ms(f->gap_ns, ms, sizeof(ms)) : "-",
 					f->evidence, f->why);
@@ -294,7 +313,7 @@ static const char *secs(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-static void text_guest(FILE *out, const struct nt_kernels_guest *g)
+static void text_guest(FILE *out, const struct nt_kernels_guest *g, bool with_run)
 {
 	char label[320], v[128], st[64], m[128], boot[32];
 
@@ -302,7 +321,7 @@ static void text_guest(FILE *out, const struct nt_kernels_guest *g)
 		const struct nt_kernels_cell *c = &g->cells[j];
 
 		fprintf(out, "%-24s %-28s %-30s %-16s %s\n", j ? "" : g->release,
-			run_label(c, label, sizeof(label)),
+			run_label(c, with_run, label, sizeof(label)),
 			c->note[0] ? "-" : verdicts_text(c, v, sizeof(v)), stall_text(c, st, sizeof(st)),
 			model_text(c, m, sizeof(m)));
 	}
@@ -312,18 +331,32 @@ static void text_guest(FILE *out, const struct nt_kernels_guest *g)
 		secs(g->boot_ns, boot, sizeof(boot)), (double)g->wall_ns / NT_NS_PER_SEC);
 }
 
+static void options_line(FILE *out, const struct nt_kernels_guest *g, unsigned n)
+{
+	const char *run = one_run(g, n);
+
+	if (run)
+		fprintf(out, "trace options: %s\n", run[0] ? run : "(the defaults)");
+}
+
 int nt_kernels_text(FILE *out, const struct nt_kernels_guest *g, unsigned n)
 {
+	bool with_run = !one_run(g, n);
+
+	options_line(out, g, n);
 	fprintf(out, "%-24s %-28s %-30s %-16s %s\n", "kernel", "variant", "verdicts",
 		"stall ms", "the model for that kernel");
 	for (unsigned i = 0; i < n; i++)
-		text_guest(out, &g[i]);
-	text_findings(out, g, n);
+		text_guest(out, &g[i], with_run);
+	text_findings(out, g, n, "");
 	return ferror(out) ? -EIO : 0;
 }
 
 int nt_kernels_markdown(FILE *out, const struct nt_kernels_guest *g, unsigned n)
 {
+	bool with_run = !one_run(g, n);
+
+	options_line(out, g, n);
 	fputs("| kernel | variant | verdicts | stall ms | the model for that kernel |\n"
 	      "| --- | --- | --- | --- | --- |\n",
 	      out);
@@ -333,13 +366,13 @@ int nt_kernels_markdown(FILE *out, const struct nt_kernels_guest *g, unsigned n)
 			char label[320], v[128], st[64], m[128];
 
 			fprintf(out, "| %s | `%s` | %s | %s | %s |\n", g[i].release,
-				run_label(c, label, sizeof(label)),
+				run_label(c, with_run, label, sizeof(label)),
 				c->note[0] ? c->note : verdicts_text(c, v, sizeof(v)),
 				stall_text(c, st, sizeof(st)), model_text(c, m, sizeof(m)));
 		}
 		if (g[i].error[0])
 			fprintf(out, "| %s | - | %s | - | - |\n", g[i].release, g[i].error);
 	}
-	text_findings(out, g, n);
+	text_findings(out, g, n, "- ");
 	return ferror(out) ? -EIO : 0;
 }

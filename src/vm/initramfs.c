@@ -76,7 +76,12 @@ int nt_vm_init_script(const struct nt_vm_image *im, const struct nt_vm_runs *run
 			"[ $rc = 0 ] || finish %u\n",
 			i, i, i);
 	for (unsigned r = 0; r < runs->n; r++) {
-		fputs("/bin/nagle-trace --format json", f);
+		/*
+		 * A round's limit of 10 s unless the run sets its own (the last
+		 * --timeout wins): an emulated CPU on a busy host can stop for
+		 * longer than the trace's 2 s default.
+		 */
+		fputs("/bin/nagle-trace --format json --timeout 10000", f);
 		for (unsigned a = 0; a < runs->argc[r]; a++) {
 			fputc(' ', f);
 			shell_quote(f, runs->argv[r][a]);

@@ -16,6 +16,7 @@
 #include "nt/cmd/analyze_opts.h"
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/run_opts.h"
+#include "nt/cmd/kernels_opts.h"
 #include "nt/cmd/trace_opts.h"
 #include "nt/exitcode.h"
 #include "nt/live/fix.h"
@@ -58,6 +59,8 @@ static void vocabularies(FILE *out)
 	names(out, NT_FORMAT_TRACE);
 	fputs("'\n\tlocal analyze_formats='", out);
 	names(out, NT_FORMAT_ANALYSIS);
+	fputs("'\n\tlocal kernels_formats='", out);
+	names(out, NT_FORMAT_KERNELS);
 	fputs("'\n\tlocal expects='", out);
 	for (unsigned i = 0; i < NT_EXPECT_COUNT; i++)
 		fprintf(out, "%s%s", i ? " " : "", nt_expect_name((enum nt_expect)i));
@@ -81,9 +84,11 @@ static const char script_tail[] =
 	"\telif [ \"${COMP_WORDS[1]:-}\" = run ]; then\n"
 	"\t\tcmd=run opts=$run_opts valued=$run_valued formats=$analyze_formats\n"
 	"\t\tbackends=\"$backends none\"\n"
+	"\telif [ \"${COMP_WORDS[1]:-}\" = kernels ]; then\n"
+	"\t\tcmd=kernels opts=$kernels_opts valued=$kernels_valued formats=$kernels_formats\n"
 	"\tfi\n"
 	"\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run completion' -- \"$cur\"))\n"
+	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run kernels completion' -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
 	"\tcase $prev in\n"
@@ -102,6 +107,10 @@ static const char script_tail[] =
 	"\t--expect) COMPREPLY=($(compgen -W \"$expects\" -- \"$cur\")); return ;;\n"
 	"\t--capture) COMPREPLY=($(compgen -W \"$backends\" -- \"$cur\")); return ;;\n"
 	"\t--color) COMPREPLY=($(compgen -W 'auto always never' -- \"$cur\")); return ;;\n"
+	"\t--accel) COMPREPLY=($(compgen -W 'auto kvm tcg' -- \"$cur\")); return ;;\n"
+	"\t--kernel|--runs|--busybox) [ \"$cmd\" = kernels ] && COMPREPLY=($(compgen -f -- "
+	"\"$cur\")); return ;;\n"
+	"\t--modules) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
 	"\t-o|--output|-w|--write|-r|--target-log) COMPREPLY=($(compgen -f -- \"$cur\")); return "
 	";;\n"
 	"\tesac\n"
@@ -129,6 +138,7 @@ static void bash(FILE *out)
 	options(out, "local analyze", nt_analyze_opts_table(), "-h -o -r -c -n", "-o -r -c");
 	options(out, "local predict", nt_predict_opts_table(), "-h -o", "-o");
 	options(out, "local run", nt_run_opts_table(), "-h -o -w", "-o -w");
+	options(out, "local kernels", nt_kernels_opts_table(), "-h -o", "-o");
 	vocabularies(out);
 	fputs(script_tail, out);
 }

@@ -154,8 +154,9 @@ static void end_error(struct nt_kernels_guest *g, const struct nt_vm_result *res
 			n--;
 		while (n && tail[n - 1] != '\n' && tail[n - 1] != '\r')
 			n--;
-		snprintf(g->error, sizeof(g->error), "the guest ended before its results (%s: \"%.*s\")",
-			 NT_VM_QEMU, (int)strcspn(tail + n, "\r\n"), tail + n);
+		snprintf(g->error, sizeof(g->error),
+			 "the guest ended before its results (%s: \"%.*s\")", NT_VM_QEMU,
+			 (int)strcspn(tail + n, "\r\n"), tail + n);
 		return;
 	}
 }
@@ -235,7 +236,7 @@ static int open_images(const struct nt_kernels_opts *o, struct nt_vm_image *im)
 		if (ret < 0)
 			/* No kernel or no veth in a readable image: the environment; unreadable: a file. */
 			return nt_cmd_fail(ret == -ENOENT && im[i].release[0] ? NT_EXIT_ENVIRONMENT
-									     : NT_EXIT_FILE,
+									      : NT_EXIT_FILE,
 					   &err);
 	}
 	return NT_EXIT_OK;

@@ -32,15 +32,18 @@ enum {
 
 /* The trace options that make sense in a guest: none that writes a file the guest would keep. */
 static const char *const pass[][2] = {
-	{ "--rounds", "1" },	   { "--header", "1" },		 { "--body", "1" },
-	{ "--reply", "1" },	   { "--pause", "1" },		 { "--threshold", "1" },
-	{ "--variant", "1" },	   { "--handler-ms", "1" },	 { "--write-gap-ms", "1" },
-	{ "--ipv6", "" },	   { "--pingpong-thresh", "1" }, { "--rtt", "1" },
-	{ "--timeout", "1" },	   { "--expect", "1" },		 { "--capture", "1" },
+	{ "--rounds", "1" },	 { "--header", "1" },	       { "--body", "1" },
+	{ "--reply", "1" },	 { "--pause", "1" },	       { "--threshold", "1" },
+	{ "--variant", "1" },	 { "--handler-ms", "1" },      { "--write-gap-ms", "1" },
+	{ "--ipv6", "" },	 { "--pingpong-thresh", "1" }, { "--rtt", "1" },
+	{ "--timeout", "1" },	 { "--expect", "1" },	       { "--capture", "1" },
 	{ "--capture-at", "1" },
 };
 
-#define PASS(i, name) { name, required_argument, NULL, OPT_PASS + (i) }
+#define PASS(i, name)                                         \
+	{                                                     \
+		name, required_argument, NULL, OPT_PASS + (i) \
+	}
 
 static const struct option long_options[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -55,11 +58,22 @@ static const struct option long_options[] = {
 	{ "busybox", required_argument, NULL, OPT_BUSYBOX },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
-	PASS(0, "rounds"), PASS(1, "header"), PASS(2, "body"), PASS(3, "reply"),
-	PASS(4, "pause"), PASS(5, "threshold"), PASS(6, "variant"), PASS(7, "handler-ms"),
-	PASS(8, "write-gap-ms"), { "ipv6", no_argument, NULL, OPT_PASS + 9 },
-	PASS(10, "pingpong-thresh"), PASS(11, "rtt"), PASS(12, "timeout"), PASS(13, "expect"),
-	PASS(14, "capture"), PASS(15, "capture-at"),
+	PASS(0, "rounds"),
+	PASS(1, "header"),
+	PASS(2, "body"),
+	PASS(3, "reply"),
+	PASS(4, "pause"),
+	PASS(5, "threshold"),
+	PASS(6, "variant"),
+	PASS(7, "handler-ms"),
+	PASS(8, "write-gap-ms"),
+	{ "ipv6", no_argument, NULL, OPT_PASS + 9 },
+	PASS(10, "pingpong-thresh"),
+	PASS(11, "rtt"),
+	PASS(12, "timeout"),
+	PASS(13, "expect"),
+	PASS(14, "capture"),
+	PASS(15, "capture-at"),
 	{ 0 },
 };
 
@@ -298,10 +312,12 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_kernels_opts *o,
 static int validate(struct nt_kernels_opts *o, unsigned n, struct nt_err *err)
 {
 	if (!o->n_kernels)
-		return nt_err_set(err, -EINVAL, "--kernel: which kernel? (a linux-image-*.deb, a "
+		return nt_err_set(err, -EINVAL,
+				  "--kernel: which kernel? (a linux-image-*.deb, a "
 				  "directory or a bzImage)");
 	if (o->runs_path && n)
-		return nt_err_set(err, -EINVAL, "--runs and trace options: give the options in "
+		return nt_err_set(err, -EINVAL,
+				  "--runs and trace options: give the options in "
 				  "the file, one run a line");
 	if (o->runs_path)
 		return read_runs(o, err);

@@ -50,8 +50,9 @@ static void evidence_text(struct json_object *ev, char *buf, size_t len)
 		 pp && !json_object_is_type(pp, json_type_null)
 			 ? (json_object_get_boolean(pp) ? "on" : "off")
 			 : "unknown",
-		 quick && !json_object_is_type(quick, json_type_null) ? json_object_get_string(quick)
-								      : "unknown",
+		 quick && !json_object_is_type(quick, json_type_null)
+			 ? json_object_get_string(quick)
+			 : "unknown",
 		 ato && !json_object_is_type(ato, json_type_null) ? json_object_get_string(ato)
 								  : "unknown");
 }
@@ -67,7 +68,8 @@ static void finding(struct nt_kernels_cell *c, struct json_object *r)
 	for (size_t i = 0; pv && i < json_object_array_length(pv) && used < sizeof(f->predicted);
 	     i++) {
 		int n = snprintf(f->predicted + used, sizeof(f->predicted) - used, "%s%s",
-				 i ? "|" : "", json_object_get_string(json_object_array_get_idx(pv, i)));
+				 i ? "|" : "",
+				 json_object_get_string(json_object_array_get_idx(pv, i)));
 
 		used += n > 0 ? (size_t)n : 0;
 	}
@@ -82,8 +84,8 @@ static void read_rounds(struct nt_kernels_cell *c, struct json_object *rounds)
 		struct json_object *r = json_object_array_get_idx(rounds, i);
 		struct json_object *ap = obj_of(r, "as_predicted");
 
-		if (ap && json_object_is_type(ap, json_type_boolean) && !json_object_get_boolean(ap) &&
-		    c->n_findings < NT_KERNELS_FINDINGS_MAX)
+		if (ap && json_object_is_type(ap, json_type_boolean) &&
+		    !json_object_get_boolean(ap) && c->n_findings < NT_KERNELS_FINDINGS_MAX)
 			finding(c, r);
 	}
 }
@@ -145,15 +147,16 @@ static int keep_run(struct nt_kernels_guest *g, const char *run, int status, con
 	g->run_status[g->n_runs] = status;
 	g->n_runs++;
 	return (json && len && !g->docs[g->n_runs - 1]) || !g->run_args[g->n_runs - 1] ? -ENOMEM
-											: 0;
+										       : 0;
 }
 
 static int absorb_doc(struct nt_kernels_guest *g, const char *run, int status,
 		      struct json_object *doc)
 {
 	struct json_object *runs = obj_of(doc, "runs");
-	size_t n = runs && json_object_is_type(runs, json_type_array) ? json_object_array_length(runs)
-								       : 1;
+	size_t n = runs && json_object_is_type(runs, json_type_array)
+			   ? json_object_array_length(runs)
+			   : 1;
 
 	/* One variant's document is that run itself; several are {"runs": [...]}. */
 	if (!runs && !obj_of(doc, "variant"))
@@ -186,8 +189,9 @@ int nt_kernels_absorb(struct nt_kernels_guest *g, const char *run, int status, c
 		json_object_put(doc);
 		if (ret < 0)
 			return nt_err_set(err, ret, "kernel %s: run \"%s\": %s", g->release, run,
-					  ret == -ENOMEM ? "out of memory"
-							 : "the guest's JSON is not a trace document");
+					  ret == -ENOMEM
+						  ? "out of memory"
+						  : "the guest's JSON is not a trace document");
 		return 0;
 	}
 	c = new_cell(g, run, status);
@@ -267,8 +271,7 @@ static const char *one_run(const struct nt_kernels_guest *g, unsigned n)
 	return run;
 }
 
-static const char *run_label(const struct nt_kernels_cell *c, bool with_run, char *buf,
-			     size_t len)
+static const char *run_label(const struct nt_kernels_cell *c, bool with_run, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s%s", c->variant[0] ? c->variant : "-",
 		 with_run && c->run[0] ? " " : "", with_run ? c->run : "");
@@ -286,19 +289,22 @@ static void text_findings(FILE *out, const struct nt_kernels_guest *g, unsigned 
 			char label[320], ms[NT_FMT_MS_LEN];
 
 			if (c->note[0])
-				fprintf(out, "%s%s%s, %s: %s\n", head ? "" : "\nnotes and findings:\n",
-					bullet, g[i].release, run_label(c, with_run, label, sizeof(label)), c->note);
+				fprintf(out, "%s%s%s, %s: %s\n",
+					head ? "" : "\nnotes and findings:\n", bullet, g[i].release,
+					run_label(c, with_run, label, sizeof(label)), c->note);
 			head = head || c->note[0];
 			for (unsigned k = 0; k < c->n_findings; k++) {
 				const struct nt_kernels_finding *f = &c->findings[k];
 
 				fprintf(out,
 					"%s%sfinding: %s, %s, round %u: measured %s, the model for "
-					"this kernel predicted %s; header->ACK %s ms; %s; model: %s\n",
+					"this kernel predicted %s; header->ACK %s ms; %s; model: "
+					"%s\n",
 					head ? "" : "\nnotes and findings:\n", bullet, g[i].release,
-					run_label(c, with_run, label, sizeof(label)), f->round, f->measured,
-					f->predicted,
-					nt_known(f->gap_ns) ? nt_fmt_ms(f->gap_ns, ms, sizeof(ms)) : "-",
+					run_label(c, with_run, label, sizeof(label)), f->round,
+					f->measured, f->predicted,
+					nt_known(f->gap_ns) ? nt_fmt_ms(f->gap_ns, ms, sizeof(ms))
+							    : "-",
 					f->evidence, f->why);
 				head = true;
 			}
@@ -322,8 +328,8 @@ static void text_guest(FILE *out, const struct nt_kernels_guest *g, bool with_ru
 
 		fprintf(out, "%-24s %-28s %-30s %-16s %s\n", j ? "" : g->release,
 			run_label(c, with_run, label, sizeof(label)),
-			c->note[0] ? "-" : verdicts_text(c, v, sizeof(v)), stall_text(c, st, sizeof(st)),
-			model_text(c, m, sizeof(m)));
+			c->note[0] ? "-" : verdicts_text(c, v, sizeof(v)),
+			stall_text(c, st, sizeof(st)), model_text(c, m, sizeof(m)));
 	}
 	if (g->error[0])
 		fprintf(out, "%-24s %s\n", g->n_cells ? "" : g->release, g->error);
@@ -344,8 +350,8 @@ int nt_kernels_text(FILE *out, const struct nt_kernels_guest *g, unsigned n)
 	bool with_run = !one_run(g, n);
 
 	options_line(out, g, n);
-	fprintf(out, "%-24s %-28s %-30s %-16s %s\n", "kernel", "variant", "verdicts",
-		"stall ms", "the model for that kernel");
+	fprintf(out, "%-24s %-28s %-30s %-16s %s\n", "kernel", "variant", "verdicts", "stall ms",
+		"the model for that kernel");
 	for (unsigned i = 0; i < n; i++)
 		text_guest(out, &g[i], with_run);
 	text_findings(out, g, n, "");

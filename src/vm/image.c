@@ -74,7 +74,8 @@ static int read_all(struct archive *a, unsigned char **data, size_t *len)
 	while ((n = archive_read_data(a, buf + used, cap - used)) > 0) {
 		used += (size_t)n;
 		if (used == cap) {
-			unsigned char *bigger = cap < MEMBER_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
+			unsigned char *bigger = cap < MEMBER_MAX_BYTES ? realloc(buf, cap * 2)
+								       : NULL;
 
 			if (!bigger) {
 				free(buf);
@@ -125,8 +126,9 @@ static int want(struct nt_vm_image *im, const char *name, struct nt_err *err)
 		if (strcmp(im->mods[i].name, name) == 0)
 			return 0;
 	if (im->n_mods == NT_VM_MODULES_MAX)
-		return nt_err_set(err, -E2BIG, "kernel image \"%s\": veth needs more than %d modules",
-				  im->path, NT_VM_MODULES_MAX);
+		return nt_err_set(err, -E2BIG,
+				  "kernel image \"%s\": veth needs more than %d modules", im->path,
+				  NT_VM_MODULES_MAX);
 	snprintf(im->mods[im->n_mods++].name, sizeof(im->mods[0].name), "%s", name);
 	return 0;
 }
@@ -141,8 +143,8 @@ static int got_module(struct nt_vm_image *im, struct nt_vm_module *m, const char
 	if (strcmp(file + strlen(file) - 3, ".ko") != 0)
 		ret = decompress(&m->data, &m->len);
 	if (ret < 0)
-		return nt_err_set(err, ret, "kernel image \"%s\": cannot decompress \"%s\"", im->path,
-				  file);
+		return nt_err_set(err, ret, "kernel image \"%s\": cannot decompress \"%s\"",
+				  im->path, file);
 	if (nt_vm_modinfo_depends(m->data, m->len, deps, sizeof(deps)) < 0)
 		return nt_err_set(err, -EINVAL, "kernel image \"%s\": \"%s\" is no kernel module",
 				  im->path, file);
@@ -231,7 +233,8 @@ static int package_member(struct nt_vm_image *im, struct archive *a, const char 
 		return read_all(a, (unsigned char **)&im->config, &im->config_len);
 	if (strncmp(path, "lib/modules/", 12) != 0)
 		return 0;
-	if (strstr(path, "/modules.builtin") && strcmp(strrchr(path, '/'), "/modules.builtin") == 0) {
+	if (strstr(path, "/modules.builtin") &&
+	    strcmp(strrchr(path, '/'), "/modules.builtin") == 0) {
 		ret = read_all(a, &data, &len);
 		if (ret == 0)
 			im->veth_builtin = lists_veth(data, len);
@@ -385,7 +388,8 @@ static int tree_modules(struct nt_vm_image *im, const char *dir, struct nt_err *
 		if (!fts)
 			return nt_err_set(err, -errno, "modules of \"%s\": \"%s\"", im->path, dir);
 		while (ret == 0 && (f = fts_read(fts))) {
-			struct nt_vm_module *m = f->fts_info == FTS_F ? wanted(im, f->fts_path) : NULL;
+			struct nt_vm_module *m = f->fts_info == FTS_F ? wanted(im, f->fts_path)
+								      : NULL;
 
 			if (!m)
 				continue;
@@ -410,9 +414,9 @@ static int bzimage_open(struct nt_vm_image *im, const char *path, struct nt_err 
 		return nt_err_set(err, -errno, "kernel image \"%s\"", path);
 	n = pread(im->kernel_fd, head, sizeof(head), 0);
 	if (n < 0 || nt_vm_bzimage_release(head, (size_t)n, im->release, sizeof(im->release)) < 0)
-		return nt_err_set(err, -EINVAL,
-				  "\"%s\" is neither a kernel package nor a bzImage nor a directory",
-				  path);
+		return nt_err_set(
+			err, -EINVAL,
+			"\"%s\" is neither a kernel package nor a bzImage nor a directory", path);
 	return 0;
 }
 
@@ -459,7 +463,8 @@ static int load_order(struct nt_vm_image *im, struct nt_err *err)
 				continue;
 			(void)nt_vm_modinfo_depends(im->mods[i].data, im->mods[i].len, deps,
 						    sizeof(deps));
-			for (char *d = strtok_r(deps, ",", &save); d; d = strtok_r(NULL, ",", &save))
+			for (char *d = strtok_r(deps, ",", &save); d;
+			     d = strtok_r(NULL, ",", &save))
 				for (unsigned j = 0; j < im->n_mods; j++)
 					if (!placed[j] && strcmp(im->mods[j].name, d) == 0)
 						ready = false;
@@ -470,8 +475,10 @@ static int load_order(struct nt_vm_image *im, struct nt_err *err)
 		}
 	}
 	if (n < im->n_mods)
-		return nt_err_set(err, -ELOOP, "kernel image \"%s\": the modules veth needs "
-				  "depend on each other in a loop", im->path);
+		return nt_err_set(err, -ELOOP,
+				  "kernel image \"%s\": the modules veth needs "
+				  "depend on each other in a loop",
+				  im->path);
 	memcpy(im->mods, sorted, sizeof(sorted[0]) * n);
 	return 0;
 }
@@ -479,7 +486,8 @@ static int load_order(struct nt_vm_image *im, struct nt_err *err)
 static int check_found(struct nt_vm_image *im, struct nt_err *err)
 {
 	if (im->kernel_fd < 0)
-		return nt_err_set(err, -ENOENT, "kernel package \"%s\": no boot/vmlinuz-*", im->path);
+		return nt_err_set(err, -ENOENT, "kernel package \"%s\": no boot/vmlinuz-*",
+				  im->path);
 	if (im->veth_builtin && im->n_mods == 1 && !im->mods[0].data) {
 		im->n_mods = 0;
 		return 0;

@@ -150,7 +150,8 @@ static int read_whole(const char *path, unsigned char **data, size_t *len)
 		close(fd);
 		return -ENOMEM;
 	}
-	while (off < (size_t)st.st_size && (n = read(fd, *data + off, (size_t)st.st_size - off)) > 0)
+	while (off < (size_t)st.st_size &&
+	       (n = read(fd, *data + off, (size_t)st.st_size - off)) > 0)
 		off += (size_t)n;
 	close(fd);
 	*len = off;
@@ -187,7 +188,8 @@ static int check_static(const char *path, struct nt_err *err)
 	if (ret < 0)
 		return nt_err_set(err, ret, "busybox \"%s\" (install busybox-static)", path);
 	ret = -ENOEXEC;
-	if (len >= sizeof(*eh) && memcmp(elf, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+	if (len >= sizeof(*eh) && memcmp(elf, ELFMAG, SELFMAG) == 0 &&
+	    eh->e_ident[EI_CLASS] == ELFCLASS64 &&
 	    eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= len) {
 		const Elf64_Phdr *ph = (const Elf64_Phdr *)(elf + eh->e_phoff);
 
@@ -198,8 +200,8 @@ static int check_static(const char *path, struct nt_err *err)
 	}
 	free(elf);
 	if (ret < 0)
-		return nt_err_set(err, ret, "\"%s\" is not a static busybox (install busybox-static)",
-				  path);
+		return nt_err_set(err, ret,
+				  "\"%s\" is not a static busybox (install busybox-static)", path);
 	return 0;
 }
 

@@ -30,9 +30,9 @@
 #include "nt/unknown.h"
 #include "nt/vm/guest.h"
 
-#define FD_KERNEL 3
-#define FD_INITRD 4
-#define FD_DATA	  5
+#define FD_KERNEL  3
+#define FD_INITRD  4
+#define FD_DATA	   5
 #define PANIC_TEXT "Kernel panic - not syncing"
 
 static int64_t now_ns(void)
@@ -64,7 +64,8 @@ static bool cpu_virtualises(void)
 	bool found = false;
 
 	while (f && !found && fgets(line, sizeof(line), f))
-		found = strncmp(line, "flags", 5) == 0 && (strstr(line, " vmx") || strstr(line, " svm"));
+		found = strncmp(line, "flags", 5) == 0 &&
+			(strstr(line, " vmx") || strstr(line, " svm"));
 	if (f)
 		fclose(f);
 	return found;
@@ -207,8 +208,7 @@ static int collect(int data_fd, struct nt_vm_result *res, struct nt_err *err)
 	return 0;
 }
 
-static void make_argv(bool kvm, const char *qemu, char *mem,
-		      char *append, const char **argv)
+static void make_argv(bool kvm, const char *qemu, char *mem, char *append, const char **argv)
 {
 	unsigned n = 0;
 
@@ -248,7 +248,8 @@ static void make_argv(bool kvm, const char *qemu, char *mem,
 int nt_vm_boot_run(const struct nt_vm_boot *cfg, const char *qemu, int kernel_fd, int initrd_fd,
 		   struct nt_vm_result *res, struct nt_err *err)
 {
-	bool kvm = cfg->accel == NT_VM_ACCEL_KVM || (cfg->accel == NT_VM_ACCEL_AUTO && kvm_usable());
+	bool kvm = cfg->accel == NT_VM_ACCEL_KVM ||
+		   (cfg->accel == NT_VM_ACCEL_AUTO && kvm_usable());
 	char mem[24], append[1024];
 	const char *argv[40];
 	int pipefd[2], fds[3], data_fd, ret = 0;

@@ -22,7 +22,7 @@
 #include "nt/model/verdict.h"
 
 /* `nagle-trace kernels --format json` (docs/nagle-trace-kernels.schema.json). */
-#define NT_JSON_SCHEMA_KERNELS 1
+#define NT_JSON_SCHEMA_KERNELS	1
 #define NT_KERNELS_FINDINGS_MAX 8
 
 /**

@@ -31,7 +31,7 @@
 
 /* Traces one guest runs, one boot: the conformance set is about 25. */
 #define NT_VM_RUNS_MAX 64
-#define NT_VM_QEMU "qemu-system-x86_64"
+#define NT_VM_QEMU     "qemu-system-x86_64"
 
 /**
  * struct nt_vm_runs - the traces a guest runs, each its own argument vector

@@ -547,9 +547,10 @@ int nt_vm_bzimage_release(const unsigned char *img, size_t len, char *release, s
 
 	if (len < 0x210 || memcmp(img + 0x202, "HdrS", 4) != 0 || img[0x207] < 2)
 		return -EINVAL;
-	off = 0x200 + (size_t)(img[0x20e] | img[0x20f] << 8);
-	if (off >= len || img[0x20e] == 0)
+	off = (size_t)(img[0x20e] | img[0x20f] << 8);
+	if (off == 0 || off + 0x200 >= len)
 		return -EINVAL;
+	off += 0x200;
 	for (end = off; end < len && img[end] > ' ' && img[end] < 0x7f; end++)
 		;
 	if (end == off || end == len || end - off >= size)

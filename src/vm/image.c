@@ -406,18 +406,27 @@ static int tree_modules(struct nt_vm_image *im, const char *dir, struct nt_err *
 
 static int bzimage_open(struct nt_vm_image *im, const char *path, struct nt_err *err)
 {
-	unsigned char head[0x4000];
+	/* kernel_version is a 16-bit offset past 0x200: the string lies in the first 64 KiB + 512. */
+	size_t size = 0x10200;
+	unsigned char *head = malloc(size);
 	ssize_t n;
+	int ret = 0;
 
+	if (!head)
+		return nt_err_set(err, -ENOMEM, "out of memory");
 	im->kernel_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (im->kernel_fd < 0)
-		return nt_err_set(err, -errno, "kernel image \"%s\"", path);
-	n = pread(im->kernel_fd, head, sizeof(head), 0);
+	if (im->kernel_fd < 0) {
+		ret = nt_err_set(err, -errno, "kernel image \"%s\"", path);
+		goto free_head;
+	}
+	n = pread(im->kernel_fd, head, size, 0);
 	if (n < 0 || nt_vm_bzimage_release(head, (size_t)n, im->release, sizeof(im->release)) < 0)
-		return nt_err_set(
-			err, -EINVAL,
-			"\"%s\" is neither a kernel package nor a bzImage nor a directory", path);
-	return 0;
+		ret = nt_err_set(err, -EINVAL,
+				 "\"%s\" is neither a kernel package nor a bzImage nor a directory",
+				 path);
+free_head:
+	free(head);
+	return ret;
 }
 
 /* An unpacked package: ROOT/boot/vmlinuz-RELEASE and ROOT/lib/modules/RELEASE. */

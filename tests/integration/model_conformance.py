@@ -122,7 +122,11 @@ def measure_guest(binary, image, combos, keep, reuse):
                              f"{p.returncode}: {p.stderr.strip()}\n")
             sys.exit(3)
         with open(out) as f:
-            guest = json.load(f)["kernels"][0]
+            report = json.load(f)
+        guest = report["kernels"][0]
+        if keep:
+            with open(os.path.join(keep, "kernels.json"), "w") as f:
+                json.dump(report, f)
     hz = None
     docs = {}
     for (args, _), r in zip(combos, guest["runs"]):

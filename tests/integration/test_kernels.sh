@@ -11,6 +11,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_tool python3
+need_jsonschema
 need_tool qemu-system-x86_64
 [ -x /bin/busybox ] || need_tool busybox
 
@@ -56,6 +57,11 @@ if release.startswith("6.1.0-"):
 else:
     assert not absent, absent
 '
+	"$py" - "$NT_SOURCE_DIR/docs/nagle-trace-kernels.schema.json" "$NT_TMP/$name/kernels.json" <<'PY' ||
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+		fail "$name: the kernels report does not follow docs/nagle-trace-kernels.schema.json"
 	# The comparison must be able to fail: a model told 5.4 (ping-pong threshold 3).
 	printf '#!/bin/sh\nexec "%s" "$@" --kernel 5.4.0\n' "$PREDICT_TOOL" >"$NT_TMP/wrong-kernel"
 	chmod +x "$NT_TMP/wrong-kernel"
@@ -84,10 +90,10 @@ grep -q '^| 6\.1\.0-[^|]* | .*not on this kernel (net.ipv4.tcp_pingpong_thresh c
 	fail "6.1's missing sysctl is not said: $(cat "$NT_TMP/table.md")"
 no_qemu_left "$$.md"
 
-# A guest that panics: one line, exit 3, no qemu left.
+# A guest that panics: one line, exit 3, no qemu left; the JSON report says why.
 set +e
 "$NAGLE_TRACE" kernels --kernel "$tree612" --kernel-args "rdinit=/nonexistent nt.test=$$.p" \
-	>"$NT_TMP/panic.out" 2>"$NT_TMP/panic.err"
+	--format json -o "$NT_TMP/panic.json" >"$NT_TMP/panic.out" 2>"$NT_TMP/panic.err"
 rc=$?
 set -e
 [ "$rc" = 3 ] || fail "a panicking guest exited $rc: $(cat "$NT_TMP/panic.err")"
@@ -95,6 +101,16 @@ set -e
 grep -q '^nagle-trace: kernel 6\.12\.[^:]*: the guest kernel panicked: Kernel panic - not syncing' \
 	"$NT_TMP/panic.err" || fail "the panic's line: $(cat "$NT_TMP/panic.err")"
 no_qemu_left "$$.p"
+json_check "$NT_TMP/panic.json" '
+k = doc["kernels"][0]
+assert k["error"].startswith("the guest kernel panicked: Kernel panic - not syncing"), k["error"]
+assert k["release"].startswith("6.12.") and k["cells"] == [] and k["runs"] == [], k
+'
+"$py" - "$NT_SOURCE_DIR/docs/nagle-trace-kernels.schema.json" "$NT_TMP/panic.json" <<'PY' ||
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+	fail "the kernels report does not follow docs/nagle-trace-kernels.schema.json"
 
 # A kernel without veth (its tree, minus the module): no boot, one line, exit 3.
 release=$(basename "$(ls -d "$tree612"/lib/modules/*)")

@@ -263,7 +263,7 @@ static const char *one_run(const struct nt_kernels_guest *g, unsigned n)
 	const char *run = NULL;
 
 	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = 0; j < g[i].n_cells; j++) {
+		for (unsigned j = 0; g[i].cells && j < g[i].n_cells; j++) {
 			if (run && strcmp(run, g[i].cells[j].run) != 0)
 				return NULL;
 			run = g[i].cells[j].run;
@@ -284,7 +284,7 @@ static void text_findings(FILE *out, const struct nt_kernels_guest *g, unsigned 
 	bool head = false, with_run = !one_run(g, n);
 
 	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = 0; j < g[i].n_cells; j++) {
+		for (unsigned j = 0; g[i].cells && j < g[i].n_cells; j++) {
 			const struct nt_kernels_cell *c = &g[i].cells[j];
 			char label[320], ms[NT_FMT_MS_LEN];
 
@@ -298,7 +298,7 @@ static void text_findings(FILE *out, const struct nt_kernels_guest *g, unsigned 
 
 				fprintf(out,
 					"%s%sfinding: %s, %s, round %u: measured %s, the model for "
-					"this kernel predicted %s; header->ACK %s ms; %s; model: "
+					"this kernel predicted %s; header->ACK %s; %s; model: "
 					"%s\n",
 					head ? "" : "\nnotes and findings:\n", bullet, g[i].release,
 					run_label(c, with_run, label, sizeof(label)), f->round,
@@ -323,7 +323,7 @@ static void text_guest(FILE *out, const struct nt_kernels_guest *g, bool with_ru
 {
 	char label[320], v[128], st[64], m[128], boot[32];
 
-	for (unsigned j = 0; j < g->n_cells; j++) {
+	for (unsigned j = 0; g->cells && j < g->n_cells; j++) {
 		const struct nt_kernels_cell *c = &g->cells[j];
 
 		fprintf(out, "%-24s %-28s %-30s %-16s %s\n", j ? "" : g->release,
@@ -367,7 +367,7 @@ int nt_kernels_markdown(FILE *out, const struct nt_kernels_guest *g, unsigned n)
 	      "| --- | --- | --- | --- | --- |\n",
 	      out);
 	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = 0; j < g[i].n_cells; j++) {
+		for (unsigned j = 0; g[i].cells && j < g[i].n_cells; j++) {
 			const struct nt_kernels_cell *c = &g[i].cells[j];
 			char label[320], v[128], st[64], m[128];
 

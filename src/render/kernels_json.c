@@ -70,7 +70,7 @@ static struct json_object *guest_json(bool *oom, const struct nt_kernels_guest *
 		nt_json_put_str(oom, o, "error", g->error);
 	else
 		nt_json_put_null(oom, o, "error");
-	for (unsigned j = 0; j < g->n_cells; j++)
+	for (unsigned j = 0; g->cells && j < g->n_cells; j++)
 		nt_json_append(oom, cells, cell_json(oom, &g->cells[j]));
 	nt_json_put(oom, o, "cells", cells);
 	for (unsigned r = 0; r < g->n_runs; r++) {

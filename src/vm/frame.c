@@ -4,6 +4,8 @@
  * every length checked against the bytes there are.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,24 +14,43 @@
 #include "nt/vm/guest.h"
 
 static const char begin[] = "NT-FRAME ";
-static const char end[] = "NT-END ";
+static const char end_marker[] = "NT-END ";
 
+/* One unsigned field and the blank after it (or the line's end for the last). */
+static bool field(const char **p, const char *end, int base, unsigned long long *v, bool last)
+{
+	char *stop;
+
+	if (*p >= end || **p < '0' || (base == 10 && **p > '9'))
+		return false;
+	errno = 0;
+	*v = strtoull(*p, &stop, base);
+	if (errno || stop == *p || stop > end || (last ? stop != end : *stop != ' '))
+		return false;
+	*p = stop + !last;
+	return true;
+}
+
+/* "NT-FRAME KIND INDEX STATUS LENGTH CRC32": every field checked, nothing after them. */
 static int header(const char *line, size_t n, struct nt_vm_frame *f, unsigned long *crc)
 {
-	char text[128], kind[16];
-	unsigned long long len;
-	int used = 0;
+	const char *p = line + sizeof(begin) - 1, *end = line + n, *sp;
+	unsigned long long index, status, len, sum;
 
-	if (n >= sizeof(text))
+	sp = memchr(p, ' ', (size_t)(end - p));
+	if (!sp || sp == p || (size_t)(sp - p) >= sizeof(f->kind))
 		return -EBADMSG;
-	memcpy(text, line, n);
-	text[n] = '\0';
-	if (sscanf(text, "NT-FRAME %15s %u %d %llu %lx%n", kind, &f->index, &f->status, &len, crc,
-		   &used) != 5 ||
-	    (size_t)used != n)
+	memcpy(f->kind, p, (size_t)(sp - p));
+	f->kind[sp - p] = '\0';
+	p = sp + 1;
+	if (!field(&p, end, 10, &index, false) || !field(&p, end, 10, &status, false) ||
+	    !field(&p, end, 10, &len, false) || !field(&p, end, 16, &sum, true) ||
+	    index > UINT32_MAX || status > 255 || sum > UINT32_MAX)
 		return -EBADMSG;
-	snprintf(f->kind, sizeof(f->kind), "%s", kind);
+	f->index = (unsigned)index;
+	f->status = (int)status;
 	f->len = (size_t)len;
+	*crc = (unsigned long)sum;
 	return 0;
 }
 
@@ -41,7 +62,7 @@ int nt_vm_frame_next(const char *buf, size_t len, size_t *pos, struct nt_vm_fram
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	if (left >= sizeof(end) - 1 && memcmp(p, end, sizeof(end) - 1) == 0)
+	if (left >= sizeof(end_marker) - 1 && memcmp(p, end_marker, sizeof(end_marker) - 1) == 0)
 		return memchr(p, '\n', left) ? 0 : -ENODATA;
 	if (left < sizeof(begin) - 1)
 		return -ENODATA;

@@ -273,7 +273,7 @@ static int package_data(struct nt_vm_image *im, struct outer *o, struct nt_err *
 {
 	struct archive *t = archive_read_new();
 	struct archive_entry *e;
-	int ret = 0, r;
+	int ret = 0, r = ARCHIVE_EOF;
 
 	if (!t)
 		return nt_err_set(err, -ENOMEM, "out of memory");
@@ -355,7 +355,6 @@ static int read_file(const char *path, unsigned char **data, size_t *len)
 		return ret;
 	archive_read_support_filter_all(a);
 	archive_read_support_format_raw(a);
-	ret = -errno;
 	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK)
 		ret = archive_errno(a) > 0 ? -archive_errno(a) : -EIO;
 	else if (archive_read_next_header(a, &e) != ARCHIVE_OK)
@@ -370,9 +369,9 @@ static int read_file(const char *path, unsigned char **data, size_t *len)
 static int tree_modules(struct nt_vm_image *im, const char *dir, struct nt_err *err)
 {
 	char *roots[] = { (char *)dir, NULL };
-	unsigned char *builtin;
+	unsigned char *builtin = NULL;
 	char path[4096];
-	size_t len;
+	size_t len = 0;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/modules.builtin", dir);

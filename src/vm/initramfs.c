@@ -180,13 +180,14 @@ static int add_file(struct cpio *c, const char *host, const char *guest, unsigne
 /* A static executable has no PT_INTERP: nothing for the guest to load before it. */
 static int check_static(const char *path, struct nt_err *err)
 {
-	unsigned char *elf;
-	size_t len;
+	unsigned char *elf = NULL;
+	size_t len = 0;
 	int ret = read_whole(path, &elf, &len);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf;
+	const Elf64_Ehdr *eh;
 
 	if (ret < 0)
 		return nt_err_set(err, ret, "busybox \"%s\" (install busybox-static)", path);
+	eh = (const Elf64_Ehdr *)elf;
 	ret = -ENOEXEC;
 	if (len >= sizeof(*eh) && memcmp(elf, ELFMAG, SELFMAG) == 0 &&
 	    eh->e_ident[EI_CLASS] == ELFCLASS64 &&

@@ -83,33 +83,33 @@ struct nt_kernels_cell {
 /**
  * struct nt_kernels_guest - one kernel's results
  * @image: what the user named (a package, a tree, a bzImage)
- * @release: the kernel's release
  * @accel: "kvm" or "tcg"
  * @boot_ns: qemu's start to the first result, NT_UNKNOWN if none came
  * @wall_ns: qemu's start to its end
- * @error: why the guest gave no results ("" when it did); its cells are
- *         those that came before
  * @cells: one per variant of each run
- * @n_cells: how many
  * @docs: each run's trace document, as the guest wrote it (NULL where it
  *        wrote none)
  * @run_args: each run's options
  * @run_status: each run's exit status
+ * @n_cells: how many cells
  * @n_runs: how many runs
+ * @release: the kernel's release
+ * @error: why the guest gave no results ("" when it did); its cells are
+ *         those that came before
  */
 struct nt_kernels_guest {
 	const char *image;
-	char release[72];
 	const char *accel;
 	int64_t boot_ns;
 	int64_t wall_ns;
-	char error[NT_ERR_MSG_MAX];
 	struct nt_kernels_cell *cells;
-	unsigned n_cells;
 	char **docs;
 	char **run_args;
 	int *run_status;
+	unsigned n_cells;
 	unsigned n_runs;
+	char release[72];
+	char error[NT_ERR_MSG_MAX];
 };
 
 /**

@@ -134,17 +134,16 @@ static int split_kernels(const char *arg, struct nt_kernels_opts *o, struct nt_e
 	char *save = NULL;
 
 	if (strlen(arg) >= sizeof(o->kernel_list))
-		return nt_err_set(err, -EINVAL, "--kernel: the list is too long");
+		return nt_err_set(err, 0, "--kernel: the list is too long");
 	snprintf(o->kernel_list, sizeof(o->kernel_list), "%s", arg);
 	o->n_kernels = 0;
 	for (char *k = strtok_r(o->kernel_list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		if (o->n_kernels == NT_KERNELS_MAX)
-			return nt_err_set(err, -EINVAL, "--kernel: more than %d kernels",
-					  NT_KERNELS_MAX);
+			return nt_err_set(err, 0, "--kernel: more than %d kernels", NT_KERNELS_MAX);
 		o->kernels[o->n_kernels++] = k;
 	}
 	if (!o->n_kernels)
-		return nt_err_set(err, -EINVAL, "--kernel: no image in \"%s\"", arg);
+		return nt_err_set(err, 0, "--kernel: no image in \"%s\"", arg);
 	return 0;
 }
 
@@ -159,7 +158,7 @@ static int check_run(char **args, unsigned n, const char *where, struct nt_err *
 	memcpy(argv + 1, args, sizeof(*args) * n);
 	argv[n + 1] = NULL;
 	if (nt_trace_opts_parse((int)n + 1, argv, &t, &e) < 0)
-		return nt_err_set(err, -EINVAL, "%s%s", where, e.msg);
+		return nt_err_set(err, 0, "%s%s", where, e.msg);
 	return 0;
 }
 
@@ -169,7 +168,7 @@ static int pass_on(struct nt_kernels_opts *o, unsigned *n, int c, const struct n
 	const char *const *p = pass[c - OPT_PASS];
 
 	if (*n + 2 > NT_KERNELS_ARGS_MAX)
-		return nt_err_set(err, -EINVAL, "too many trace options");
+		return nt_err_set(err, 0, "too many trace options");
 	o->args[(*n)++] = (char *)p[0];
 	if (p[1][0])
 		o->args[(*n)++] = (char *)cli->arg;
@@ -188,7 +187,7 @@ static int runs_line(struct nt_kernels_opts *o, char *line, unsigned lineno, str
 	for (char *w = strtok_r(line, " \t\r", &save); w; w = strtok_r(NULL, " \t\r", &save)) {
 		if (n == NT_KERNELS_ARGS_MAX) {
 			free(argv);
-			return nt_err_set(err, -EINVAL, "--runs \"%s\" line %u: too many words",
+			return nt_err_set(err, 0, "--runs \"%s\" line %u: too many words",
 					  o->runs_path, lineno);
 		}
 		argv[n++] = w;
@@ -200,7 +199,7 @@ static int runs_line(struct nt_kernels_opts *o, char *line, unsigned lineno, str
 	snprintf(where, sizeof(where), "--runs \"%s\" line %u: ", o->runs_path, lineno);
 	if (o->runs.n == NT_VM_RUNS_MAX) {
 		free(argv);
-		return nt_err_set(err, -EINVAL, "%smore than %d runs", where, NT_VM_RUNS_MAX);
+		return nt_err_set(err, 0, "%smore than %d runs", where, NT_VM_RUNS_MAX);
 	}
 	o->runs.argv[o->runs.n] = argv;
 	o->runs.argc[o->runs.n++] = n;
@@ -223,7 +222,7 @@ static int read_runs(struct nt_kernels_opts *o, struct nt_err *err)
 	}
 	fclose(f);
 	if (!o->lines)
-		return nt_err_set(err, -EINVAL, "--runs \"%s\": no run in it", o->runs_path);
+		return nt_err_set(err, 0, "--runs \"%s\": no run in it", o->runs_path);
 	/* strtok_r() would merge empty lines and miscount: split by hand. */
 	for (char *line = o->lines; line && ret == 0; line = save) {
 		char *nl = strchr(line, '\n');
@@ -234,7 +233,7 @@ static int read_runs(struct nt_kernels_opts *o, struct nt_err *err)
 		ret = runs_line(o, line, ++lineno, err);
 	}
 	if (ret == 0 && !o->runs.n)
-		ret = nt_err_set(err, -EINVAL, "--runs \"%s\": no run in it", o->runs_path);
+		ret = nt_err_set(err, 0, "--runs \"%s\": no run in it", o->runs_path);
 	return ret;
 }
 
@@ -253,7 +252,7 @@ static int parse_guest(int c, const struct nt_cli *cli, struct nt_kernels_opts *
 		else if (strcmp(cli->arg, "tcg") == 0)
 			o->boot.accel = NT_VM_ACCEL_TCG;
 		else
-			return nt_err_set(err, -EINVAL, "--accel: unknown \"%s\" (auto|kvm|tcg)",
+			return nt_err_set(err, 0, "--accel: unknown \"%s\" (auto|kvm|tcg)",
 					  cli->arg);
 		return 0;
 	case OPT_MEMORY:
@@ -295,14 +294,13 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_kernels_opts *o,
 		return 0;
 	case OPT_FORMAT:
 		if (!nt_format_find(cli->arg, NT_FORMAT_KERNELS))
-			return nt_err_set(err, -EINVAL, "--format: unknown format \"%s\" (%s)",
-					  cli->arg,
+			return nt_err_set(err, 0, "--format: unknown format \"%s\" (%s)", cli->arg,
 					  nt_format_names(NT_FORMAT_KERNELS, names, sizeof(names)));
 		o->out.format = cli->arg;
 		return 0;
 	case 'o':
 		if (!*cli->arg)
-			return nt_err_set(err, -EINVAL, "--output: an empty file name");
+			return nt_err_set(err, 0, "--output: an empty file name");
 		o->out.path = cli->arg;
 		return 0;
 	}
@@ -312,11 +310,11 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_kernels_opts *o,
 static int validate(struct nt_kernels_opts *o, unsigned n, struct nt_err *err)
 {
 	if (!o->n_kernels)
-		return nt_err_set(err, -EINVAL,
+		return nt_err_set(err, 0,
 				  "--kernel: which kernel? (a linux-image-*.deb, a "
 				  "directory or a bzImage)");
 	if (o->runs_path && n)
-		return nt_err_set(err, -EINVAL,
+		return nt_err_set(err, 0,
 				  "--runs and trace options: give the options in "
 				  "the file, one run a line");
 	if (o->runs_path)
@@ -349,8 +347,7 @@ int nt_kernels_opts_parse(int argc, char **argv, struct nt_kernels_opts *o, stru
 			return ret;
 	}
 	if (nt_cli_rest(&cli) < argc)
-		return nt_err_set(err, -EINVAL, "unexpected argument \"%s\"",
-				  argv[nt_cli_rest(&cli)]);
+		return nt_err_set(err, 0, "unexpected argument \"%s\"", argv[nt_cli_rest(&cli)]);
 	if (o->action != NT_CMD_RUN)
 		return 0;
 	return validate(o, n, err);

@@ -322,8 +322,7 @@ static int package_pass(struct nt_vm_image *im, struct nt_err *err)
 		ret = package_data(im, o, err);
 	}
 	if (ret == 0 && !seen)
-		ret = nt_err_set(err, -EINVAL, "\"%s\" is not a Debian package (no data.tar)",
-				 im->path);
+		ret = nt_err_set(err, 0, "\"%s\" is not a Debian package (no data.tar)", im->path);
 free_ar:
 	archive_read_free(o->ar);
 	free(o);
@@ -420,7 +419,7 @@ static int bzimage_open(struct nt_vm_image *im, const char *path, struct nt_err 
 	}
 	n = pread(im->kernel_fd, head, size, 0);
 	if (n < 0 || nt_vm_bzimage_release(head, (size_t)n, im->release, sizeof(im->release)) < 0)
-		ret = nt_err_set(err, -EINVAL,
+		ret = nt_err_set(err, 0,
 				 "\"%s\" is neither a kernel package nor a bzImage nor a directory",
 				 path);
 free_head:
@@ -438,13 +437,13 @@ static int tree_open(struct nt_vm_image *im, const char *root, struct nt_err *er
 	snprintf(path, sizeof(path), "%s/boot", root);
 	boot = opendir(path);
 	if (!boot)
-		return nt_err_set(err, -ENOENT, "kernel tree \"%s\": no boot/ directory", root);
+		return nt_err_set(err, 0, "kernel tree \"%s\": no boot/ directory", root);
 	while ((d = readdir(boot)))
 		if (strncmp(d->d_name, "vmlinuz-", 8) == 0 && !im->release[0])
 			snprintf(im->release, sizeof(im->release), "%s", d->d_name + 8);
 	closedir(boot);
 	if (!im->release[0])
-		return nt_err_set(err, -ENOENT, "kernel tree \"%s\": no boot/vmlinuz-*", root);
+		return nt_err_set(err, 0, "kernel tree \"%s\": no boot/vmlinuz-*", root);
 	snprintf(path, sizeof(path), "%s/boot/vmlinuz-%s", root, im->release);
 	im->kernel_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (im->kernel_fd < 0)
@@ -493,18 +492,21 @@ static int load_order(struct nt_vm_image *im, struct nt_err *err)
 
 static int check_found(struct nt_vm_image *im, struct nt_err *err)
 {
-	if (im->kernel_fd < 0)
-		return nt_err_set(err, -ENOENT, "kernel package \"%s\": no boot/vmlinuz-*",
-				  im->path);
+	if (im->kernel_fd < 0) {
+		nt_err_set(err, 0, "kernel package \"%s\": no boot/vmlinuz-*", im->path);
+		return -ENOENT;
+	}
 	if (im->veth_builtin && im->n_mods == 1 && !im->mods[0].data) {
 		im->n_mods = 0;
 		return 0;
 	}
 	for (unsigned i = 0; i < im->n_mods; i++)
-		if (!im->mods[i].data)
-			return nt_err_set(err, -ENOENT, "kernel \"%s\" (%s) has no %s module%s",
-					  im->path, im->release, im->mods[i].name,
-					  i ? " (veth needs it)" : " and does not build it in");
+		if (!im->mods[i].data) {
+			nt_err_set(err, 0, "kernel \"%s\" (%s) has no %s module%s", im->path,
+				   im->release, im->mods[i].name,
+				   i ? " (veth needs it)" : " and does not build it in");
+			return -ENOENT;
+		}
 	return load_order(im, err);
 }
 

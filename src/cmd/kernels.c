@@ -284,8 +284,7 @@ int nt_cmd_kernels(int argc, char **argv)
 	o.boot.stop = &nt_cmd_stop;
 	if (nt_vm_qemu_find(qemu, sizeof(qemu)) < 0) {
 		nt_kernels_opts_fini(&o);
-		nt_err_set(&err, -ENOENT, "%s not found in PATH (install qemu-system-x86)",
-			   NT_VM_QEMU);
+		nt_err_set(&err, 0, "%s not found in PATH (install qemu-system-x86)", NT_VM_QEMU);
 		return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &err);
 	}
 	if (nt_output_check(o.out.path, &err) < 0) {

@@ -220,6 +220,15 @@ static void make_argv(bool kvm, const char *qemu, char *mem, char *append, const
 	if (kvm) {
 		argv[n++] = "-cpu";
 		argv[n++] = "host";
+	} else {
+		/*
+		 * The guest's clock counts its own instructions (1 ns each), not the
+		 * host's time: a vCPU the busy host does not schedule sees no time
+		 * pass, so timers and the exchange keep the order they have on real
+		 * hardware. sleep=off: an idle guest's clock jumps to its next timer.
+		 */
+		argv[n++] = "-icount";
+		argv[n++] = "shift=0,sleep=off";
 	}
 	argv[n++] = "-m";
 	argv[n++] = mem;

@@ -171,7 +171,7 @@ static bool lists_veth(const unsigned char *text, size_t len)
 	/* modules.builtin: one "kernel/drivers/net/veth.ko" line per built-in module. */
 	static const char line[] = "/veth.ko\n";
 
-	return memmem(text, len, line, sizeof(line) - 1) != NULL;
+	return text && memmem(text, len, line, sizeof(line) - 1) != NULL;
 }
 
 static unsigned missing(const struct nt_vm_image *im)

@@ -111,10 +111,22 @@ static void child(const char *qemu, char *const argv[], int fds[3], int console,
 	_exit(127);
 }
 
+/* The panic's line, once it is whole (or at the console's end, as far as it got). */
+static void take_panic(struct nt_vm_result *res, bool at_end)
+{
+	const char *p = strstr(res->console, PANIC_TEXT);
+	size_t n;
+
+	if (!p || res->panic[0])
+		return;
+	n = strcspn(p, "\r\n");
+	if (p[n] || at_end)
+		snprintf(res->panic, sizeof(res->panic), "%.*s", (int)n, p);
+}
+
 static void keep_console(struct nt_vm_result *res, const char *buf, size_t n)
 {
 	size_t have = strlen(res->console), room = sizeof(res->console) - 1;
-	const char *p;
 
 	if (n > room) {
 		buf += n - room;
@@ -126,9 +138,7 @@ static void keep_console(struct nt_vm_result *res, const char *buf, size_t n)
 	}
 	memcpy(res->console + have, buf, n);
 	res->console[have + n] = '\0';
-	p = strstr(res->console, PANIC_TEXT);
-	if (p && !res->panic[0])
-		snprintf(res->panic, sizeof(res->panic), "%.*s", (int)strcspn(p, "\r\n"), p);
+	take_panic(res, false);
 }
 
 static bool data_ended(int data_fd)
@@ -185,6 +195,11 @@ static void watch(const struct nt_vm_boot *cfg, pid_t pid, int console, int data
 			res->end = NT_VM_END_PANIC;
 			break;
 		}
+	}
+	if (res->end == NT_VM_END_EXITED) {
+		take_panic(res, true);
+		if (res->panic[0])
+			res->end = NT_VM_END_PANIC;
 	}
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &res->qemu_status, 0) < 0 && errno == EINTR)

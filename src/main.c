@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "predict", nt_cmd_predict },
 	{ "watch", nt_cmd_watch },
 	{ "completion", nt_cmd_completion },
+	{ "kernels", nt_cmd_kernels },
 };
 /* clang-format on */
 

@@ -17,6 +17,7 @@
 #include "nt/cmd/watch_opts.h"
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/run_opts.h"
+#include "nt/cmd/kernels_opts.h"
 #include "nt/cmd/trace_opts.h"
 #include "nt/exitcode.h"
 #include "nt/live/fix.h"
@@ -59,6 +60,8 @@ static void vocabularies(FILE *out)
 	names(out, NT_FORMAT_TRACE);
 	fputs("'\n\tlocal analyze_formats='", out);
 	names(out, NT_FORMAT_ANALYSIS);
+	fputs("'\n\tlocal kernels_formats='", out);
+	names(out, NT_FORMAT_KERNELS);
 	fputs("'\n\tlocal expects='", out);
 	for (unsigned i = 0; i < NT_EXPECT_COUNT; i++)
 		fprintf(out, "%s%s", i ? " " : "", nt_expect_name((enum nt_expect)i));
@@ -84,9 +87,11 @@ static const char script_tail[] =
 	"\telif [ \"${COMP_WORDS[1]:-}\" = run ]; then\n"
 	"\t\tcmd=run opts=$run_opts valued=$run_valued formats=$analyze_formats\n"
 	"\t\tbackends=\"$backends none\"\n"
+	"\telif [ \"${COMP_WORDS[1]:-}\" = kernels ]; then\n"
+	"\t\tcmd=kernels opts=$kernels_opts valued=$kernels_valued formats=$kernels_formats\n"
 	"\tfi\n"
 	"\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run watch completion' -- \"$cur\"))\n"
+	"\t\tCOMPREPLY=($(compgen -W 'trace analyze predict run watch kernels completion' -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
 	"\tcase $prev in\n"
@@ -107,6 +112,10 @@ static const char script_tail[] =
 	"\t-i|--interface) COMPREPLY=($(compgen -W \"any $(ls /sys/class/net 2>/dev/null)\" -- "
 	"\"$cur\")); return ;;\n"
 	"\t--color) COMPREPLY=($(compgen -W 'auto always never' -- \"$cur\")); return ;;\n"
+	"\t--accel) COMPREPLY=($(compgen -W 'auto kvm tcg' -- \"$cur\")); return ;;\n"
+	"\t--kernel|--runs|--busybox) [ \"$cmd\" = kernels ] && COMPREPLY=($(compgen -f -- "
+	"\"$cur\")); return ;;\n"
+	"\t--modules) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
 	"\t-o|--output|-w|--write|-r|--target-log) COMPREPLY=($(compgen -f -- \"$cur\")); return "
 	";;\n"
 	"\tesac\n"
@@ -135,6 +144,7 @@ static void bash(FILE *out)
 	options(out, "local predict", nt_predict_opts_table(), "-h -o", "-o");
 	options(out, "local run", nt_run_opts_table(), "-h -o -w", "-o -w");
 	options(out, "local watch", nt_watch_opts_table(), "-h -i -c -n", "-i -c");
+	options(out, "local kernels", nt_kernels_opts_table(), "-h -o", "-o");
 	vocabularies(out);
 	fputs(script_tail, out);
 }

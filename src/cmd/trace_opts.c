@@ -98,6 +98,7 @@ static const char usage_head[] =
 	"       nagle-trace analyze [options] FILE... [filter expression]\n"
 	"       nagle-trace run --target CMD --client CMD [options]\n"
 	"       nagle-trace predict [options]\n"
+	"       nagle-trace kernels --kernel IMAGE[,IMAGE...] [options] [trace options]\n"
 	"       nagle-trace completion bash\n"
 	"\n"
 	"Build a private client and target network namespace joined by a veth pair, run a\n"

@@ -13,11 +13,13 @@ static const struct nt_format formats[] = {
 	{ .name = "text",
 	  .about = "the timeline in a terminal",
 	  .trace = &nt_text_trace,
-	  .analysis = nt_render_analysis_text },
+	  .analysis = nt_render_analysis_text,
+	  .kernels = nt_kernels_text },
 	{ .name = "json",
 	  .about = "one JSON document (docs/json-schema.md)",
 	  .trace = &nt_json_trace,
-	  .analysis = nt_render_analysis_json },
+	  .analysis = nt_render_analysis_json,
+	  .kernels = nt_kernels_json },
 	{ .name = "jsonl",
 	  .about = "JSON Lines: a record per round (or flow) as it comes",
 	  .trace = &nt_jsonl_trace,
@@ -27,7 +29,8 @@ static const struct nt_format formats[] = {
 	  .about = "paste-ready, with a Mermaid diagram",
 	  .trace = &nt_markdown_trace,
 	  .analysis = nt_render_analysis_markdown,
-	  .runs = nt_render_incident_markdown },
+	  .runs = nt_render_incident_markdown,
+	  .kernels = nt_kernels_markdown },
 	{ .name = "svg",
 	  .about = "a ladder diagram",
 	  .trace = &nt_svg_trace,
@@ -41,7 +44,15 @@ static const struct nt_format formats[] = {
 
 static bool renders(const struct nt_format *f, enum nt_format_kind kind)
 {
-	return kind == NT_FORMAT_TRACE ? f->trace != NULL : f->analysis != NULL;
+	switch (kind) {
+	case NT_FORMAT_TRACE:
+		return f->trace != NULL;
+	case NT_FORMAT_ANALYSIS:
+		return f->analysis != NULL;
+	case NT_FORMAT_KERNELS:
+		return f->kernels != NULL;
+	}
+	return false;
 }
 
 const struct nt_format *nt_format_find(const char *name, enum nt_format_kind kind)

@@ -14,9 +14,15 @@ compared too and every difference is listed.
 usage: model_conformance.py --nagle-trace BIN --predict-tool BIN
                             [--set ci|full] [--rounds N] [--json FILE]
                             [--only SUBSTRING] [--keep DIR] [--reuse DIR]
+                            [--kernel IMAGE]
 
 --keep saves each measured run; --reuse compares the model against runs kept
 before instead of measuring again (for work on the model itself).
+
+--kernel IMAGE measures on another kernel instead of the host's: every
+combination runs in one qemu guest (`nagle-trace kernels --runs`), and the
+model is told that kernel's release and CONFIG_HZ. A combination the kernel
+has no option for (--pingpong-thresh before 6.7) is listed as such, not run.
 
 Exit status: 0 all verdicts within the predictions, 1 a mismatch, 2 usage,
 3 nagle-trace failed to run.
@@ -27,6 +33,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 # (knobs, rounds in the full sweep). The CI set is marked with a leading '*'.
 COMBOS = [
@@ -90,6 +97,53 @@ def predict(tool, args, rounds):
 
 def run_name(args):
     return "_".join(a.strip("-") for a in args) or "default"
+
+
+def measure_guest(binary, image, combos, keep, reuse):
+    """Every combination in one guest: {run_name: trace document}, and the guest's kernel."""
+    if reuse:
+        with open(os.path.join(reuse, "kernel.json")) as f:
+            kernel = json.load(f)
+        docs = {}
+        for args, _ in combos:
+            path = os.path.join(reuse, run_name(args) + ".json")
+            docs[run_name(args)] = json.load(open(path)) if os.path.exists(path) else None
+        return docs, kernel
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs.txt")
+        out = os.path.join(tmp, "kernels.json")
+        with open(runs, "w") as f:
+            for args, rounds in combos:
+                f.write(" ".join(["--expect", "any", "--rounds", str(rounds)] + args) + "\n")
+        p = run([binary, "kernels", "--kernel", image, "--runs", runs, "--format", "json",
+                 "-o", out])
+        if p.returncode not in (0, 1):
+            sys.stderr.write(f"model_conformance: nagle-trace kernels --kernel {image} exited "
+                             f"{p.returncode}: {p.stderr.strip()}\n")
+            sys.exit(3)
+        with open(out) as f:
+            report = json.load(f)
+        guest = report["kernels"][0]
+        if keep:
+            with open(os.path.join(keep, "kernels.json"), "w") as f:
+                json.dump(report, f)
+    hz = None
+    docs = {}
+    for (args, _), r in zip(combos, guest["runs"]):
+        docs[run_name(args)] = r["trace"]
+        if r["trace"] and hz is None:
+            hz = r["trace"]["summary"]["model"]["hz"]
+    kernel = {"release": guest["release"], "hz": hz, "wall_ns": guest["wall_ns"],
+              "boot_ns": guest["boot_ns"],
+              "unsupported": [c["run"] for c in guest["cells"] if c["unsupported"]]}
+    if keep:
+        with open(os.path.join(keep, "kernel.json"), "w") as f:
+            json.dump(kernel, f)
+        for name, doc in docs.items():
+            if doc:
+                with open(os.path.join(keep, name + ".json"), "w") as f:
+                    json.dump(doc, f)
+    return docs, kernel
 
 
 def measure(binary, args, rounds, keep, reuse):
@@ -202,6 +256,7 @@ def main():
     ap.add_argument("--only", help="only combinations containing this text")
     ap.add_argument("--keep", help="keep each measured JSON in this directory")
     ap.add_argument("--reuse", help="compare against the JSON kept in this directory")
+    ap.add_argument("--kernel", help="measure in a qemu guest of this kernel image")
     opt = ap.parse_args()
     if opt.keep:
         # docs/model.md shows `--keep runs/`: the directory need not exist yet.
@@ -224,9 +279,31 @@ def main():
 
     results, failed, rounds_total, state_total, timing_total, late_total = [], 0, 0, 0, 0, 0
     load_total = 0
+    guest_docs, kernel, model_args = None, None, []
+    if opt.kernel:
+        guest_docs, kernel = measure_guest(opt.nagle_trace, opt.kernel, combos, opt.keep,
+                                           opt.reuse)
+        model_args = ["--kernel", kernel["release"]] + (
+            ["--hz", str(kernel["hz"])] if kernel["hz"] else [])
+        print(f"kernel {kernel['release']} (HZ {kernel['hz']}) in a guest: "
+              f"{kernel['wall_ns'] / 1e9:.1f} s")
     for args, rounds in combos:
-        pred = predict(opt.predict_tool, args, rounds)
-        meas = measure(opt.nagle_trace, args, rounds, opt.keep, opt.reuse)
+        if kernel:
+            unsupported = " ".join(["--expect", "any", "--rounds", str(rounds)] + args)
+            if unsupported in kernel["unsupported"]:
+                print(f"{'absent':8} {' '.join(args):40} not on this kernel")
+                results.append({"args": " ".join(args), "unsupported": True, "rounds": 0,
+                                "mismatches": [], "measured": {}, "uncertain_rules": {}})
+                continue
+        pred = predict(opt.predict_tool, model_args + args, rounds)
+        if guest_docs is not None:
+            meas = guest_docs[run_name(args)]
+            if meas is None:
+                print(f"{'FAILED':8} {' '.join(args):40} the guest's trace wrote no document")
+                failed += 1
+                continue
+        else:
+            meas = measure(opt.nagle_trace, args, rounds, opt.keep, opt.reuse)
         res = compare(args, pred, meas)
         results.append(res)
         rounds_total += res["rounds"]
@@ -254,6 +331,8 @@ def main():
           f"the model was certain, {timing_total} stalls outside the predicted timing")
     if opt.json:
         for r in results:
+            if kernel:
+                r["kernel"] = kernel["release"]
             r["measured"] = dict(r["measured"])
             r["uncertain_rules"] = dict(r["uncertain_rules"])
         with open(opt.json, "w") as f:

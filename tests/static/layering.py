@@ -9,14 +9,15 @@ Usage: layering.py [ROOT]        check ROOT (default: the repository)
 Rules (each a function below; a breach prints FILE:LINE: rule: the line):
   1. Layers only include downwards. The layers, bottom up:
        shared (include/nt/*.h: err, clock, unknown, version, output, cli,
-       exitcode) < model < lab, capture < live, render < cmd < main.
+       exitcode) < model < lab, capture < live, vm, render < cmd < main.
      A file of a layer may include the shared headers, its own layer's and
      those of the layers below it (lab and capture are beside each other, as
-     are live and render; render may not include live, live may include
-     capture and lab).
+     are live, vm and render; render may not include live or vm, live may
+     include capture and lab, vm only the model).
   2. Each library stays in its module: <libmnl/...> only in src/lab/,
      <pcap/...> or <pcap.h> only in src/capture/, <json-c/...> only in
-     src/render/ (and their headers in include/nt/<module>/).
+     src/render/, <archive.h> and <archive_entry.h> (libarchive) only in
+     src/vm/ (and their headers in include/nt/<module>/).
   3. The model is pure: no I/O headers (<unistd.h>, <fcntl.h>, <poll.h>...
      see MODEL_BANNED) and no I/O, clock or environment calls (MODEL_CALLS)
      in src/model/ or include/nt/model/.
@@ -38,7 +39,7 @@ import sys
 import tempfile
 
 LAYERS = {
-    'model': 1, 'lab': 2, 'capture': 2, 'live': 3, 'render': 3, 'cmd': 4,
+    'model': 1, 'lab': 2, 'capture': 2, 'live': 3, 'vm': 3, 'render': 3, 'cmd': 4,
 }
 # Which layers each layer may include, besides its own and the shared headers.
 ALLOWED = {
@@ -46,8 +47,9 @@ ALLOWED = {
     'lab': {'model'},
     'capture': {'model'},
     'live': {'model', 'lab', 'capture'},
+    'vm': {'model'},
     'render': {'model'},
-    'cmd': {'model', 'lab', 'capture', 'live', 'render'},
+    'cmd': {'model', 'lab', 'capture', 'live', 'vm', 'render'},
     'main': {'cmd'},
 }
 SHARED = {'err.h', 'clock.h', 'unknown.h', 'version.h', 'output.h', 'cli.h', 'exitcode.h'}
@@ -55,6 +57,7 @@ LIBRARIES = [
     (re.compile(r'#include\s*<libmnl/'), 'lab', 'libmnl'),
     (re.compile(r'#include\s*<pcap[/.]'), 'capture', 'libpcap'),
     (re.compile(r'#include\s*<json-c/'), 'render', 'json-c'),
+    (re.compile(r'#include\s*<archive(_entry)?\.h>'), 'vm', 'libarchive'),
 ]
 MODEL_BANNED = ['unistd.h', 'fcntl.h', 'poll.h', 'sys/ioctl.h', 'pthread.h', 'sys/stat.h',
                 'dirent.h', 'signal.h', 'linux/netlink.h', 'linux/rtnetlink.h']
@@ -152,6 +155,9 @@ def check(root):
 PLANTS = [
     ('src/model/stats.c', '#include "nt/render/fmt.h"\n', 'layer model includes render'),
     ('src/render/text.c', '#include "nt/live/trace.h"\n', 'layer render includes live'),
+    ('src/render/text.c', '#include "nt/vm/guest.h"\n', 'layer render includes vm'),
+    ('src/vm/qemu.c', '#include "nt/live/trace.h"\n', 'layer vm includes live'),
+    ('src/live/trace.c', '#include <archive.h>\n', 'libarchive outside'),
     ('src/model/stats.c', '#include <pcap/pcap.h>\n', 'libpcap outside'),
     ('src/render/json.c', '#include <libmnl/libmnl.h>\n', 'libmnl outside'),
     ('src/live/trace.c', '#include <json-c/json.h>\n', 'json-c outside'),

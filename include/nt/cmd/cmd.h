@@ -69,6 +69,16 @@ int nt_cmd_watch(int argc, char **argv);
  */
 int nt_cmd_completion(int argc, char **argv);
 
+/**
+ * nt_cmd_kernels() - `nagle-trace kernels`: the trace on other kernels under
+ * qemu, and the model for each checked against it
+ * @argc: argument count (argv[0] is "kernels")
+ * @argv: arguments
+ *
+ * Return: an exit status (enum nt_exit).
+ */
+int nt_cmd_kernels(int argc, char **argv);
+
 /*
  * The stop flag: the signal (SIGINT, SIGTERM) that asked the process to
  * stop, 0 while none did. The only mutable global besides the capture

@@ -3,8 +3,9 @@
  * format.h - the one registry of output formats, for every command.
  *
  * A format is a name and what it can render: a document of live runs
- * (struct nt_trace_doc, nt/render/render.h) and an analyze report (a
- * function over a finished analysis, nt/render/analysis.h). A command looks
+ * (struct nt_trace_doc, nt/render/render.h), an analyze report (a
+ * function over a finished analysis, nt/render/analysis.h) and a table of
+ * kernels (nt/render/kernels.h). A command looks
  * its --format up here and says which kind it needs; --help and error
  * messages list the names from the same table.
  */
@@ -14,6 +15,7 @@
 #include <stddef.h>
 
 #include "nt/render/analysis.h"
+#include "nt/render/kernels.h"
 #include "nt/render/render.h"
 
 struct nt_run_report;
@@ -36,6 +38,8 @@ typedef int nt_runs_render_fn(FILE *out, const struct nt_run_report *runs, size_
  * @about: what it is, a few words for --help
  * @trace: its document of live runs, NULL when it has none
  * @analysis: its analyze report, NULL when it has none
+ * @kernels: its table of kernels (`nagle-trace kernels`), NULL when it has
+ *           none
  * @records: a stream of self-contained records (JSON Lines), not a
  *           document: standard output gets each as it is made, where a
  *           document is held back until it is complete
@@ -48,6 +52,7 @@ struct nt_format {
 	const char *about;
 	const struct nt_trace_doc *trace;
 	nt_analysis_render_fn *analysis;
+	nt_kernels_render_fn *kernels;
 	bool records;
 	nt_runs_render_fn *runs;
 };
@@ -56,6 +61,7 @@ struct nt_format {
 enum nt_format_kind {
 	NT_FORMAT_TRACE,
 	NT_FORMAT_ANALYSIS,
+	NT_FORMAT_KERNELS,
 };
 
 /**

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `nagle-trace kernels`: the model conformance set (model_conformance.py, the
+# one run on the host by test_model_conformance.sh) in a qemu guest of each of
+# Debian 12's 6.1 and 6.12 kernels (tests/kernels/fetch.sh downloads them in
+# README's setup): every round inside the model's prediction for that kernel,
+# and the same measurements against a model told the wrong kernel must fail.
+# Then the ways a guest cannot run: a panic, a kernel without veth, no qemu,
+# and SIGKILL of the tool, each one line and an exit status, no qemu left.
+# Not registered in the sanitizer build (tests/integration/CMakeLists.txt).
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_tool python3
+need_jsonschema
+need_tool qemu-system-x86_64
+[ -x /bin/busybox ] || need_tool busybox
+
+KERNELS=${NT_KERNELS_DIR:-/var/cache/nagle-trace/kernels}
+deb61=$(ls "$KERNELS"/linux-image-6.1.0-*-amd64-unsigned_*.deb 2>/dev/null | sort -V | tail -1 || true)
+deb612=$(ls "$KERNELS"/linux-image-6.12.*-amd64-unsigned_*.deb 2>/dev/null | sort -V | tail -1 || true)
+tree612=$KERNELS/tree-6.12
+if [ -z "$deb61" ] || [ -z "$deb612" ] || [ ! -d "$tree612" ]; then
+	[ "${CI:-}" = "true" ] && fail "no kernel packages in $KERNELS (README's setup runs tests/kernels/fetch.sh)"
+	echo "SKIP: no kernel packages in $KERNELS (run tests/kernels/fetch.sh)" >&2
+	exit 77
+fi
+PREDICT_TOOL=${PREDICT_TOOL:-$(dirname "$NAGLE_TRACE")/predict_tool}
+CONFORMANCE=$(dirname "$0")/model_conformance.py
+
+# No qemu of ours may outlive the command: each run is marked on its kernel command line.
+no_qemu_left() {
+	for _ in $(seq 50); do
+		pgrep -f "nt.test=$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	fail "a qemu of run $1 outlived nagle-trace: $(pgrep -af "nt.test=$1")"
+}
+
+for deb in "$deb61" "$deb612"; do
+	name=$(basename "$deb" .deb)
+	mkdir "$NT_TMP/$name"
+	start=$(date +%s)
+	python3 "$CONFORMANCE" --nagle-trace "$NAGLE_TRACE" --predict-tool "$PREDICT_TOOL" \
+		--set ci --kernel "$deb" --keep "$NT_TMP/$name" --json "$NT_TMP/$name.json" \
+		>"$NT_TMP/$name.txt" || fail "$name: a verdict outside the model's prediction for that kernel: $(cat "$NT_TMP/$name.txt")"
+	echo "$name: conformance set in $(( $(date +%s) - start )) s"
+	grep '^kernel ' "$NT_TMP/$name.txt"
+	json_check "$NT_TMP/$name.json" '
+ran = [r for r in doc if not r.get("unsupported")]
+assert sum(r["rounds"] for r in ran) >= 100, sum(r["rounds"] for r in ran)
+assert all(not r["mismatches"] for r in doc)
+release = doc[0]["kernel"]
+absent = [r["args"] for r in doc if r.get("unsupported")]
+# net.ipv4.tcp_pingpong_thresh came in 6.7: 6.1 has none, 6.12 has it.
+if release.startswith("6.1.0-"):
+    assert absent and all("--pingpong-thresh" in a for a in absent), absent
+else:
+    assert not absent, absent
+'
+	"$py" - "$NT_SOURCE_DIR/docs/nagle-trace-kernels.schema.json" "$NT_TMP/$name/kernels.json" <<'PY' ||
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+		fail "$name: the kernels report does not follow docs/nagle-trace-kernels.schema.json"
+	# The comparison must be able to fail: a model told 5.4 (ping-pong threshold 3).
+	printf '#!/bin/sh\nexec "%s" "$@" --kernel 5.4.0\n' "$PREDICT_TOOL" >"$NT_TMP/wrong-kernel"
+	chmod +x "$NT_TMP/wrong-kernel"
+	set +e
+	python3 "$CONFORMANCE" --nagle-trace "$NAGLE_TRACE" --predict-tool "$NT_TMP/wrong-kernel" \
+		--set ci --kernel "$deb" --reuse "$NT_TMP/$name" >"$NT_TMP/wrong.txt"
+	rc=$?
+	set -e
+	[ "$rc" = 1 ] || fail "$name: a model of the wrong kernel passed (exit $rc)"
+	grep -q "MISMATCH *--variant default" "$NT_TMP/wrong.txt" ||
+		fail "$name: the wrong kernel's mismatch was not reported: $(cat "$NT_TMP/wrong.txt")"
+done
+
+# The unpacked tree, Markdown, and the option 6.1 lacks, in one table of two kernels.
+set +e
+"$NAGLE_TRACE" kernels --kernel "$tree612,$deb61" --format markdown --rounds 3 \
+	--pingpong-thresh 2 --kernel-args "nt.test=$$.md" >"$NT_TMP/table.md" 2>"$NT_TMP/md.err"
+rc=$?
+set -e
+[ "$rc" = 0 ] || fail "markdown table: exit $rc: $(cat "$NT_TMP/md.err")"
+grep -q '^| kernel | variant | verdicts | stall ms | the model for that kernel |$' "$NT_TMP/table.md" ||
+	fail "no markdown table: $(cat "$NT_TMP/table.md")"
+grep -q '^| 6\.12\.[^|]* | `default` | .* | as predicted (6\.12, HZ 250) |$' "$NT_TMP/table.md" ||
+	fail "6.12's row: $(cat "$NT_TMP/table.md")"
+grep -q '^| 6\.1\.0-[^|]* | .*not on this kernel (net.ipv4.tcp_pingpong_thresh came in 6.7)' "$NT_TMP/table.md" ||
+	fail "6.1's missing sysctl is not said: $(cat "$NT_TMP/table.md")"
+no_qemu_left "$$.md"
+
+# A guest that panics: one line, exit 3, no qemu left; the JSON report says why.
+set +e
+"$NAGLE_TRACE" kernels --kernel "$tree612" --kernel-args "rdinit=/nonexistent nt.test=$$.p" \
+	--format json -o "$NT_TMP/panic.json" >"$NT_TMP/panic.out" 2>"$NT_TMP/panic.err"
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "a panicking guest exited $rc: $(cat "$NT_TMP/panic.err")"
+[ "$(wc -l <"$NT_TMP/panic.err")" = 1 ] || fail "not one line: $(cat "$NT_TMP/panic.err")"
+grep -q '^nagle-trace: kernel 6\.12\.[^:]*: the guest kernel panicked: Kernel panic - not syncing' \
+	"$NT_TMP/panic.err" || fail "the panic's line: $(cat "$NT_TMP/panic.err")"
+no_qemu_left "$$.p"
+json_check "$NT_TMP/panic.json" '
+k = doc["kernels"][0]
+assert k["error"].startswith("the guest kernel panicked: Kernel panic - not syncing"), k["error"]
+assert k["release"].startswith("6.12.") and k["cells"] == [] and k["runs"] == [], k
+'
+"$py" - "$NT_SOURCE_DIR/docs/nagle-trace-kernels.schema.json" "$NT_TMP/panic.json" <<'PY' ||
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+	fail "the kernels report does not follow docs/nagle-trace-kernels.schema.json"
+
+# A kernel without veth (its tree, minus the module): no boot, one line, exit 3.
+release=$(basename "$(ls -d "$tree612"/lib/modules/*)")
+mkdir -p "$NT_TMP/noveth/boot" "$NT_TMP/noveth/lib/modules/$release"
+ln -s "$tree612/boot/vmlinuz-$release" "$NT_TMP/noveth/boot/vmlinuz-$release"
+set +e
+"$NAGLE_TRACE" kernels --kernel "$NT_TMP/noveth" >"$NT_TMP/noveth.out" 2>"$NT_TMP/noveth.err"
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "a kernel without veth exited $rc: $(cat "$NT_TMP/noveth.err")"
+[ "$(cat "$NT_TMP/noveth.err")" = "nagle-trace: kernel \"$NT_TMP/noveth\" ($release) has no veth module and does not build it in" ] ||
+	fail "the no-veth line: $(cat "$NT_TMP/noveth.err")"
+
+# No qemu on PATH: one line, exit 3. A file that is no kernel: exit 4.
+set +e
+PATH=/nonexistent "$NAGLE_TRACE" kernels --kernel "$deb61" 2>"$NT_TMP/noqemu.err"
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "no qemu: exit $rc"
+grep -qx 'nagle-trace: qemu-system-x86_64 not found in PATH (install qemu-system-x86)' \
+	"$NT_TMP/noqemu.err" || fail "the no-qemu line: $(cat "$NT_TMP/noqemu.err")"
+set +e
+"$NAGLE_TRACE" kernels --kernel "$CONFORMANCE" 2>"$NT_TMP/notkernel.err"
+rc=$?
+set -e
+[ "$rc" = 4 ] || fail "a file that is no kernel: exit $rc: $(cat "$NT_TMP/notkernel.err")"
+
+# SIGKILL while the guest runs: qemu dies with the tool (PR_SET_PDEATHSIG).
+"$NAGLE_TRACE" kernels --kernel "$tree612" --rounds 200 --kernel-args "nt.test=$$.k" \
+	>/dev/null 2>&1 &
+tool=$!
+for _ in $(seq 300); do
+	pgrep -f "nt.test=$$.k" >/dev/null && break
+	sleep 0.1
+done
+pgrep -f "nt.test=$$.k" >/dev/null || fail "qemu did not start"
+sleep 1
+kill -KILL "$tool"
+wait "$tool" 2>/dev/null || true
+no_qemu_left "$$.k"
+echo "ok"

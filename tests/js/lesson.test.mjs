@@ -187,14 +187,17 @@ test('1024x768: no horizontal overflow; projector mode fits without scrolling', 
 test('not one network request', async () => {
 	for (const f of Object.values(pages)) {
 		const { page, context, requests } = await open(f, '#variant=default&round=2&step=4');
-		const before = Number((await state(page)).step);
-		await page.keyboard.press('ArrowRight');
-		await page.keyboard.press('f');
 		// The keys did what they do (a step on, projector mode on), and then the
 		// network stayed quiet for 500 ms (Playwright's networkidle): waited for,
-		// not slept for, so a request the keys set off is seen.
-		await page.waitForSelector('body.nt-projector');
-		assert.equal(Number((await state(page)).step), before + 1);
+		// not slept for, so a request the keys set off is seen. predict's page
+		// (the what-if panel alone) has no steps to key through.
+		if (await page.$('#nt-projector')) {
+			const before = Number((await state(page)).step);
+			await page.keyboard.press('ArrowRight');
+			await page.keyboard.press('f');
+			await page.waitForSelector('body.nt-projector');
+			assert.equal(Number((await state(page)).step), before + 1);
+		}
 		await page.waitForLoadState('networkidle');
 		const outside = requests.filter((u) => !u.startsWith('file://' + f) &&
 			!u.startsWith('data:'));

@@ -14,7 +14,7 @@
 # when the upstream tarball came and verifies against the .dsc).
 #
 # Needs a deb-src line for bookworm (CI: /etc/apt/sources.list.d/nt-src.sources,
-# see .ci/needs-wild.txt). Idempotent: a package whose stamp file
+# see tests/fetch-data.sh). Idempotent: a package whose stamp file
 # DIR/.PACKAGE.done names the verified checksum is not fetched again.
 # Exit status: 0 done, 2 usage, 3 no network / no deb-src / checksum mismatch.
 set -eu

@@ -59,7 +59,7 @@ grep -qE '^  (nodelay|quickack) removed the stalls at the least cost' "$NT_TMP/o
 grep -q '^\*\*Conclusion:\*\* ' "$NT_TMP/incident.md" || fail "incident-own-programs.sh: no incident.md"
 grep -q '<svg.*class="latency"' "$NT_TMP/incident.html" || fail "incident-own-programs.sh: no incident.html"
 # A fleet of captures on Dask, as docs/fleet.md runs it: a LocalCluster of two
-# workers over the golden captures (python3-distributed: .ci/needs-fleet.txt).
+# workers over the golden captures (python3-distributed, installed by README's set-up).
 if /usr/bin/python3 -c 'import distributed' 2>/dev/null || [ "${CI:-}" = "true" ]; then
 	(cd "$NT_TMP" && "$ex/fleet-dask.py" --nagle-trace "$NAGLE_TRACE" --out "$NT_TMP/fleet" \
 		"$NT_SOURCE_DIR"/tests/golden/captures/*.pcap) >"$NT_TMP/fleet.txt" 2>&1 ||

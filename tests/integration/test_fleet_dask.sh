@@ -16,7 +16,7 @@ golden="$NT_SOURCE_DIR/tests/golden/captures"
 
 # The script is #!/usr/bin/python3: Debian's python3-distributed serves that one.
 if ! /usr/bin/python3 -c 'import distributed' 2>/dev/null; then
-	[ "${CI:-}" = "true" ] && fail "python3-distributed is not installed (.ci/needs-fleet.txt)"
+	[ "${CI:-}" = "true" ] && fail "python3-distributed is not installed (README's set-up installs it)"
 	echo "SKIP: python3-distributed missing" >&2
 	exit 77
 fi

@@ -13,7 +13,7 @@ need_tool python3
 
 "$NAGLE_TRACE" predict --format html -o "$NT_TMP/probe.html"
 if ! grep -q 'id="nt-wasm"' "$NT_TMP/probe.html"; then
-	[ "${CI:-}" = "true" ] && fail "built without the WebAssembly model (.ci/needs-lesson.txt)"
+	[ "${CI:-}" = "true" ] && fail "built without the WebAssembly model (README's set-up installs its toolchain)"
 	echo "SKIP: built without the WebAssembly model (cmake -DNT_WASM=ON)" >&2
 	exit 77
 fi

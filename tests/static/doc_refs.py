@@ -26,9 +26,9 @@ What is checked (a stale reference prints FILE:LINE: what: the name):
 import glob
 import os
 import re
-import shutil
 import sys
-import tempfile
+
+import checker
 
 TOPS = ('src', 'include', 'tests', 'docs', 'examples', 'cmake', '.ci')
 # include/ is ours only below include/nt/: include/net/tcp.h, include/linux/
@@ -189,39 +189,8 @@ PLANTS = [
 ]
 
 
-def self_test(root):
-    ok = True
-    for rel, text, want in PLANTS:
-        with tempfile.TemporaryDirectory() as tmp:
-            for top in TOPS + PROSE:
-                src = os.path.join(root, top)
-                if os.path.isdir(src):
-                    shutil.copytree(src, os.path.join(tmp, top),
-                                    ignore=shutil.ignore_patterns('node_modules', 'corpus'))
-                elif os.path.isfile(src):
-                    shutil.copy(src, os.path.join(tmp, top))
-            with open(os.path.join(tmp, rel), 'a') as f:
-                f.write(text)
-            found = [s for s in check(tmp) if want in s]
-            print(f'self-test: {rel} + {text.strip()!r}: ' + ('caught' if found else 'MISSED'))
-            ok = ok and bool(found)
-    return ok
-
-
 def main():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-    if len(sys.argv) > 1 and sys.argv[1] == '--self-test':
-        if check(root):
-            print('doc_refs: the tree itself has a stale reference; run without --self-test')
-            return 1
-        return 0 if self_test(root) else 1
-    if len(sys.argv) > 1:
-        root = sys.argv[1]
-    stale = check(root)
-    for s in stale:
-        print(s)
-    print(f'doc_refs: {len(stale)} stale reference(s)' if stale else 'doc_refs: clean')
-    return 1 if stale else 0
+    return checker.main('doc_refs', check, PLANTS, TOPS + PROSE, 'stale reference(s)')
 
 
 if __name__ == '__main__':

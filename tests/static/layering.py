@@ -33,10 +33,9 @@ Rules (each a function below; a breach prints FILE:LINE: rule: the line):
 """
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
+
+import checker
 
 LAYERS = {
     'model': 1, 'lab': 2, 'capture': 2, 'live': 3, 'vm': 3, 'render': 3, 'cmd': 4,
@@ -170,34 +169,8 @@ PLANTS = [
 ]
 
 
-def self_test(root):
-    ok = True
-    for rel, text, want in PLANTS:
-        with tempfile.TemporaryDirectory() as tmp:
-            for top in ('src', 'include'):
-                shutil.copytree(os.path.join(root, top), os.path.join(tmp, top))
-            with open(os.path.join(tmp, rel), 'a') as f:
-                f.write(text)
-            found = [b for b in check(tmp) if want in b]
-            print(f'self-test: {rel} + {text.strip()!r}: ' + ('caught' if found else 'MISSED'))
-            ok = ok and bool(found)
-    return ok
-
-
 def main():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-    if len(sys.argv) > 1 and sys.argv[1] == '--self-test':
-        if check(root):
-            print('layering: the tree itself breaks a rule; run without --self-test')
-            return 1
-        return 0 if self_test(root) else 1
-    if len(sys.argv) > 1:
-        root = sys.argv[1]
-    breaches = check(root)
-    for b in breaches:
-        print(b)
-    print(f'layering: {len(breaches)} breach(es)' if breaches else 'layering: clean')
-    return 1 if breaches else 0
+    return checker.main('layering', check, PLANTS, ('src', 'include'), 'breach(es)')
 
 
 if __name__ == '__main__':

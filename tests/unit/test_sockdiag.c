@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "nt/lab/sockdiag.h"
+#include "test_netns.h"
 
 static void test_build_get(void **state)
 {
@@ -151,8 +152,11 @@ static int lo_up(void)
 	return ret;
 }
 
-/* The child's checks, in a network namespace of its own; its exit status is the verdict. */
-static int lookup_in_netns(void)
+/*
+ * The child's checks, in a network namespace of its own (run_in_fresh_netns()):
+ * 0, or the number of the first check that failed.
+ */
+static int lookup_in_netns(struct nt_err *err)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct sockaddr_in c = { 0 };
@@ -160,7 +164,6 @@ static int lookup_in_netns(void)
 	uint8_t lo[16] = { 127, 0, 0, 1 };
 	struct nt_sockdiag_info in;
 	struct nt_sockdiag sd;
-	struct nt_err err = { "" };
 	struct stat st;
 	int l, cl, sv;
 
@@ -176,7 +179,7 @@ static int lookup_in_netns(void)
 	len = sizeof(c);
 	if (sv < 0 || getsockname(cl, (struct sockaddr *)&c, &len) < 0)
 		return 12;
-	if (nt_sockdiag_open(&sd, &err) < 0)
+	if (nt_sockdiag_open(&sd, err) < 0)
 		return 13;
 	/* The client's end: its inode is the one fstat() gives its descriptor. */
 	if (nt_sockdiag_get(&sd, AF_INET, lo, ntohs(c.sin_port), lo, ntohs(a.sin_port), &in) < 0)
@@ -206,21 +209,12 @@ static int lookup_in_netns(void)
 
 static void test_lookup(void **state)
 {
-	int status;
-	pid_t pid;
+	struct nt_err err = { { 0 } };
+	int failed_check;
 
 	(void)state;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0 && unshare(CLONE_NEWNET) < 0
-			      ? 77
-			      : lookup_in_netns());
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
-		skip();
-	assert_int_equal(WEXITSTATUS(status), 0);
+	run_in_fresh_netns(lookup_in_netns, &failed_check, &err);
+	assert_int_equal(failed_check, 0);
 }
 
 int main(void)

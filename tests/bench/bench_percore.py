@@ -18,25 +18,13 @@ process, getrusage(RUSAGE_CHILDREN)) min and median, and each as a ratio to
 the read loop's. The goal: CPU within 2x, wall within 1.3x. The load
 average is printed before and after: the machine may be shared.
 """
-import argparse, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, shutil, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def cpu_s():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
-def timed(cmds, runs):
-    out = {name: ([], []) for name, _ in cmds}
-    for _ in range(runs):
-        for name, cmd in cmds:
-            t0, c0 = time.perf_counter(), cpu_s()
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-            out[name][0].append((time.perf_counter() - t0) * 1000)
-            out[name][1].append((cpu_s() - c0) * 1000)
-    return out
+# The interleaved wall and CPU measurement bench_analyze_scale.py makes.
+from bench_analyze_scale import timed  # noqa: E402
 
 
 def table(res, ref):

@@ -271,7 +271,7 @@ static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool
 			first = false;
 			ret = nt_json_layout_write(l, out);
 			if (!ret && record)
-				ret = nt_json_line_end(out);
+				ret = nt_json_record_end(out);
 		}
 	}
 	if (!oom && !ret && !record)

@@ -80,6 +80,8 @@ static int check_files(const struct nt_analyze_opts *o)
 
 static int run(const struct nt_analyze_opts *o)
 {
+	const struct nt_format *fmt = nt_format_find(o->out.format, NT_FORMAT_ANALYSIS);
+	struct nt_analysis_params params = o->params;
 	struct nt_analyze_trouble trouble;
 	struct nt_annotate annotate;
 	struct nt_analysis an;
@@ -91,7 +93,9 @@ static int run(const struct nt_analyze_opts *o)
 		if (nt_pcap_file_check_filter(o->filter, &err) < 0)
 			return nt_cmd_usage_error("analyze", err.msg);
 	}
-	if (nt_analysis_init(&an, &o->params) < 0) {
+	/* Every stall kept only for a report that lists them: 56 bytes a stall. */
+	params.keep_stalls = fmt->lists_stalls;
+	if (nt_analysis_init(&an, &params) < 0) {
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}

@@ -326,7 +326,8 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (keep_duration(r, ep->stall_ns) < 0 || keep_rec(r, ep) < 0)
+	if (keep_duration(r, ep->stall_ns) < 0 ||
+	    (an->params.keep_stalls && keep_rec(r, ep) < 0))
 		return -ENOMEM;
 	r->stalls++;
 	r->total_ns += ep->stall_ns;

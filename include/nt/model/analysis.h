@@ -77,11 +77,15 @@ struct nt_analysis_batch {
  * @stall: the episode rule's thresholds
  * @max_flows: flow table cap
  * @idle_ns: idle eviction timeout, capture time
+ * @keep_stalls: keep every stall of a flow (&nt_flow_result.all), for the
+ *               reports that list them; without it only the counts, the
+ *               first and last stall and the durations' sample are kept
  */
 struct nt_analysis_params {
 	struct nt_stall_params stall;
 	uint32_t max_flows;
 	int64_t idle_ns;
+	bool keep_stalls;
 };
 
 /**
@@ -148,7 +152,8 @@ struct nt_stall_rec {
  *            other side's data may explain part of a wait
  * @timeline: segments around the first stall
  * @n_timeline: how many
- * @all: every stall, in the order found (by R); @stalls of them
+ * @all: every stall, in the order found (by R); @stalls of them; NULL
+ *       unless &nt_analysis_params.keep_stalls
  * @all_cap: allocated slots of @all
  */
 struct nt_flow_result {

@@ -15,6 +15,7 @@
 #include "nt/exitcode.h"
 #include "nt/output.h"
 #include "nt/render/format.h"
+#include "nt/render/labels.h"
 
 static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 {
@@ -124,6 +125,12 @@ static int run(const struct nt_analyze_opts *o)
 	}
 	if (an.oom)
 		fprintf(stderr, "nagle-trace: analyze: out of memory: the report is incomplete\n");
+	if (an.sum.evicted_full) {
+		char full[160];
+
+		fprintf(stderr, "nagle-trace: analyze: warning: %s; the report is incomplete\n",
+			nt_label_table_full(&an, full, sizeof(full)));
+	}
 	nt_annotate_fini(&annotate);
 	nt_analysis_fini(&an);
 	return code;

@@ -650,6 +650,11 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 	return 0;
 }
 
+bool nt_analysis_complete(const struct nt_analysis *an)
+{
+	return !an->oom && !an->sum.files_damaged && !an->sum.evicted_full;
+}
+
 static int cmp_result(const void *a, const void *b)
 {
 	const struct nt_flow_result *x = *(const struct nt_flow_result *const *)a;

@@ -428,6 +428,18 @@ void nt_analysis_drop_closed(struct nt_analysis *an);
 int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part);
 
 /**
+ * nt_analysis_complete() - whether the report holds every stall the rule finds
+ * @an: the analysis, finished
+ *
+ * Not when memory ran out, a file could not be read to its end, or the flow
+ * table was full and evicted flows that were still active (their state went
+ * with them: a stall under way, the handshake's MSS and round trip).
+ *
+ * Return: true when complete.
+ */
+bool nt_analysis_complete(const struct nt_analysis *an);
+
+/**
  * nt_analysis_finish() - order the flows and compute their percentiles
  * @an: the analysis
  */

@@ -350,14 +350,14 @@ static void abort_files(struct run_cmd *rc)
 static int run_failed(struct run_cmd *rc, int ret)
 {
 	abort_files(rc);
-	if (ret == -EPERM)
+	if (ret == -EPERM) {
 		fprintf(stderr,
 			"nagle-trace: %s: no privileges for network, PID and mount namespaces; "
 			"run it as 'unshare -Urn nagle-trace run ...'\n",
 			rc->err.msg);
-	else
-		fprintf(stderr, "nagle-trace: %s\n", rc->err.msg);
-	return NT_EXIT_ENVIRONMENT;
+		return NT_EXIT_ENVIRONMENT;
+	}
+	return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &rc->err);
 }
 
 static int run(struct run_cmd *rc)

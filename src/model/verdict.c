@@ -2,8 +2,6 @@
 /*
  * verdict.c - the causal rule (see nt/model/verdict.h for the definitions).
  */
-#include <errno.h>
-#include <string.h>
 
 #include "nt/model/rounds.h"
 #include "nt/model/verdict.h"
@@ -78,15 +76,4 @@ const char *nt_verdict_name(enum nt_verdict v)
 	if ((unsigned)v >= NT_VERDICT_COUNT)
 		return "incomplete";
 	return verdict_names[v];
-}
-
-int nt_verdict_parse(const char *name, enum nt_verdict *out)
-{
-	for (unsigned i = 0; i < NT_VERDICT_COUNT; i++) {
-		if (strcmp(name, verdict_names[i]) == 0) {
-			*out = (enum nt_verdict)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }

@@ -111,13 +111,4 @@ void nt_verdict_round(struct nt_round *r, int64_t threshold_ns);
 /** nt_verdict_name() - public name: "coalesced", "unheld", "held", "stalled", "incomplete" */
 const char *nt_verdict_name(enum nt_verdict v);
 
-/**
- * nt_verdict_parse() - a verdict from its public name
- * @name: the name
- * @out: set on success
- *
- * Return: 0, or -EINVAL for an unknown name.
- */
-int nt_verdict_parse(const char *name, enum nt_verdict *out);
-
 #endif

@@ -96,23 +96,6 @@ const char *nt_label_verdicts(const struct nt_summary *s, char *buf, size_t len)
 	return buf;
 }
 
-const char *nt_label_oneline(const char *text, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	for (const char *p = text; *p && o + 1 < len; p++) {
-		if (*p == '\n') {
-			while (p[1] == ' ' || p[1] == '\t')
-				p++;
-			buf[o++] = ' ';
-			continue;
-		}
-		buf[o++] = *p;
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 const char *nt_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";

@@ -186,16 +186,18 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
 		  const char *client_ev, const char *target_ev)
 {
-	const char *why, *fix;
-	char rtt[32], gap[32], line[512];
+	const char *why, *delayed, *fix;
+	char rtt[32], gap[32];
 
 	fprintf(out, "<p><strong>Round %u: %s.</strong> Round trip %s, header&#8594;ACK %s.</p>\n",
 		r->index, nt_verdict_name(r->verdict), nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)),
 		nt_fmt_ms(r->gap_ns, gap, sizeof(gap)));
-	nt_render_explain(run, &why, &fix);
+	nt_render_explain(run, &why, &delayed, &fix);
 	if (why && r->verdict == NT_VERDICT_STALLED) {
 		fputs("<p><strong>Why:</strong> ", out);
-		nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+		nt_escape_xml(out, why);
+		fputs(", and ", out);
+		nt_escape_xml(out, delayed);
 		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
 		nt_escape_xml(out, fix);
 		fputs(".</p>\n", out);

@@ -182,14 +182,14 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 
 static void explain(FILE *out, const struct nt_run *run)
 {
-	const char *why, *fix;
+	const char *why, *delayed, *fix;
 	char line[512];
 
-	nt_render_explain(run, &why, &fix);
+	nt_render_explain(run, &why, &delayed, &fix);
 	if (!why) {
 		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
 	} else {
-		fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
+		fprintf(out, "\n**Why:** %s, and %s.\n", why, delayed);
 		if (run->summary.verdicts[NT_VERDICT_STALLED] &&
 		    nt_label_stall_cost(&run->cfg, run->summary.stall_min_ns,
 					run->summary.stall_max_ns, line, sizeof(line))[0])

@@ -395,7 +395,7 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 {
 	const struct nt_summary *s = &run->summary;
 	char p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN], p99[NT_FMT_MS_LEN], max[NT_FMT_MS_LEN];
-	const char *why, *fix;
+	const char *why, *delayed, *fix;
 
 	fprintf(out, "\n%ssummary%s\n  %u rounds: ", st->bold, st->reset, s->rounds);
 	print_verdict_counts(out, s);
@@ -436,9 +436,9 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 			st->yellow, st->reset);
 
 	print_counters(out, run);
-	nt_render_explain(run, &why, &fix);
+	nt_render_explain(run, &why, &delayed, &fix);
 	if (why) {
-		fprintf(out, "  why: %s\n", why);
+		fprintf(out, "  why: %s,\n     and %s\n", why, delayed);
 		fprintf(out, "  fix: %s\n", fix);
 	}
 	if (run->predicting || run->fix.text[0]) {

@@ -159,11 +159,12 @@ test('the strip shows every round: the ping-pong sawtooth', async () => {
 	await context.close();
 });
 
-test('1024x768: no horizontal overflow; projector mode fits without scrolling', async () => {
+test('1024x768 and 1920x1080: no horizontal overflow; projector mode fits without scrolling', async () => {
+	for (const [W, H] of [[1024, 768], [1920, 1080]])
 	for (const [name, f] of Object.entries(pages)) {
-		const { page, context } = await open(f);
+		const { page, context } = await open(f, '', { width: W, height: H });
 		const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-		assert.ok(wide <= 1024, `${name}: ${wide} px wide`);
+		assert.ok(wide <= W, `${name} at ${W}: ${wide} px wide`);
 		if (name === 'predict') {
 			// No lesson to project: the what-if panel alone.
 			await context.close();
@@ -173,8 +174,14 @@ test('1024x768: no horizontal overflow; projector mode fits without scrolling', 
 		await page.keyboard.press('End');
 		const [w, h] = await page.evaluate(() => [document.documentElement.scrollWidth,
 			document.documentElement.scrollHeight]);
-		assert.ok(w <= 1024 && h <= 768, `${name} projector: ${w}x${h}`);
-		if (name === 'sawtooth' && process.env.NT_LESSON_SCREENSHOT) {
+		assert.ok(w <= W && h <= H, `${name} projector at ${W}x${H}: ${w}x${h}`);
+		if (W > 1024) {
+			// The larger screen: the same rule for every label, at the end of the round.
+			const l = await layout(page);
+			assert.deepEqual(l.bad, [], `${name} at ${W}x${H}`);
+			assert.ok(l.smallest >= 17.95, `${name} at ${W}x${H}: ${l.smallest} px: ${l.where}`);
+		}
+		if (name === 'sawtooth' && W === 1024 && process.env.NT_LESSON_SCREENSHOT) {
 			await page.keyboard.press('f');
 			await page.goto('file://' + f + '#variant=default&round=3&step=7');
 			await page.waitForSelector('body.nt-ready');
@@ -337,6 +344,12 @@ test('predict mode: nothing gives the verdict away before the reveal', async () 
 		assert.ok(cells.every((c) => c[2] === null), `step ${step}: a bar has a tooltip`);
 		assert.equal(await page.isVisible('#nt-kernel'), false);
 		assert.equal(await page.isVisible('#nt-model'), false);
+		// What a screen reader is given, too (bar by bar, the ladder's text, the panel),
+		// but for the legend and the answer buttons, which name every verdict.
+		const aria = (await page.locator('body').ariaSnapshot())
+			.replace(/stalled held unheld coalesced incomplete/, '')
+			.replace(/- button "(coalesced|unheld|held|stalled)"/g, '');
+		assert.doesNotMatch(aria, words, `step ${step}, accessibility tree: ${aria.match(words)}`);
 		if (step + 1 < reveal)
 			await page.keyboard.press('ArrowRight');
 	}

@@ -43,7 +43,8 @@ static uint32_t keep(struct nt_psim *s, bool c2t, enum nt_predict_seg_role role,
 
 	if (!r)
 		return 0;
-	if (r->n_ladder >= NT_PREDICT_LADDER_MAX) {
+	/* The last place is the reply's: a long body never pushes it off the ladder. */
+	if (r->n_ladder >= NT_PREDICT_LADDER_MAX - (role != NT_PSEG_REPLY)) {
 		r->ladder_dropped++;
 		return 0;
 	}

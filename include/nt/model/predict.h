@@ -374,7 +374,10 @@ struct nt_predict_seg {
 	bool first;
 };
 
-/* The segments of a round's ladder kept (a body of more is told as dropped). */
+/*
+ * The segments of a round's ladder kept, the reply always among them (a body
+ * of more is told as dropped).
+ */
 #define NT_PREDICT_LADDER_MAX 16
 
 /* A verdict's bit in nt_predict_round.verdicts. */

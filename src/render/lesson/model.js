@@ -196,17 +196,36 @@
 	 * instant: first what arrives then, then what leaves then, a row each, so
 	 * segments of one instant (no RTT, everything in one jiffy) stay apart.
 	 */
-	function rows(r, top, stepH, arrH) {
+	/*
+	 * Segments no decision of their own sent (the full segments of a long
+	 * body), one after another in the same direction and size, are one row:
+	 * "body 1448 B x12" at the first one's times.
+	 */
+	function collapse(ladder) {
+		var out = [];
+		ladder.forEach(function (s) {
+			var p = out[out.length - 1];
+			if (p && !s.why && !p.why && p.dir === s.dir && p.what === s.what &&
+			    p.bytes === s.bytes && !s.first) {
+				p.count++;
+				return;
+			}
+			out.push(Object.assign({ count: 1 }, s));
+		});
+		return out;
+	}
+
+	function rows(r, segs, top, stepH, arrH) {
 		var ends = [];
-		r.ladder.forEach(function (s, i) {
+		segs.forEach(function (s, i) {
 			var dep = s.dir === 'c2t' ? s.client_ns : s.target_ns;
 			var arr = s.dir === 'c2t' ? s.target_ns : s.client_ns;
 			ends.push({ t: dep, k: 1, i: i, dep: true });
 			if (arr !== dep) ends.push({ t: arr, k: 0, i: i, dep: false });
 		});
 		/* write(body) returns after B leaves, or before, when B waits in the queue. */
-		var b = r.ladder.findIndex(function (s) { return s.what.indexOf('body') >= 0 && s.first; });
-		var wi = b < 0 ? r.ladder.length : b + (r.body_held ? -0.5 : 0.5);
+		var b = segs.findIndex(function (s) { return s.what.indexOf('body') >= 0 && s.first; });
+		var wi = b < 0 ? segs.length : b + (r.body_held ? -0.5 : 0.5);
 		if (r.write_body_ns !== null)
 			ends.push({ t: r.write_body_ns, k: 1, i: wi, dep: true, w: true });
 		/* An instant's arrivals first (an ACK releases what leaves with it), then sends in order. */
@@ -218,8 +237,14 @@
 				y += 30;
 			}
 			prev = e.t;
+			/* Room to say what the ladder left out, before the reply it always keeps. */
+			if (e.dep && e.i === segs.length - 1 && r.ladder_dropped) {
+				at.dropped = y + 8;
+				y += 34;
+			}
 			at[e.w ? 'w' : e.i + (e.dep ? 'd' : 'a')] = y;
-			y += e.dep && !e.w ? stepH : arrH;
+			/* write(body)'s mark needs room for the label of what leaves after it. */
+			y += e.w ? 40 : e.dep ? stepH : arrH;
 		});
 		return { at: at, breaks: breaks, bottom: y };
 	}
@@ -229,7 +254,8 @@
 		var box = $('#nt-model-ladder');
 		box.innerHTML = '';
 		var W = 640, L = 160, R = 500, top = 56, slant = 18;
-		var pos = rows(r, top, 48, 24);
+		var segs = collapse(r.ladder);
+		var pos = rows(r, segs, top, 48, 24);
 		var H = pos.bottom + 36;
 		var svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'nt-model-svg',
 			role: 'img', 'aria-label': 'model ladder, round ' + r.index }, undefined, true);
@@ -250,7 +276,7 @@
 			svg.appendChild(el('text', { x: L + 14, y: wy + 6, 'class': 'nt-ml-time' },
 				'write(body) +' + ms(r.write_body_ns), true));
 		}
-		r.ladder.forEach(function (s, i) {
+		segs.forEach(function (s, i) {
 			var c2t = s.dir === 'c2t';
 			var y0 = pos.at[i + 'd'];
 			var y1 = pos.at[i + 'a'] !== undefined ? pos.at[i + 'a'] : y0 + slant;
@@ -266,6 +292,7 @@
 			/* Above its start, clear of the line, which runs down and away from it. */
 			g.appendChild(el('text', { x: c2t ? L + 12 : R - 12, y: y0 - 8,
 				'text-anchor': c2t ? 'start' : 'end', 'class': 'nt-ml-label' }, s.what + (s.bytes ? ' ' + s.bytes + ' B' : '') +
+				(s.count > 1 ? ' \u00d7' + s.count : '') +
 				(s.why ? ' \u2014 ' + s.why.rule : ''), true));
 			g.appendChild(el('text', { x: L - 8, y: yc + 6, 'text-anchor': 'end',
 				'class': 'nt-ml-time' }, '+' + ms(s.client_ns), true));
@@ -273,8 +300,9 @@
 			svg.appendChild(g);
 		});
 		if (r.ladder_dropped)
-			svg.appendChild(el('text', { x: (L + R) / 2, y: H - 30, 'text-anchor': 'middle',
-				'class': 'nt-ml-time' }, '\u2026 and ' + r.ladder_dropped + ' more segments', true));
+			svg.appendChild(el('text', { x: (L + R) / 2, y: pos.at.dropped,
+				'text-anchor': 'middle', 'class': 'nt-ml-wait' }, '\u2026 ' + r.ladder_dropped +
+				' more segments before the reply', true));
 		svg.appendChild(el('text', { x: (L + R) / 2, y: H - 6, 'text-anchor': 'middle',
 			'class': 'nt-ml-time' }, r.client_wait_ns === null ? 'the reply never came' :
 			'the client waits ' + ms(r.client_wait_ns), true));

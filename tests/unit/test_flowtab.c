@@ -100,7 +100,7 @@ static void test_growth_keeps_flows(void **state)
 
 	(void)state;
 	assert_int_equal(nt_flowtab_init(&tab, 1024, 0, NULL, NULL), 0);
-	for (uint16_t i = 0; i < FLOWS; i++) {
+	for (unsigned i = 0; i < FLOWS; i++) {
 		struct nt_tcp_packet p = pkt4("10.0.0.2", (uint16_t)(1000 + i), "10.0.0.1", 80);
 		struct nt_flow_entry *e = look(&tab, &p, i, &created, &first);
 
@@ -110,7 +110,7 @@ static void test_growth_keeps_flows(void **state)
 		nt_flowtab_ring(&tab, e)->seg[NT_FLOW_RING - 1].frame = 100000u + i;
 	}
 	assert_true(tab.n_alloc >= FLOWS && tab.n_alloc < 2 * FLOWS);
-	for (uint16_t i = 0; i < FLOWS; i++) {
+	for (unsigned i = 0; i < FLOWS; i++) {
 		struct nt_tcp_packet p = pkt4("10.0.0.1", 80, "10.0.0.2", (uint16_t)(1000 + i));
 		struct nt_flow_entry *e = look(&tab, &p, FLOWS + i, &created, &first);
 

@@ -562,10 +562,16 @@ int nt_analysis_settle(struct nt_analysis *an, const struct nt_analysis_pending 
 
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
 {
+	return nt_analysis_frame_of(an, an->cur_linktype, t_ns, frame, caplen);
+}
+
+int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns, const uint8_t *frame,
+			 size_t caplen)
+{
 	struct nt_analysis_batch *b = an->batch;
 	int ret = 0;
 
-	nt_analysis_decode(an->cur_linktype, t_ns, frame, caplen, &b->p[b->n++]);
+	nt_analysis_decode(linktype, t_ns, frame, caplen, &b->p[b->n++]);
 	if (b->n == NT_ANALYSIS_BATCH) {
 		ret = nt_analysis_settle(an, b->p, b->n);
 		b->n = 0;

@@ -362,6 +362,19 @@ void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen);
 
 /**
+ * nt_analysis_frame_of() - nt_analysis_frame() for a frame of its own link type
+ * @an: the analysis
+ * @linktype: the frame's link type (a pcapng file's interfaces may differ)
+ * @t_ns: capture time, ns since the epoch
+ * @frame: captured bytes
+ * @caplen: how many
+ *
+ * Return: as nt_analysis_frame().
+ */
+int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns, const uint8_t *frame,
+			 size_t caplen);
+
+/**
  * nt_analysis_decode() - a frame, decoded for the analysis
  * @linktype: the input's link type
  * @t_ns: capture time, ns since the epoch

@@ -127,6 +127,7 @@ struct nt_stall_rec {
  * @p50_sampled: more than NT_STALL_KEPT stalls: @p50_ns is a sample's median
  * @stalls: stall episodes
  * @think_time: think-time episodes
+ * @out_of_order: segments out of order, both directions (nt/model/reorder.h)
  * @by_delack: stalls per enum nt_delack_class
  * @stall_ns: each stall's duration (R - H), in order, but for the latest
  *            @stalls % NT_STALL_BATCH (in @recent_ns); NULL until the first
@@ -168,6 +169,7 @@ struct nt_flow_result {
 	bool p50_sampled;
 	uint32_t stalls;
 	uint32_t think_time;
+	uint32_t out_of_order;
 	uint32_t by_delack[3];
 	int64_t *stall_ns;
 	uint32_t stall_ns_cap;
@@ -201,6 +203,7 @@ struct nt_flow_result {
  * @flows: TCP flows seen
  * @flows_with_stalls: of which stalled
  * @stalls: stall episodes
+ * @out_of_order: segments out of order (nt/model/reorder.h)
  * @error: why reading stopped early (one line), NULL when read completely
  * @sub_us: some frame's time has digits below the microsecond: times are
  *          printed with nine decimals, else six (a microsecond capture)
@@ -217,6 +220,7 @@ struct nt_analysis_file {
 	uint64_t flows;
 	uint64_t flows_with_stalls;
 	uint64_t stalls;
+	uint64_t out_of_order;
 	char *error;
 	bool sub_us;
 };
@@ -230,6 +234,8 @@ struct nt_analysis_file {
  * @flows_with_stalls: flows with at least one stall
  * @stalls: stall episodes
  * @think_time: think-time episodes
+ * @out_of_order: segments out of order (nt/model/reorder.h), both directions
+ * @flows_out_of_order: flows with at least one
  * @by_delack: stalls per enum nt_delack_class
  * @by_dir: stalls per direction of the held data (enum nt_dir: NT_DIR_C2T,
  *          the flow's client held)
@@ -250,6 +256,8 @@ struct nt_analysis_summary {
 	uint64_t flows_with_stalls;
 	uint64_t stalls;
 	uint64_t think_time;
+	uint64_t out_of_order;
+	uint64_t flows_out_of_order;
 	uint64_t by_delack[3];
 	uint64_t by_dir[2];
 	int64_t total_stall_ns;

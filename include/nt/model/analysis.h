@@ -127,13 +127,13 @@ struct nt_stall_rec {
  * @p50_sampled: more than NT_STALL_KEPT stalls: @p50_ns is a sample's median
  * @stalls: stall episodes
  * @think_time: think-time episodes
- * @out_of_order: segments out of order, both directions (nt/model/reorder.h)
  * @by_delack: stalls per enum nt_delack_class
  * @stall_ns: each stall's duration (R - H), in order, but for the latest
  *            @stalls % NT_STALL_BATCH (in @recent_ns); NULL until the first
  *            NT_STALL_BATCH. Past NT_STALL_KEPT stalls, a uniform sample
  *            of NT_STALL_KEPT of them.
  * @stall_ns_cap: allocated slots of @stall_ns
+ * @out_of_order: segments out of order, both directions (nt/model/reorder.h)
  * @total_ns: sum of the durations
  * @max_ns: longest
  * @sample_state: the sample's random numbers (a fixed seed: reports repeat)
@@ -169,10 +169,10 @@ struct nt_flow_result {
 	bool p50_sampled;
 	uint32_t stalls;
 	uint32_t think_time;
-	uint32_t out_of_order;
 	uint32_t by_delack[3];
 	int64_t *stall_ns;
 	uint32_t stall_ns_cap;
+	uint32_t out_of_order;
 	int64_t total_ns;
 	int64_t max_ns;
 	uint64_t sample_state;

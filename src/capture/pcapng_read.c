@@ -327,7 +327,7 @@ static int take_block(struct nt_pcapng_reader *r, uint32_t len, struct nt_pcapng
 
 int nt_pcapng_read_next(struct nt_pcapng_reader *r, struct nt_pcapng_frame *fr, struct nt_err *err)
 {
-	uint32_t len;
+	uint32_t len = 0;
 	int ret;
 
 	/* Bounded by the stream: each turn consumes one block of at least 12 octets. */
@@ -347,16 +347,16 @@ int nt_pcapng_read_next(struct nt_pcapng_reader *r, struct nt_pcapng_frame *fr, 
 
 int nt_pcapng_read_open(struct nt_pcapng_reader *r, FILE *fp, struct nt_err *err)
 {
-	uint32_t len;
+	uint32_t len = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->fp = fp;
 	ret = read_block(r, &len, err);
 	if (ret == 0 && !nt_pcapng_is_pcapng(r->buf))
-		return nt_err_set(err, -EINVAL, "not a pcapng file");
+		return nt_err_set(err, 0, "not a pcapng file");
 	if (ret == 1)
-		return nt_err_set(err, -EINVAL, "an empty file");
+		return nt_err_set(err, 0, "an empty file");
 	if (ret == 0)
 		ret = new_section(r, len, err);
 	/* Bounded by the stream: each turn consumes one block. */
@@ -365,10 +365,10 @@ int nt_pcapng_read_open(struct nt_pcapng_reader *r, FILE *fp, struct nt_err *err
 
 		ret = read_block(r, &len, err);
 		if (ret == 1)
-			return nt_err_set(err, -EINVAL, "a pcapng file with no interface");
+			return nt_err_set(err, 0, "a pcapng file with no interface");
 		/* As libpcap: the first packet must come after an interface. */
 		if (ret == 0 && is_packet(r))
-			return nt_err_set(err, -EINVAL, "a packet before any interface");
+			return nt_err_set(err, 0, "a packet before any interface");
 		if (ret == 0)
 			ret = take_block(r, len, &fr, err);
 	}

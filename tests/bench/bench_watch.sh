@@ -13,8 +13,9 @@
 # loss-free rate of each (the goal: watch's is at least tcpdump's); then
 # watch's peak RSS (VmHWM) with 1k, 10k and 100k concurrent flows.
 #   tests/bench/bench_watch.sh [BUILD_DIR] [FLOWS] [ROUNDS] [RATES]
-# Needs root (a network namespace of its own, unshare -n: nothing outside it
-# is touched), tcpreplay and tcpdump. Not a ctest: figures depend on the
+# Needs root (a network namespace of its own, unshare -n, and a PID namespace,
+# so that watch sees no process, and so no network namespace, but the
+# benchmark's: nothing outside is touched or looked into), tcpreplay and tcpdump. Not a ctest: figures depend on the
 # machine. Defaults: 2000 flows x 40 rounds (326,000 frames), rates
 # 25000 50000 100000 200000 400000 frames/s and tcpreplay's top speed (0).
 set -eu
@@ -34,7 +35,7 @@ if [ "${NT_BENCH_INSIDE:-}" != 1 ]; then
 	for t in tcpreplay tcpdump; do
 		command -v "$t" >/dev/null || { echo "bench_watch: $t is not installed" >&2; exit 1; }
 	done
-	NT_BENCH_INSIDE=1 BENCH_THRESHOLD=$threshold BENCH_FORMAT=$format exec unshare -n "$0" "$build" "$flows" "$rounds" "$rates"
+	NT_BENCH_INSIDE=1 BENCH_THRESHOLD=$threshold BENCH_FORMAT=$format exec unshare -n --pid --fork --mount-proc "$0" "$build" "$flows" "$rounds" "$rates"
 fi
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 nt=$build/nagle-trace

@@ -141,6 +141,29 @@ static int drain(struct watch *w, struct nt_capture *cap, struct nt_err *err)
 }
 
 /*
+ * At a stop (a signal, --duration), the frames the kernel had queued by then:
+ * received (ps_recv counts them) and not dropped, they are the summary's
+ * too, or it would count as seen what it never analysed. Frames stamped
+ * after @until_ns are no longer the run's: the first one ends the drain, so
+ * a flood cannot keep it going.
+ */
+static int drain_backlog(struct watch *w, struct nt_capture *cap, int64_t until_ns,
+			 struct nt_err *err)
+{
+	struct nt_frame fr;
+	int ret;
+
+	while ((ret = nt_capture_next(cap, &fr, err)) == 1) {
+		(void)nt_analysis_frame(&w->an, fr.t_ns, fr.data, fr.caplen);
+		w->frames++;
+		if (fr.t_ns > until_ns)
+			break;
+	}
+	settle(w);
+	return ret < 0 ? ret : 0;
+}
+
+/*
  * Until a signal, -c, --duration, a failed write or a capture error. Signals
  * are blocked but in ppoll(), so a SIGINT between the flag's test and the
  * wait is not lost.
@@ -158,7 +181,7 @@ static int loop(struct watch *w, struct nt_capture *cap, const char **why, struc
 
 		if (nt_cmd_stop) {
 			*why = nt_cmd_stop == SIGTERM ? "SIGTERM" : "SIGINT";
-			return 0;
+			return drain_backlog(w, cap, now_ns(CLOCK_REALTIME), err);
 		}
 		if (w->write_err) {
 			*why = "output";
@@ -169,7 +192,7 @@ static int loop(struct watch *w, struct nt_capture *cap, const char **why, struc
 
 			if (left <= 0) {
 				*why = "duration";
-				return 0;
+				return drain_backlog(w, cap, now_ns(CLOCK_REALTIME), err);
 			}
 			ts.tv_sec = left / NT_NS_PER_SEC;
 			ts.tv_nsec = left % NT_NS_PER_SEC;

@@ -65,6 +65,9 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # and sets watch_ok / tcpdump_ok.
 one_rate() {
 	local rate=$1 w t0 t1 tcpd
+	# The last step's "watching" and "listening on" must not count for this one:
+	# the shell truncates a redirected file only once the child runs.
+	rm -f "$tmp/w.err" "$tmp/t.err"
 	"$nt" watch -i nt-b1 --format "$format" --threshold "$threshold" --max-flows $((flows * 2)) \
 		>"$tmp/w.out" 2>"$tmp/w.err" &
 	w=$!
@@ -96,7 +99,7 @@ else:
     s = {"stalls": int(re.match(r"summary: (\d+) stalls", summ).group(1))}
     m = re.match(r"capture: (\d+) received, (\d+) dropped by the kernel, (\d+) by the interface", cap)
     c = {"frames": int(re.search(r"; (\d+) frames", summ).group(1)),
-         "dropped": int(m.group(2)), "if_dropped": int(m.group(3))}
+         "received": int(m.group(1)), "dropped": int(m.group(2)), "if_dropped": int(m.group(3))}
 t = open(f"{tmp}/t.err").read()
 t_recv = int(re.search(r"(\d+) packets? received by filter", t).group(1))
 t_drop = int(re.search(r"(\d+) packets? dropped by kernel", t).group(1))
@@ -107,7 +110,7 @@ w_ok = c["frames"] == sent and c["dropped"] == 0 and c["if_dropped"] == 0
 t_ok = t_recv == sent and t_drop == 0
 cpu_us = ticks / hz * 1e6 / max(c["frames"], 1)
 print(f"rate {'top' if rate == 0 else rate:>7} (tcpreplay: {pps:9.0f} pps): "
-      f"watch {c['frames']:>7} frames, {c['dropped']:>6} dropped, {s['stalls']:>6} stalls, "
+      f"watch {c['frames']:>7} frames ({c['received']:>7} received), {c['dropped']:>6} dropped, {s['stalls']:>6} stalls, "
       f"{cpu_us:6.2f} us CPU/frame {'loss-free' if w_ok else 'LOSS'}; "
       f"tcpdump {t_recv:>7} frames, {t_drop:>6} dropped {'loss-free' if t_ok else 'LOSS'}")
 open(f"{tmp}/ok", "w").write(f"{int(w_ok)} {int(t_ok)} {pps:.0f}\n")
@@ -128,6 +131,7 @@ echo "highest loss-free rate: watch $best_w pps, tcpdump $best_t pps" \
 # replayed at 200,000 frames/s; VmHWM read before watch ends.
 for n in 1000 10000 100000; do
 	"$build/tests/golden/mkcap" bench "$tmp/rss.pcap" "$n" 2
+	rm -f "$tmp/w.err"
 	"$nt" watch -i nt-b1 --format jsonl --threshold 0 --max-flows $((n * 2)) \
 		>"$tmp/w.jsonl" 2>"$tmp/w.err" &
 	w=$!

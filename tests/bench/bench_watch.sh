@@ -11,7 +11,8 @@
 # and its kernel counters show no drop. Prints, per rate, each one's frames
 # and drops, watch's CPU per frame and the stalls it found; then the highest
 # loss-free rate of each (the goal: watch's is at least tcpdump's); then
-# watch's peak RSS (VmHWM) with 1k, 10k and 100k concurrent flows.
+# watch's peak RSS (VmHWM) with 1k, 10k and 100k concurrent flows, and its RSS
+# over 200,000 connections, 10,000 at a time (flat, or memory grows with time).
 #   tests/bench/bench_watch.sh [BUILD_DIR] [FLOWS] [ROUNDS] [RATES]
 # Needs root (a network namespace of its own, unshare -n, and a PID namespace,
 # so that watch sees no process, and so no network namespace, but the
@@ -149,3 +150,30 @@ print(f"{int(sys.argv[2]):>6} concurrent flows: peak RSS {int(sys.argv[3]) / 102
       f"{s['stalls']} stalls)")
 PY
 done
+
+# Flat memory over time: the 10,000-connection capture replayed 20 times by
+# one tcpreplay --unique-ip (other addresses each time: 200,000 connections,
+# one batch after another, three times the flow table's 65,536 default), and
+# watch's VmRSS sampled every 2 s: it levels off once the table is full.
+"$build/tests/golden/mkcap" bench "$tmp/rss.pcap" 10000 2
+rm -f "$tmp/w.err"
+"$nt" watch -i nt-b1 --format jsonl --threshold 0 >"$tmp/w.jsonl" 2>"$tmp/w.err" &
+w=$!
+wait_for "$tmp/w.err" watching
+tcpreplay -q -i nt-b0 --pps=200000 --loop=20 --unique-ip "$tmp/rss.pcap" >/dev/null 2>&1 &
+r=$!
+rss=""
+while kill -0 "$r" 2>/dev/null; do
+	sleep 2
+	rss="$rss $(awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$w/status")"
+done
+wait "$r" || true
+sleep 0.5
+kill -INT "$w"
+wait "$w" || true
+python3 - "$tmp/w.jsonl" "$rss" <<'PY'
+import json, sys
+s = json.loads(open(sys.argv[1]).read().strip().split("\n")[-1])
+print(f"20 x 10000 connections (tcpreplay --unique-ip), VmRSS every 2 s (MiB):{sys.argv[2]} "
+      f"({s['capture']['flows']} flows, {s['capture']['frames']} frames, {s['capture']['dropped']} dropped, {s['stalls']} stalls)")
+PY

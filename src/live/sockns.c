@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +24,18 @@
 /* The namespace @link ("/proc/PID/ns/net" or ".../thread-self/...") names; 0 when unreadable. */
 static uint64_t ns_inode(const char *link)
 {
-	char buf[64];
-	uint64_t ino = 0;
+	char buf[64], *end;
+	unsigned long long ino;
 	ssize_t n = readlink(link, buf, sizeof(buf) - 1);
 
-	if (n <= 0)
+	if (n <= 5)
 		return 0;
 	buf[n] = '\0';
-	if (sscanf(buf, "net:[%" SCNu64 "]", &ino) != 1)
+	if (strncmp(buf, "net:[", 5) != 0)
+		return 0;
+	errno = 0;
+	ino = strtoull(buf + 5, &end, 10);
+	if (errno || end == buf + 5 || strcmp(end, "]") != 0)
 		return 0;
 	return ino;
 }

@@ -153,11 +153,13 @@ void nt_psim_run(struct nt_psim *s)
 /*
  * H -> A (pure) -> B, judged the way nt_verdict_rule() will judge the capture:
  * the threshold is on the target's delay, so the path's RTT, which a prompt
- * ACK takes as well, is added to it (run.c, verdict_threshold_ns()).
+ * ACK takes as well, is added to it (run.c, verdict_threshold_ns()), and so
+ * is the delay line's lateness the round was replayed on (run.c,
+ * verdict_path_late_ns()).
  */
 static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 {
-	int64_t lo, nom, hi, thr = s->k->threshold_ns + s->k->rtt_ns;
+	int64_t lo, nom, hi, thr = s->k->threshold_ns + s->k->rtt_ns + nt_psim_path_late(s);
 	bool slow;
 
 	if (!s->h.seen || !s->b.seen) {
@@ -199,6 +201,7 @@ static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 {
 	int64_t lo, nom, hi, dlo, dnom, dhi;
+	char late[48] = "";
 
 	if (!s->out)
 		return;
@@ -218,12 +221,15 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 		/* The gap at the capture: the target's delay plus the path's RTT. */
 		nt_pt_diff(s, s->a_sent, s->h_arrival, &dlo, &dnom, &dhi);
 		dlo = dlo < 0 ? 0 : dlo; /* A leaves after H arrives: transit jitter only */
+		if (nt_psim_path_late(s))
+			snprintf(late, sizeof(late), ", the delay line up to %.3f ms late",
+				 (double)nt_psim_path_late(s) / 1e6);
 		nt_psim_why(
 			&s->out->verdict_why, why,
-			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms) "
+			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms%s) "
 			"against a threshold of %.3f ms%s",
 			nt_verdict_name(s->verdict), (double)lo / 1e6, (double)hi / 1e6,
-			(double)dlo / 1e6, (double)dhi / 1e6, (double)s->k->rtt_ns / 1e6,
+			(double)dlo / 1e6, (double)dhi / 1e6, (double)s->k->rtt_ns / 1e6, late,
 			(double)s->k->threshold_ns / 1e6,
 			why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
 			: why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"

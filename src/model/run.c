@@ -129,6 +129,23 @@ static int64_t verdict_threshold_ns(const struct nt_run *run)
 	return c->threshold_ns + (at_target ? 0 : c->rtt_ns);
 }
 
+/*
+ * The part of H -> A the delay line's lateness explains (nt_verdict_marks):
+ * as late as it was measured this round, once past the margin the model
+ * replays it at (NT_SCHED_PATH, nt_predict_disturbed()), so the verdict
+ * and the model judge the same gap. At the target, H is captured after the
+ * delay line and A before it: the gap holds none of it.
+ */
+static int64_t verdict_path_late_ns(const struct nt_run *run)
+{
+	const struct nt_run_config *c = &run->cfg;
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+
+	if (at_target || c->rtt_ns <= 0 || run->path_late_ns <= NT_SCHED_PATH_MARGIN_NS)
+		return 0;
+	return run->path_late_ns;
+}
+
 static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
 {
 	struct nt_round r;
@@ -141,6 +158,9 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 		return (int)n;
 	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, verdict_threshold_ns(run), k,
 			   1, &r);
+	r.marks.path_late_ns = verdict_path_late_ns(run);
+	if (r.marks.path_late_ns)
+		nt_verdict_round(&r, verdict_threshold_ns(run));
 	if (k == 1)
 		run->first_start_ns = r.start_ns;
 	if (re)

@@ -24,7 +24,13 @@ enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t thresh
 	 */
 	if (!m->a_is_pure_ack)
 		return NT_VERDICT_INCOMPLETE;
-	if (m->a_ns - m->h_ns >= threshold_ns) {
+	/*
+	 * The delay line forwards from the traced process: throttled with it,
+	 * it hands H to the target and A back late, and a prompt ACK
+	 * (tcp_in_quickack_mode()) reaches the client that much later. That
+	 * part of the gap is the path's, not the delayed-ACK timer's.
+	 */
+	if (m->a_ns - m->h_ns - m->path_late_ns >= threshold_ns) {
 		/*
 		 * A slow ACK is a Nagle stall only if the body was waiting for
 		 * it. When write(body) returned after the ACK had arrived, the

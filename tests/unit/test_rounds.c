@@ -1077,6 +1077,62 @@ static void test_run_finish_met(void **state)
 	assert_null(run->acc.rtt);
 }
 
+/*
+ * A --rtt 10 exchange at the client: round 1's quick ACK reached the client
+ * 24 ms after the header (the delay line forwarded it late), rounds 2..4
+ * stalled (the delayed ACK plus the RTT).
+ */
+static struct nt_run *late_path_setup(int64_t path_late_ns, const char *capture_at)
+{
+	struct nt_run *run = &the_run;
+	int64_t reply;
+
+	memset(run, 0, sizeof(*run));
+	run->cfg.variant = "default";
+	run->cfg.shape = shape4;
+	run->cfg.threshold_ns = THRESHOLD;
+	run->cfg.expect = NT_EXPECT_ANY;
+	run->cfg.rtt_ns = 10 * MS;
+	run->cfg.capture_at = capture_at;
+	run->path_late_ns = path_late_ns;
+	handshake(&run->tl);
+	nagle_round(&run->tl, 1, 24 * MS, PLAIN);
+	nagle_round(&run->tl, 2, 53900 * US, PLAIN);
+	nagle_round(&run->tl, 3, 50100 * US, PLAIN);
+	reply = nagle_round(&run->tl, 4, 51000 * US, PLAIN);
+	final_ack(&run->tl, 4, reply);
+	teardown(&run->tl, 4, 500 * MS);
+	return run;
+}
+
+/*
+ * what this checks: a live run takes the delay line's measured lateness off
+ * H -> A at the client (round 1 held, the delayed ACKs still stalled), not
+ * below the margin the model replays it at, and not at the target, where H
+ * is captured after the delay line and A before it
+ */
+static void test_run_late_path(void **state)
+{
+	static const struct {
+		int64_t late_ns;
+		const char *at;
+		unsigned stalled;
+	} cases[] = {
+		{ 16384000, "client", 3 }, { 16384000, NULL, 3 }, { 0, "client", 4 },
+		{ 2000000, "client", 4 },  { 16384000, "target", 4 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nt_run *run = late_path_setup(cases[i].late_ns, cases[i].at);
+
+		assert_int_equal(nt_run_finish(run, NULL), 0);
+		assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], cases[i].stalled);
+		assert_int_equal(run->summary.verdicts[NT_VERDICT_HELD], 4 - cases[i].stalled);
+		nt_run_fini(run);
+	}
+}
+
 /* what this checks: a failed expectation without drops: not met, its own reason, certain */
 static void test_run_finish_not_met(void **state)
 {
@@ -1223,6 +1279,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_run_finish_not_met, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_kernel_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_if_dropped, run_teardown),
+		cmocka_unit_test_teardown(test_run_late_path, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_failed_and_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_interrupted, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_interrupted_partial, run_teardown),

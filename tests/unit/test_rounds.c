@@ -1118,7 +1118,7 @@ static void test_run_late_path(void **state)
 		const char *at;
 		unsigned stalled;
 	} cases[] = {
-		{ 16384000, "client", 3 }, { 16384000, NULL, 3 }, { 0, "client", 4 },
+		{ 16384000, "client", 3 }, { 16384000, NULL, 3 },     { 0, "client", 4 },
 		{ 2000000, "client", 4 },  { 16384000, "target", 4 },
 	};
 

@@ -101,6 +101,7 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->at_header = (struct nt_predict_rx){ 0 };
 	s->sched = p->sched_parts ? &p->sched : NULL;
 	s->sched_parts = p->sched_parts;
+	s->gap_late_ns = p->sched.gap_late_ns > 0 ? p->sched.gap_late_ns : 0;
 	s->req_whole_seen = false;
 	s->late_read_done = false;
 	s->body_ack_seen = false;
@@ -154,12 +155,12 @@ void nt_psim_run(struct nt_psim *s)
  * H -> A (pure) -> B, judged the way nt_verdict_rule() will judge the capture:
  * the threshold is on the target's delay, so the path's RTT, which a prompt
  * ACK takes as well, is added to it (run.c, verdict_threshold_ns()), and so
- * is the delay line's lateness the round was replayed on (run.c,
- * verdict_path_late_ns()).
+ * is the part of the gap the delay line's lateness was measured to be
+ * (run.c, verdict_path_late_ns()).
  */
 static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 {
-	int64_t lo, nom, hi, thr = s->k->threshold_ns + s->k->rtt_ns + nt_psim_path_late(s);
+	int64_t lo, nom, hi, thr = s->k->threshold_ns + s->k->rtt_ns + nt_psim_gap_late(s);
 	bool slow;
 
 	if (!s->h.seen || !s->b.seen) {
@@ -221,9 +222,9 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 		/* The gap at the capture: the target's delay plus the path's RTT. */
 		nt_pt_diff(s, s->a_sent, s->h_arrival, &dlo, &dnom, &dhi);
 		dlo = dlo < 0 ? 0 : dlo; /* A leaves after H arrives: transit jitter only */
-		if (nt_psim_path_late(s))
-			snprintf(late, sizeof(late), ", the delay line up to %.3f ms late",
-				 (double)nt_psim_path_late(s) / 1e6);
+		if (nt_psim_gap_late(s))
+			snprintf(late, sizeof(late), ", the delay line %.3f ms late",
+				 (double)nt_psim_gap_late(s) / 1e6);
 		nt_psim_why(
 			&s->out->verdict_why, why,
 			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms%s) "

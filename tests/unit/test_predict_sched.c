@@ -42,7 +42,7 @@ static struct nt_predict_knobs knobs(unsigned rounds)
 static struct nt_predict_sched sched(int64_t read_after, int64_t reply_after, int64_t gap,
 				     int64_t pause)
 {
-	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1 };
+	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1, -1 };
 }
 
 /* Rounds 1..n predicted; round @late (0: none) on @sc, the others on a quiet schedule. */

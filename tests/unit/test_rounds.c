@@ -1077,12 +1077,18 @@ static void test_run_finish_met(void **state)
 	assert_null(run->acc.rtt);
 }
 
+/* The delay line forwarded every client segment @ctx ns late, the target's on time. */
+static int64_t client_side_late(const void *ctx, const struct nt_segment *seg)
+{
+	return seg->dir == NT_DIR_C2T ? *(const int64_t *)ctx : 0;
+}
+
 /*
  * A --rtt 10 exchange at the client: round 1's quick ACK reached the client
- * 24 ms after the header (the delay line forwarded it late), rounds 2..4
- * stalled (the delayed ACK plus the RTT).
+ * 24 ms after the header (the delay line forwarded the header 14 ms late),
+ * rounds 2..4 stalled (the delayed ACK plus the RTT, the headers as late).
  */
-static struct nt_run *late_path_setup(int64_t path_late_ns, const char *capture_at)
+static struct nt_run *late_path_setup(const int64_t *late_ns, const char *capture_at)
 {
 	struct nt_run *run = &the_run;
 	int64_t reply;
@@ -1094,7 +1100,10 @@ static struct nt_run *late_path_setup(int64_t path_late_ns, const char *capture_
 	run->cfg.expect = NT_EXPECT_ANY;
 	run->cfg.rtt_ns = 10 * MS;
 	run->cfg.capture_at = capture_at;
-	run->path_late_ns = path_late_ns;
+	if (late_ns) {
+		run->segment_late = client_side_late;
+		run->segment_late_ctx = late_ns;
+	}
 	handshake(&run->tl);
 	nagle_round(&run->tl, 1, 24 * MS, PLAIN);
 	nagle_round(&run->tl, 2, 53900 * US, PLAIN);
@@ -1106,20 +1115,22 @@ static struct nt_run *late_path_setup(int64_t path_late_ns, const char *capture_
 }
 
 /*
- * what this checks: a live run takes the delay line's measured lateness off
- * H -> A at the client (round 1 held, the delayed ACKs still stalled), not
- * below the margin the model replays it at, and not at the target, where H
- * is captured after the delay line and A before it
+ * what this checks: a live run takes the delay line's measured lateness of
+ * H and A off H -> A at the client (round 1 held, the delayed ACKs still
+ * stalled); not when the lateness is unknown or there is no delay line's
+ * measure, and not at the target, where H is captured after the delay line
+ * and A before it
  */
 static void test_run_late_path(void **state)
 {
+	static const int64_t late14 = 14 * MS, late4 = 4 * MS, unknown = -1;
 	static const struct {
-		int64_t late_ns;
+		const int64_t *late_ns;
 		const char *at;
 		unsigned stalled;
 	} cases[] = {
-		{ 16384000, "client", 3 }, { 16384000, NULL, 3 },     { 0, "client", 4 },
-		{ 2000000, "client", 4 },  { 16384000, "target", 4 },
+		{ &late14, "client", 3 },  { &late14, NULL, 3 },  { &late4, "client", 4 },
+		{ &unknown, "client", 4 }, { NULL, "client", 4 }, { &late14, "target", 4 },
 	};
 
 	(void)state;

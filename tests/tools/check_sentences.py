@@ -19,8 +19,9 @@ captured gap less the RTT).
 Trace documents (one run, or {"runs": [...]}):
   - a pure ACK's why "the delayed-ACK timer fired" only when the ACK left
     within the timer's band after the oldest data it acknowledges arrived:
-    TCP_DELACK_MIN (HZ/25 jiffies) less a jiffy to the RTO's 250 ms, at the
-    run's HZ (tcp_delack_timer_handler());
+    TCP_DELACK_MIN (HZ/25 jiffies) less a jiffy (and half a millisecond for
+    a late tick) to the RTO's 250 ms, at the run's HZ
+    (tcp_delack_timer_handler());
   - an "ACK now" why only for an ACK that left within 5 ms of that data
     (__tcp_ack_snd_check());
   - a reply's "N jiffies after the last receive" within one jiffy of the
@@ -48,6 +49,11 @@ import re
 import sys
 
 MS = 1000000
+# The delayed-ACK timer fires on a tick (the timer wheel, in jiffies): armed
+# in jiffy J it fires at tick J + ato, so 1 jiffy less than ato at the
+# earliest; a tick that came late (interrupt latency on a busy machine) makes
+# jiffy J longer, so allow this much more. Seen: 35.85 ms at HZ=250.
+TICK_SLACK_NS = MS // 2
 WRITE_OF = {"header": "write-header", "body": "write-body", "request": "write-request"}
 
 
@@ -109,6 +115,11 @@ def check_round(run, rnd, all_segs, problems):
             check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems)
 
 
+def timer_band_lo(jiffy):
+    """The earliest a delayed-ACK timer of TCP_DELACK_MIN (HZ/25) fires after its arming."""
+    return 1e9 / 25 - jiffy - TICK_SLACK_NS
+
+
 def ack_delay(e, all_segs, rtt):
     since = acked_since(all_segs, e)
     if since is None:
@@ -122,7 +133,7 @@ def check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems):
     frame = "%s %s frame %s" % (where, e["role"], e.get("frame"))
     if e["len"] == 0 and "the delayed-ACK timer fired" in t:
         d = ack_delay(e, all_segs, rtt)
-        lo, hi = (1e9 / 25) - jiffy, 250 * MS
+        lo, hi = timer_band_lo(jiffy), 250 * MS
         if d is not None and (d < lo or (d > hi and not rtt)):
             problems.append("%s: \"the delayed-ACK timer fired\" for an ACK %.3f ms after "
                             "the data (band %.1f-%.0f ms)" % (frame, d / 1e6, lo / 1e6,
@@ -266,7 +277,7 @@ def false_ack_label(run, e, all_segs):
     d = ack_delay(e, all_segs, rtt)
     if d is None:
         return None
-    if d < 1e9 / 25 - 1e9 / hz_of(run):
+    if d < timer_band_lo(1e9 / hz_of(run)):
         return "the delayed-ACK timer fired (tcp_delack_timer_handler)"
     if d > 5 * MS and not rtt:
         return "ACK now: quick-ACK mode (__tcp_ack_snd_check)"

@@ -537,7 +537,11 @@ def main():
         stop = min(deadline, time.monotonic() + per_load)
         start_n = n
         try:
-            while time.monotonic() < stop or n == start_n:
+            # Beside the browser, runs go on until it loaded its page again at least
+            # once while they ran (a short campaign's slice can be under a page load).
+            while time.monotonic() < stop or n == start_n or (
+                    isinstance(load, Browser) and load.loads() == load.loads_at_start and
+                    time.monotonic() < stop + Browser.FIRST_LOAD_S):
                 shape = names[n % len(names)] if n < len(names) else rng.choice(names)
                 n += 1
                 work = tempfile.mkdtemp(prefix="nt-load-")

@@ -18,6 +18,7 @@
 
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
+#include "nt/model/reorder.h"
 #include "nt/model/stall.h"
 
 #define NT_FLOWTAB_NIL UINT32_MAX
@@ -76,14 +77,15 @@ struct nt_flow_result;
  * @ring_head: next slot of the ring to write
  * @after_left: segments still to add to the first stall's timeline
  * @stall: the stall rule's state
+ * @reorder: its segments out of order (nt/model/reorder.h)
  * @first_t_ns: first packet
  * @flow: client/target roles and relative sequence numbers
  *
  * Ordered by use: every packet reads the lines up to the end of @stall (the
  * first line the lookup, @stall the rule); @flow matters only until the
  * flow's first stall and at its end (see analysis.c). Entries start on a
- * cache line and take whole lines (7: 448 bytes), so those are always six
- * lines, never seven. The ring of the flow's last segments, written only
+ * cache line and take whole lines (9: 576 bytes, with @reorder), so those
+ * are always seven lines, never eight. The ring of the flow's last segments, written only
  * until its first stall, lives apart (nt_flowtab_ring()).
  */
 struct nt_flow_entry {
@@ -100,6 +102,7 @@ struct nt_flow_entry {
 	uint8_t ring_head;
 	uint8_t after_left;
 	struct nt_stall_tracker stall;
+	struct nt_reorder reorder;
 	int64_t first_t_ns;
 	struct nt_flow flow;
 } __attribute__((aligned(64)));

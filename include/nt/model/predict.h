@@ -493,6 +493,10 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
  * @path_late_ns: the delay line (--rtt) released a frame of the round up
  *                to this long after its deadline (the forwarder was not
  *                scheduled); -1 without a delay line
+ * @gap_late_ns: of the header -> ACK gap at the capture, the part that was
+ *               the delay line's lateness (the header's and its ACK's, as
+ *               the forwarder measured each: nt_verdict_marks.path_late_ns);
+ *               0 or -1 when none
  */
 struct nt_predict_sched {
 	int64_t read_after_ns;
@@ -500,6 +504,7 @@ struct nt_predict_sched {
 	int64_t write_gap_ns;
 	int64_t pause_ns;
 	int64_t path_late_ns;
+	int64_t gap_late_ns;
 };
 
 /* A delay line's own lateness (tens of microseconds) is not a disturbance. */

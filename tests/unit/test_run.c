@@ -82,7 +82,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.job.run_timeout_ns, NT_PROCS_RUN_TIMEOUT_NS);
 	assert_int_equal(o.job.wait_port, 0);
 	assert_int_equal(o.params.stall.threshold_ns, 10 * MS);
-	assert_int_equal(o.params.max_flows, 65536);
+	assert_int_equal(o.params.max_flows, 1048576);
 	assert_false(o.ipv6);
 	assert_false(o.fail_on_stall);
 }

@@ -361,6 +361,7 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 		return 0;
 	p->round++;
 	memset(out, 0, sizeof(*out));
+	out->write_body_ns = out->reply_ns = -1;
 	memset(&acc, 0, sizeof(acc));
 	acc.best_k = NT_PSIM_CHOICE_MAX;
 	out->index = p->round;

@@ -126,9 +126,11 @@ void nt_psim_run(struct nt_psim *s)
 			nt_ptx_run(s);
 			break;
 		case NT_PEV_C2T:
+			nt_psim_ladder_arrive(s, e.gen);
 			nt_prx_arrive(s, &seg);
 			break;
 		case NT_PEV_T2C:
+			nt_psim_ladder_arrive(s, e.gen);
 			nt_ptx_client_segment(s, e.x, e.y);
 			break;
 		case NT_PEV_READ:

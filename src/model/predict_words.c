@@ -86,6 +86,61 @@ static const char *pattern_once(int64_t pattern)
 						: "one call writes the request";
 }
 
+/*
+ * The sentences that take no numbers; the connection's own ACKs (the
+ * handshake's, the teardown's) among them, which no choice of the model decides.
+ */
+static const char *const plain[] = {
+	[NT_SAY_SENT_PROBE] = "sent by the probe timer: corked with nothing in flight",
+	[NT_SAY_CLIENT_FIRST] = "ACK now: the reply is the client's first data, quick-ACK mode "
+				"(tcp_in_quickack_mode())",
+	[NT_SAY_HDR_DUE] = "ACK now: the pending delayed-ACK timer is due",
+	[NT_SAY_ACK_ON_REPLY] = "the header's ACK rode on the reply",
+	[NT_SAY_COALESCED] = "coalesced: H is B, one segment",
+	[NT_SAY_BODY_FIRST] = "unheld: B left before the header's ACK reached the client",
+	[NT_SAY_NOT_HELD] = "nothing held the body",
+	[NT_SAY_UNEXPLAINED] = "not explained: no path of the model gives the verdict the "
+			       "capture shows",
+	[NT_SAY_FIX_NODELAY] = "TCP_NODELAY on the writer: tcp_nagle_check() never holds the body, "
+			       "so nothing waits for the delayed ACK; the cost is two segments a "
+			       "request instead of one",
+	[NT_SAY_FIX_REARM] = "TCP_QUICKACK before every read resets the ping-pong count after "
+			     "each reply, so the header is ACKed at once (quick-ACK budget) or at "
+			     "the read (tcp_cleanup_rbuf()); it works, but the request's ACK is a "
+			     "pure ACK instead of riding on the reply: one extra segment a "
+			     "request, and a setsockopt() before every read, forever",
+	[NT_SAY_FIX_ROUTE] = "quickack 1 on the target's route: tcp_in_quickack_mode() checks the "
+			     "route's RTAX_QUICKACK before the budget and ping-pong, so every "
+			     "segment is ACKed at once, with no code change; it only reaches "
+			     "connections made after the route is in place",
+	[NT_SAY_FIX_WRONG_SIDE] =
+		"TCP_NODELAY on the target is the wrong side: it changes the "
+		"target's Nagle test for its replies, but the held segment is the "
+		"client's body",
+	[NT_SAY_FIX_AUTOCORK] =
+		"autocorking off changes nothing here: tcp_should_autocork() defers "
+		"a small skb only while an earlier skb of ours is still in the qdisc "
+		"or the device, and on veth the header's skb is gone before "
+		"write(body); the body is held by Nagle, which autocorking does not "
+		"touch",
+	[NT_SAY_FIX_NO_STALL] =
+		"two writes with Nagle on, but on these knobs the model predicts no "
+		"stall: the header's ACK is never delayed while the body waits",
+	[NT_SAY_FIX_FULL_HEADER] =
+		"the sizes defuse it: the header ends on a full segment, so no small "
+		"segment is in flight when the body is written (Minshall)",
+	[NT_SAY_FIX_FULL_BODY] =
+		"the sizes defuse it: the body's first segment is a full one, which "
+		"Nagle never holds, and a second frame makes the target ACK at once",
+	[NT_SAY_FULL_SEGMENT] = "a full segment: tcp_nagle_check() holds only a partial one",
+	[NT_SAY_HANDSHAKE_ACK] = "the client's ACK of the SYN-ACK completes the handshake "
+				 "(tcp_rcv_synsent_state_process(): tcp_send_ack())",
+	[NT_SAY_FIN_WAIT2] = "ACK now: the peer's FIN after ours, FIN_WAIT2 to TIME_WAIT "
+			     "(tcp_fin(): tcp_send_ack())",
+	[NT_SAY_CLOSE_WAIT] = "the ACK of the peer's FIN, which it sent first: CLOSE_WAIT, the ACK "
+			      "scheduled (tcp_fin(): inet_csk_schedule_ack())",
+};
+
 /* The client's segments and the body's hold: tcp_write_xmit(), tcp_nagle_test(). */
 static const char *client_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
@@ -108,8 +163,6 @@ static const char *client_words(const struct nt_predict_why *w, struct nt_predic
 	case NT_SAY_SENT_PUSHED:
 		return put(b, "sent when %s pushed what was held (%u B)", pattern_push(n[0]),
 			   (unsigned)n[1]);
-	case NT_SAY_SENT_PROBE:
-		return put(b, "sent by the probe timer: corked with nothing in flight");
 	case NT_SAY_SENT_RELEASED:
 		return put(b, "released by the ACK of %llu:%llu (%u B sent)",
 			   (unsigned long long)n[0], (unsigned long long)n[1], (unsigned)n[2]);
@@ -118,9 +171,6 @@ static const char *client_words(const struct nt_predict_why *w, struct nt_predic
 			   (unsigned long long)n[0], (unsigned long long)n[1]);
 	case NT_SAY_HELD_CORK:
 		return put(b, "held: %s corks the partial segment", pattern_cork(n[0]));
-	case NT_SAY_CLIENT_FIRST:
-		return put(b, "ACK now: the reply is the client's first data, quick-ACK mode "
-			      "(tcp_in_quickack_mode())");
 	default:
 		return NULL;
 	}
@@ -147,8 +197,6 @@ static const char *target_words(const struct nt_predict_why *w, struct nt_predic
 			b,
 			"ACK now: quick-ACK mode, budget %u and ping-pong count %u < threshold %u",
 			(unsigned)n[0], (unsigned)n[1], (unsigned)n[2]);
-	case NT_SAY_HDR_DUE:
-		return put(b, "ACK now: the pending delayed-ACK timer is due");
 	case NT_SAY_HDR_DELAYED:
 		return put(
 			b,
@@ -158,8 +206,6 @@ static const char *target_words(const struct nt_predict_why *w, struct nt_predic
 							    : "quick-ACK budget spent",
 			(unsigned)n[0], (unsigned)n[1], (unsigned)n[2], (unsigned)n[3],
 			(unsigned)n[4], (unsigned)n[5], (unsigned)n[6], (unsigned)n[7]);
-	case NT_SAY_ACK_ON_REPLY:
-		return put(b, "the header's ACK rode on the reply");
 	case NT_SAY_PURE_ACK:
 		return put(b, "pure ACK %llu: %s", (unsigned long long)n[0], summary);
 	case NT_SAY_TIMER_LEFT:
@@ -200,10 +246,6 @@ static const char *verdict_words(const struct nt_predict_why *w, struct nt_predi
 	char list[64];
 
 	switch (w->say) {
-	case NT_SAY_COALESCED:
-		return put(b, "coalesced: H is B, one segment");
-	case NT_SAY_BODY_FIRST:
-		return put(b, "unheld: B left before the header's ACK reached the client");
 	case NT_SAY_WINDOW:
 		/* The gap at the capture: the target's delay plus the path's RTT. */
 		return put(
@@ -216,14 +258,9 @@ static const char *verdict_words(const struct nt_predict_why *w, struct nt_predi
 			w->rule == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
 			: w->rule == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
 							   : "");
-	case NT_SAY_NOT_HELD:
-		return put(b, "nothing held the body");
 	case NT_SAY_ONE_OF:
 		verdict_list((unsigned)n[0], list, sizeof(list));
 		return put(b, "one of %s: %s", list, nt_predict_rule_summary(w->rule));
-	case NT_SAY_UNEXPLAINED:
-		return put(b, "not explained: no path of the model gives the verdict the "
-			      "capture shows");
 	default:
 		return NULL;
 	}
@@ -252,31 +289,6 @@ static const char *fix_option_words(const struct nt_predict_why *w, struct nt_pr
 			   "leaves ping-pong (tcp_delack_timer_handler()), so the header's ACK is "
 			   "delayed again in rounds %s%s",
 			   (unsigned)n[0], list, n[2] ? ", …" : "");
-	case NT_SAY_FIX_NODELAY:
-		return put(b, "TCP_NODELAY on the writer: tcp_nagle_check() never holds the body, "
-			      "so nothing waits for the delayed ACK; the cost is two segments a "
-			      "request instead of one");
-	case NT_SAY_FIX_REARM:
-		return put(b, "TCP_QUICKACK before every read resets the ping-pong count after "
-			      "each reply, so the header is ACKed at once (quick-ACK budget) or at "
-			      "the read (tcp_cleanup_rbuf()); it works, but the request's ACK is a "
-			      "pure ACK instead of riding on the reply: one extra segment a "
-			      "request, and a setsockopt() before every read, forever");
-	case NT_SAY_FIX_ROUTE:
-		return put(b, "quickack 1 on the target's route: tcp_in_quickack_mode() checks the "
-			      "route's RTAX_QUICKACK before the budget and ping-pong, so every "
-			      "segment is ACKed at once, with no code change; it only reaches "
-			      "connections made after the route is in place");
-	case NT_SAY_FIX_WRONG_SIDE:
-		return put(b, "TCP_NODELAY on the target is the wrong side: it changes the "
-			      "target's Nagle test for its replies, but the held segment is the "
-			      "client's body");
-	case NT_SAY_FIX_AUTOCORK:
-		return put(b, "autocorking off changes nothing here: tcp_should_autocork() defers "
-			      "a small skb only while an earlier skb of ours is still in the qdisc "
-			      "or the device, and on veth the header's skb is gone before "
-			      "write(body); the body is held by Nagle, which autocorking does not "
-			      "touch");
 	default:
 		return NULL;
 	}
@@ -307,9 +319,6 @@ static const char *fix_knob_words(const struct nt_predict_why *w, struct nt_pred
 			   "(__tcp_ack_snd_check()), so Nagle holds the body only until that "
 			   "prompt ACK",
 			   (unsigned)n[0]);
-	case NT_SAY_FIX_NO_STALL:
-		return put(b, "two writes with Nagle on, but on these knobs the model predicts no "
-			      "stall: the header's ACK is never delayed while the body waits");
 	case NT_SAY_FIX_COALESCE:
 		return put(
 			b,
@@ -320,12 +329,6 @@ static const char *fix_knob_words(const struct nt_predict_why *w, struct nt_pred
 			n[2] ? "; a header of a full MSS or more leaves the body in a segment of "
 			       "its own"
 			     : "");
-	case NT_SAY_FIX_FULL_HEADER:
-		return put(b, "the sizes defuse it: the header ends on a full segment, so no small "
-			      "segment is in flight when the body is written (Minshall)");
-	case NT_SAY_FIX_FULL_BODY:
-		return put(b, "the sizes defuse it: the body's first segment is a full one, which "
-			      "Nagle never holds, and a second frame makes the target ACK at once");
 	case NT_SAY_FIX_SLOW_HANDLER:
 		return put(
 			b,
@@ -338,33 +341,15 @@ static const char *fix_knob_words(const struct nt_predict_why *w, struct nt_pred
 	}
 }
 
-/* The segments no choice of the model decides: the connection's own state. */
-static const char *state_words(const struct nt_predict_why *w, struct nt_predict_words *b)
-{
-	switch (w->say) {
-	case NT_SAY_FULL_SEGMENT:
-		return put(b, "a full segment: tcp_nagle_check() holds only a partial one");
-	case NT_SAY_HANDSHAKE_ACK:
-		return put(b, "the client's ACK of the SYN-ACK completes the handshake "
-			      "(tcp_rcv_synsent_state_process(): tcp_send_ack())");
-	case NT_SAY_FIN_WAIT2:
-		return put(b, "ACK now: the peer's FIN after ours, FIN_WAIT2 to TIME_WAIT "
-			      "(tcp_fin(): tcp_send_ack())");
-	case NT_SAY_CLOSE_WAIT:
-		return put(b, "the ACK of the peer's FIN, which it sent first: CLOSE_WAIT, the ACK "
-			      "scheduled (tcp_fin(): inet_csk_schedule_ack())");
-	default:
-		return NULL;
-	}
-}
-
 const char *nt_predict_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
 	b->s[0] = '\0';
 	if (w->say == NT_SAY_NONE)
 		return b->s;
+	if ((size_t)w->say < sizeof(plain) / sizeof(plain[0]) && plain[w->say])
+		return put(b, "%s", plain[w->say]);
 	if (client_words(w, b) || target_words(w, b) || verdict_words(w, b) ||
-	    fix_option_words(w, b) || fix_knob_words(w, b) || state_words(w, b))
+	    fix_option_words(w, b) || fix_knob_words(w, b))
 		return b->s;
 	return put(b, "%s", nt_predict_rule_summary(w->rule));
 }

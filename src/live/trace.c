@@ -24,6 +24,7 @@
 #include "nt/live/wait.h"
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
+#include "nt/model/reorder.h"
 #include "nt/model/tcp.h"
 #include "nt/live/trace.h"
 
@@ -62,6 +63,7 @@ struct pipeline {
 	const struct nt_run_sink *sink;
 	struct nt_capture cap;
 	struct nt_flow flow;
+	struct nt_reorder reorder;
 	struct teardown fin;
 	int linktype;
 	struct nt_pcap_writer *pcap;
@@ -100,6 +102,22 @@ static void track_teardown(struct teardown *fin, const struct nt_segment *seg)
 		fin->done = true;
 }
 
+/* A segment of the connection below its sender's highest, not a retransmission: counted. */
+static void count_reordered(struct pipeline *pl, const struct nt_segment *seg, int64_t t_ns)
+{
+	const struct nt_reorder_seg rs = {
+		.t_ns = t_ns,
+		.dir = seg->dir,
+		.flags = seg->flags,
+		.seq = seg->seq,
+		.ack = seg->ack,
+		.len = seg->payload_bytes,
+	};
+
+	if (nt_reorder_segment(&pl->reorder, &rs))
+		pl->run->counts.out_of_order[seg->dir]++;
+}
+
 static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 {
 	struct nt_run *run = pl->run;
@@ -117,6 +135,7 @@ static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 	}
 	nt_flow_segment(&pl->flow, &pkt, dir, &ev.seg);
 	run->counts.segments++;
+	count_reordered(pl, &ev.seg, frame->t_ns);
 	/* 1-based, as Wireshark counts: its number in the -w file, which holds the segments. */
 	ev.seg.frame_index = run->counts.segments;
 	track_teardown(&pl->fin, &ev.seg);
@@ -440,6 +459,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 	if (ret < 0)
 		return ret;
 	pl->linktype = pl->cap.linktype;
+	nt_reorder_init(&pl->reorder);
 	nt_flow_init(&pl->flow, lab->family, &lab->client_addr, NT_CLIENT_PORT, &lab->target_addr,
 		     NT_TARGET_PORT);
 	return start_pcap_writer(pl, opt, &cc, err);

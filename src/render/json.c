@@ -306,6 +306,9 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 			    (int64_t)(run->counts.kernel_dropped + run->counts.if_dropped)));
 	nt_json_put(oom, o, "wire_dropped",
 		    json_object_new_int64((int64_t)run->counts.wire_dropped));
+	nt_json_put(oom, o, "out_of_order",
+		    json_object_new_int64((int64_t)(run->counts.out_of_order[NT_DIR_C2T] +
+						    run->counts.out_of_order[NT_DIR_T2C])));
 	nt_json_put(oom, o, "uncertain", json_object_new_boolean(run->uncertain));
 	nt_json_put(oom, o, "teardown_seen", json_object_new_boolean(run->teardown_seen));
 	nt_json_put(oom, o, "interrupted", json_object_new_boolean(run->interrupted));

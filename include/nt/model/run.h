@@ -73,6 +73,8 @@ struct nt_run_config {
  * @if_dropped: frames the interface dropped
  * @wire_dropped: frames the delay line lost, in either direction
  *                (nt_wire_dropped()); 0 without one
+ * @out_of_order: segments of the connection that arrived out of order at the
+ *                capture point, by the sender's direction (nt/model/reorder.h)
  */
 struct nt_capture_counts {
 	uint64_t frames;
@@ -82,6 +84,7 @@ struct nt_capture_counts {
 	uint64_t kernel_dropped;
 	uint64_t if_dropped;
 	uint64_t wire_dropped;
+	uint64_t out_of_order[2];
 };
 
 /**

@@ -235,6 +235,13 @@ assert c["held"] == "target" and c["best"] == "nodelay-target", c
 assert c["stalls_before"] >= 15 and c["stalls_after"] == 0, c
 rows = {r["fix"]: r for r in doc["comparison"]}
 assert rows["none"]["held_target"] >= 15 and rows["none"]["held_client"] == 0, rows["none"]
+# The stall behind a healthy median, request by request: the answer began
+# at once (its first segment was not held), its tail lost a delayed ACK.
+sr = doc["runs"][0]["run"]["stalled_requests"]
+assert len(sr) == rows["none"]["stalls"], (len(sr), rows["none"])
+for x in sr:
+    assert x["held"] == "target" and x["request"] >= 1, x
+    assert x["answer_ns"] < 5e6 < 35e6 < x["stall_ns"], x
 '
 
 # 8. --ready-log: the client waits for the target's line; a --ready that

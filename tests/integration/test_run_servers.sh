@@ -244,6 +244,24 @@ for x in sr:
     assert x["answer_ns"] < 5e6 < 35e6 < x["stall_ns"], x
 '
 
+# 7b. A stall behind a healthy median the other way: every second request is
+# written in two parts, so p50 is a fast request's while half of them stall.
+# Named, each stalled request with its own request -> answer time.
+run unshare --target "python3 $PROGS/server.py 7000" \
+	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --brief -o "$NT_TMP/half.txt"
+ok "half split"
+said "$NT_TMP/half.txt" "^  none: [0-9]+ stalls of [0-9.]+ ms each on average hide behind a request -> answer p50 of 0\.[0-9]+ ms: only [0-9]+ of 20 requests stalled, and those took [0-9]{2}\.[0-9]+ ms"
+said "$NT_TMP/half.txt" "^          4 +[0-9.]+ +[0-9]{2}\.[0-9]+  client 4 B "
+run unshare --target "python3 $PROGS/server.py 7000" \
+	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --format json -o "$NT_TMP/half.json"
+ok "half split, json"
+json_check "$NT_TMP/half.json" '
+sr = doc["run"]["stalled_requests"]
+assert 8 <= len(sr) <= 10, sr
+assert all(x["request"] % 2 == 0 and x["answer_ns"] > 35e6 for x in sr), sr
+assert doc["run"]["exchanges"]["p50_ns"] < 5e6, doc["run"]["exchanges"]
+'
+
 # 8. --ready-log: the client waits for the target's line; a --ready that
 # never succeeds ends the run within --listen-timeout, named.
 run unshare --target "python3 $PROGS/server.py 7000" --client 'true' \

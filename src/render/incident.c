@@ -275,7 +275,7 @@ static const char page_css[] =
 	"table{border-collapse:collapse;margin:.6em 0;display:block;overflow-x:auto;"
 	"max-width:100%}\n"
 	"th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left}\n"
-	"td.n{text-align:right}\n"
+	"td.n{text-align:right;white-space:nowrap}\n"
 	"code,pre{font:14px/1.4 ui-monospace,monospace}\n"
 	"pre{background:#f6f8fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}\n"
 	"figure{margin:1em 0}svg{max-width:100%;height:auto}\n"

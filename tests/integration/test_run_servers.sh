@@ -137,6 +137,9 @@ no_process nginx
 # 2. The same nginx as real root, with a client that writes each request's
 # headers and their closing blank line separately: 19 of 20 requests stall,
 # nodelay and quickack remove them, and the conclusion names the cheaper.
+# Its pid file goes to the run's own /run: the host's /run/nginx.pid (a
+# running nginx's, or none) is left as it was.
+host_pid=$(cat /run/nginx.pid 2>&1 || true)
 run --target 'nginx -g "daemon off;"' --client "bash $PROGS/http_split.sh target 80 20" \
 	--fix none,nodelay,quickack --brief -o "$NT_TMP/nginx.txt"
 ok "nginx"
@@ -151,6 +154,7 @@ said "$NT_TMP/nginx.txt" "the data was held at the client"
 if grep -q "^target: Terminated" "$NT_TMP/err"; then
 	fail "the shell's \"Terminated\" still reaches stderr"
 fi
+[ "$(cat /run/nginx.pid 2>&1 || true)" = "$host_pid" ] || fail "the run changed the host's /run/nginx.pid"
 no_process nginx
 
 # 3. nginx as it starts by default: it forks into the background. Followed,
@@ -241,7 +245,7 @@ sr = doc["runs"][0]["run"]["stalled_requests"]
 assert len(sr) == rows["none"]["stalls"], (len(sr), rows["none"])
 for x in sr:
     assert x["held"] == "target" and x["request"] >= 1, x
-    assert x["answer_ns"] < 5e6 < 35e6 < x["stall_ns"], x
+    assert x["answer_ns"] < 20e6 < 35e6 < x["stall_ns"], x
 '
 
 # 7b. A stall behind a healthy median the other way: every second request is
@@ -250,7 +254,7 @@ for x in sr:
 run unshare --target "python3 $PROGS/server.py 7000" \
 	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --brief -o "$NT_TMP/half.txt"
 ok "half split"
-said "$NT_TMP/half.txt" "^  none: [0-9]+ stalls of [0-9.]+ ms each on average hide behind a request -> answer p50 of 0\.[0-9]+ ms: only [0-9]+ of 20 requests stalled, and those took [0-9]{2}\.[0-9]+ ms"
+said "$NT_TMP/half.txt" "^  none: [0-9]+ stalls of [0-9.]+ ms each on average hide behind a request -> answer p50 of [0-9.]+ ms: only [0-9]+ of 20 requests stalled, and those took [0-9]{2}\.[0-9]+ ms"
 said "$NT_TMP/half.txt" "^          4 +[0-9.]+ +[0-9]{2}\.[0-9]+  client 4 B "
 run unshare --target "python3 $PROGS/server.py 7000" \
 	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --format json -o "$NT_TMP/half.json"
@@ -259,7 +263,7 @@ json_check "$NT_TMP/half.json" '
 sr = doc["run"]["stalled_requests"]
 assert 8 <= len(sr) <= 10, sr
 assert all(x["request"] % 2 == 0 and x["answer_ns"] > 35e6 for x in sr), sr
-assert doc["run"]["exchanges"]["p50_ns"] < 5e6, doc["run"]["exchanges"]
+assert doc["run"]["exchanges"]["p50_ns"] < 20e6, doc["run"]["exchanges"]
 '
 
 # 8. --ready-log: the client waits for the target's line; a --ready that
@@ -283,7 +287,9 @@ said "$NT_TMP/err" "--ready-log: \"\(\" is not a regular expression"
 # Debian's file says where a listener goes (conf.d/); the test's is bound over
 # conf.d in a mount namespace of its own, with its own log and database
 # directories, so that nothing of the host's changes.
-[ ! -e /run/mosquitto ] || fail "the host already has /run/mosquitto: the test would prove nothing"
+# The host's /run/mosquitto, if its own broker runs: the same before and after.
+host_run() { ls -la --time-style=+%s.%N /run/mosquitto 2>&1 | sed 1d; cat /run/mosquitto/mosquitto.pid 2>&1 || true; }
+host_mq=$(host_run)
 mq=$NT_TMP/mq
 mkdir -p "$mq/conf.d" "$mq/log" "$mq/lib"
 printf 'listener 1883\nallow_anonymous true\n' >"$mq/conf.d/lab.conf"
@@ -307,7 +313,7 @@ s=$(stalls "$NT_TMP/mq.txt" none)
 [ "$s" -ge 15 ] || fail "mosquitto: $s stalls without a fix, want 15..20"
 [ "$(stalls "$NT_TMP/mq.txt" nodelay)" = 0 ] || fail "mosquitto: nodelay left stalls"
 [ "$(stalls "$NT_TMP/mq.txt" quickack)" = 0 ] || fail "mosquitto: quickack left stalls"
-[ ! -e /run/mosquitto ] || fail "the run made /run/mosquitto on the host"
+[ "$(host_run)" = "$host_mq" ] || fail "the run changed the host's /run/mosquitto"
 no_process mosquitto
 run unshare --target 'mosquitto -c /etc/mosquitto/mosquitto.conf' --client true --brief
 [ "$rc" = 3 ] || fail "mosquitto under unshare -Urn: exit $rc, want 3"

@@ -280,8 +280,8 @@ static int make_dir(const char *path, mode_t mode)
 	char buf[NT_RUNDIR_PATH_MAX];
 
 	copy_text(buf, sizeof(buf), path, NULL);
-	for (char *at = buf + 1; *at; at++) {
-		if (*at != '/')
+	for (char *at = buf; *at; at++) {
+		if (at == buf || *at != '/')
 			continue;
 		*at = '\0';
 		if (mkdir(buf, 0755) < 0 && errno != EEXIST)

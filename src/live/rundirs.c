@@ -44,7 +44,7 @@ static bool run_path(const char *in, size_t n, char out[NT_RUNDIR_PATH_MAX])
 	}
 	while (n > 5 && in[n - 1] == '/')
 		n--;
-	if (n <= 5 || strncmp(in, "/run/", 5) || n >= NT_RUNDIR_PATH_MAX)
+	if (n <= 5 || strncmp(in, "/run/", 5) != 0 || n >= NT_RUNDIR_PATH_MAX)
 		return false;
 	if (memchr(in, '%', n) || memchr(in, '"', n))
 		return false;
@@ -240,7 +240,8 @@ static int exec_chown(struct nt_rundirs *d, char **tok, size_t n)
 			continue;
 		}
 		for (size_t j = 0; j < d->n; j++) {
-			if (!run_path(tok[i], strlen(tok[i]), path) || strcmp(d->dir[j].path, path))
+			if (!run_path(tok[i], strlen(tok[i]), path) ||
+			    strcmp(d->dir[j].path, path) != 0)
 				continue;
 			memcpy(d->dir[j].user, user, sizeof(user));
 			if (has_group)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nt/cli.h"
+#include "nt/clock.h"
 
 static const struct option *find_long(const struct option *opts, const char *name, size_t len)
 {
@@ -192,7 +193,7 @@ int nt_cli_parse_ms(const char *name, const char *text, uint64_t min_ms, int64_t
 	int ret = nt_cli_parse_uint(name, text, min_ms, NT_CLI_MS_MAX, &v, err);
 
 	if (ret == 0)
-		*out_ns = (int64_t)v * 1000000;
+		*out_ns = (int64_t)v * NT_NS_PER_MS;
 	return ret;
 }
 

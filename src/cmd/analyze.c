@@ -40,8 +40,7 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 		goto fail;
 	return NT_EXIT_OK;
 fail:
-	fprintf(stderr, "nagle-trace: %s\n", err.msg);
-	return NT_EXIT_FILE;
+	return nt_cmd_fail(NT_EXIT_FILE, &err);
 }
 
 /* Before any file is read: -o is no input (exit 2) and can be written (exit 4). */
@@ -71,10 +70,8 @@ static int check_files(const struct nt_analyze_opts *o)
 		return nt_cmd_usage_error("analyze", err.msg);
 	}
 	if (nt_output_check(o->out.path, &err) < 0 ||
-	    (o->annotate && nt_output_check(o->annotate, &err) < 0)) {
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		return NT_EXIT_FILE;
-	}
+	    (o->annotate && nt_output_check(o->annotate, &err) < 0))
+		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	return NT_EXIT_OK;
 }
 
@@ -103,10 +100,8 @@ static int run(const struct nt_analyze_opts *o)
 	if (code == NT_EXIT_OK && o->annotate) {
 		struct nt_err err = { "" };
 
-		if (nt_annotate_write(&annotate, &an, o->filter, &err) < 0) {
-			fprintf(stderr, "nagle-trace: %s\n", err.msg);
-			code = NT_EXIT_FILE;
-		}
+		if (nt_annotate_write(&annotate, &an, o->filter, &err) < 0)
+			code = nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	if (code == NT_EXIT_OK) {
 		if (trouble.file)

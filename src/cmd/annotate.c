@@ -11,7 +11,7 @@
 
 #include "nt/capture/pcapng_copy.h"
 #include "nt/cmd/annotate.h"
-#include "nt/cmd/outfile.h"
+#include "nt/output.h"
 #include "nt/render/annotate.h"
 
 /* The section comment: a few lines, one per input beyond them. */
@@ -164,25 +164,25 @@ static int write_file(struct nt_annotate *a, const struct nt_analysis *an, const
 {
 	struct copy_ctx *ctx = calloc(1, sizeof(*ctx));
 	const char *comments[] = { summary };
-	struct nt_cmd_outfile out = { 0 };
+	struct nt_output out = { 0 };
 	struct nt_pcapng_copy cp;
 	int ret;
 
 	if (!ctx)
 		return nt_err_set(err, -ENOMEM, "--annotate");
 	ctx->list = &a->list;
-	ret = nt_cmd_outfile_open(&out, a->path, err);
+	ret = nt_output_open(&out, a->path, NT_OUTPUT_DOCUMENT, err);
 	if (ret < 0)
 		goto free_ctx;
-	ret = nt_pcapng_copy_begin(&cp, out.out.fp, comments, 1, NULL);
+	ret = nt_pcapng_copy_begin(&cp, out.fp, comments, 1, NULL);
 	if (ret < 0)
 		ret = nt_err_set(err, ret, "write \"%s\"", a->path);
 	for (size_t i = 0; ret == 0 && i < an->n_files; i++)
 		ret = copy_input(a, an, i, filter, &cp, ctx, err);
 	if (ret == 0)
-		ret = nt_cmd_outfile_commit(&out, err);
+		ret = nt_output_commit(&out, err);
 	else
-		nt_cmd_outfile_abort(&out);
+		nt_output_abort(&out);
 free_ctx:
 	free(ctx);
 	return ret;

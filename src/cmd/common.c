@@ -55,8 +55,7 @@ int nt_cmd_print_info(void (*print)(FILE *out))
 
 	print(stdout);
 	if (nt_output_close_stdout(&err) < 0) {
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		return NT_EXIT_FILE;
+		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	return NT_EXIT_OK;
 }

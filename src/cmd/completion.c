@@ -18,6 +18,7 @@
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/run_opts.h"
 #include "nt/cmd/kernels_opts.h"
+#include "nt/cmd/predict_opts.h"
 #include "nt/cmd/trace_opts.h"
 #include "nt/exitcode.h"
 #include "nt/live/fix.h"

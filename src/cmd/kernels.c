@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nt/clock.h"
 #include "nt/cmd/cmd.h"
 #include "nt/cmd/kernels_opts.h"
 #include "nt/exitcode.h"
@@ -143,7 +144,7 @@ static void end_error(struct nt_kernels_guest *g, const struct nt_vm_result *res
 		return;
 	case NT_VM_END_TIMEOUT:
 		snprintf(g->error, sizeof(g->error), "the guest did not finish in %lld s",
-			 (long long)(boot->timeout_ns / 1000000000));
+			 (long long)(boot->timeout_ns / NT_NS_PER_SEC));
 		return;
 	case NT_VM_END_STOPPED:
 		snprintf(g->error, sizeof(g->error), "interrupted");

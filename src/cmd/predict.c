@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "nt/cmd/cmd.h"
-#include "nt/cmd/trace_opts.h"
+#include "nt/cmd/predict_opts.h"
 #include "nt/exitcode.h"
 #include "nt/live/kernel.h"
 #include "nt/live/trace.h"
@@ -49,8 +49,7 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 
 	if (nt_output_check(o->out.path, &err) < 0 ||
 	    nt_output_open(&out, o->out.path, NT_OUTPUT_DOCUMENT, &err) < 0) {
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		return NT_EXIT_FILE;
+		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	if (strcmp(o->out.format, "json") == 0)
 		ret = nt_predict_json(out.fp, docs, n);
@@ -66,8 +65,7 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 	}
 	ret = nt_output_commit(&out, &err);
 	if (ret < 0 && !nt_output_reader_gone(&out, ret)) {
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		return NT_EXIT_FILE;
+		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}
 	return NT_EXIT_OK;
 }

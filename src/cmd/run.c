@@ -199,13 +199,6 @@ static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 	return 0;
 }
 
-/* A duration in seconds, as the options take it: "10.000". */
-static const char *seconds(int64_t ns, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.3f", (double)ns / 1e9);
-	return buf;
-}
-
 /*
  * A target that ends before it listens under a one-uid user namespace has
  * most likely failed to switch user or set groups (nginx's chown() to its
@@ -241,7 +234,7 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 								  : "it exited first, ");
 		if (ri->end_kind == NT_RUN_END_LISTEN_TIMEOUT)
 			fprintf(stderr, "%s s",
-				seconds(rc->opt.job.listen_timeout_ns, ms, sizeof(ms)));
+				nt_fmt_s_digits(rc->opt.job.listen_timeout_ns, 3, ms, sizeof(ms)));
 		else if (ri->target.signal)
 			fprintf(stderr, "killed by signal %d", ri->target.signal);
 		else
@@ -257,7 +250,7 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 		fprintf(stderr,
 			"nagle-trace: %sthe target listened but was not ready within "
 			"--listen-timeout %s s:",
-			pre, seconds(rc->opt.job.listen_timeout_ns, ms, sizeof(ms)));
+			pre, nt_fmt_s_digits(rc->opt.job.listen_timeout_ns, 3, ms, sizeof(ms)));
 		if (ri->ready_log && !ri->log_matched)
 			fprintf(stderr, " no line of its output matched --ready-log \"%s\"",
 				ri->ready_log);
@@ -277,7 +270,7 @@ static void say_how_it_ended(const struct run_cmd *rc, unsigned i)
 			"nagle-trace: %sthe run timed out after %s s (--timeout): the report "
 			"covers "
 			"what was captured until then\n",
-			pre, seconds(rc->opt.job.run_timeout_ns, ms, sizeof(ms)));
+			pre, nt_fmt_s_digits(rc->opt.job.run_timeout_ns, 3, ms, sizeof(ms)));
 		break;
 	default:
 		break;
@@ -357,14 +350,14 @@ static void abort_files(struct run_cmd *rc)
 static int run_failed(struct run_cmd *rc, int ret)
 {
 	abort_files(rc);
-	if (ret == -EPERM)
+	if (ret == -EPERM) {
 		fprintf(stderr,
 			"nagle-trace: %s: no privileges for network, PID and mount namespaces; "
 			"run it as 'unshare -Urn nagle-trace run ...'\n",
 			rc->err.msg);
-	else
-		fprintf(stderr, "nagle-trace: %s\n", rc->err.msg);
-	return NT_EXIT_ENVIRONMENT;
+		return NT_EXIT_ENVIRONMENT;
+	}
+	return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &rc->err);
 }
 
 static int run(struct run_cmd *rc)

@@ -292,14 +292,14 @@ static int run_failed(struct trace_cmd *tc, int ret)
 {
 	if (tc->doc.error && !nt_output_reader_gone(&tc->out, tc->doc.error))
 		return report_failed(tc, tc->doc.error);
-	if (ret == -EPERM)
+	if (ret == -EPERM) {
 		fprintf(stderr,
 			"nagle-trace: %s: no privileges to create network namespaces; "
 			"run it as 'unshare -Urn nagle-trace'\n",
 			tc->err.msg);
-	else
-		fprintf(stderr, "nagle-trace: %s\n", tc->err.msg);
-	return NT_EXIT_ENVIRONMENT;
+		return NT_EXIT_ENVIRONMENT;
+	}
+	return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &tc->err);
 }
 
 /* The wrapping stream's last partial line goes out; standard output stays open. */

@@ -31,7 +31,7 @@ int nt_trace_export_open_pcap(struct nt_trace_export *x, const char *path,
 	if (!is_pcapng(path))
 		return nt_pcap_writer_new(path, w, err);
 	x->pcapng = true;
-	ret = nt_cmd_outfile_open(&x->ng, path, err);
+	ret = nt_output_open(&x->ng, path, NT_OUTPUT_DOCUMENT, err);
 	if (ret < 0)
 		return ret;
 	x->marks = tmpfile();
@@ -67,7 +67,7 @@ int nt_trace_export_open_pkt(struct nt_trace_export *x, const char *path,
 {
 	int ret;
 
-	ret = nt_cmd_outfile_open(&x->pkt_out, path, err);
+	ret = nt_output_open(&x->pkt_out, path, NT_OUTPUT_DOCUMENT, err);
 	if (ret < 0)
 		return ret;
 	x->pkt = true;
@@ -188,7 +188,7 @@ static int write_pcapng(struct nt_trace_export *x, struct nt_pcap_writer *w,
 	rewind(x->marks);
 	cur->fp = x->marks;
 	nt_annot_run_summary(run, summary, sizeof(summary));
-	ret = nt_pcapng_copy_begin(&cp, x->ng.out.fp, comments, 1, run->cfg.ifname);
+	ret = nt_pcapng_copy_begin(&cp, x->ng.fp, comments, 1, run->cfg.ifname);
 	n = ret < 0 ? ret : nt_pcapng_copy_frames(&cp, f, 0, round_comments, cur);
 	ret = n < 0 ? nt_err_set(err, (int)n, "write the -w file") : 0;
 close:
@@ -206,7 +206,7 @@ static int write_pkt(struct nt_trace_export *x, const struct nt_run *run, struct
 
 	if (!nt_pick_get(&x->pick, &rv))
 		return nt_err_set(err, 0, "--export-packetdrill: the run has no round to export");
-	ret = nt_render_packetdrill(x->pkt_out.out.fp, run, &hs, &rv, &x->client);
+	ret = nt_render_packetdrill(x->pkt_out.fp, run, &hs, &rv, &x->client);
 	if (ret == -EINVAL)
 		return nt_err_set(err, 0, "--export-packetdrill: the capture lacks the handshake");
 	return ret < 0 ? nt_err_set(err, ret, "--export-packetdrill") : 0;
@@ -224,11 +224,11 @@ int nt_trace_export_commit(struct nt_trace_export *x, struct nt_pcap_writer *w,
 	else if (w)
 		ret = write_pcapng(x, w, run, err);
 	if (!ret && x->pcapng)
-		ret = nt_cmd_outfile_commit(&x->ng, err);
+		ret = nt_output_commit(&x->ng, err);
 	if (!ret && x->pkt)
 		ret = write_pkt(x, run, err);
 	if (!ret && x->pkt)
-		ret = nt_cmd_outfile_commit(&x->pkt_out, err);
+		ret = nt_output_commit(&x->pkt_out, err);
 	nt_trace_export_abort(x, NULL);
 	return ret;
 }
@@ -236,8 +236,8 @@ int nt_trace_export_commit(struct nt_trace_export *x, struct nt_pcap_writer *w,
 void nt_trace_export_abort(struct nt_trace_export *x, struct nt_pcap_writer *w)
 {
 	nt_pcap_writer_abort(w);
-	nt_cmd_outfile_abort(&x->ng);
-	nt_cmd_outfile_abort(&x->pkt_out);
+	nt_output_abort(&x->ng);
+	nt_output_abort(&x->pkt_out);
 	if (x->marks)
 		fclose(x->marks);
 	x->marks = NULL;

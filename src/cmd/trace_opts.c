@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * trace_opts.c - the trace command's options (see nt/cmd/trace_opts.h).
+ * trace_opts.c - the trace command's options (see nt/cmd/trace_opts.h), and
+ * the parser predict's share (trace_opts_int.h, predict_opts.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,58 +15,7 @@
 #include "nt/lab/lab.h"
 #include "nt/model/verdict.h"
 #include "nt/render/format.h"
-
-enum {
-	OPT_ROUNDS = 256,
-	OPT_HEADER,
-	OPT_BODY,
-	OPT_REPLY,
-	OPT_PAUSE,
-	OPT_THRESHOLD,
-	OPT_TIMEOUT,
-	OPT_EXPECT,
-	OPT_FORMAT,
-	OPT_CAPTURE,
-	OPT_COLOR,
-	OPT_SUMMARY,
-	OPT_VARIANT,
-	OPT_HANDLER,
-	OPT_WRITE_GAP,
-	OPT_IPV6,
-	OPT_PINGPONG,
-	OPT_VERSION,
-	OPT_TIMINGS,
-	OPT_BRIEF,
-	OPT_EXPLAIN,
-	OPT_EXPORT_PKT,
-	OPT_COMPARE,
-	OPT_STEP,
-	OPT_KERNEL,
-	OPT_HZ,
-	OPT_RTT,
-	OPT_CAPTURE_AT,
-};
-
-/* The exchange's knobs: trace runs them, predict models them. */
-// clang-format off
-#define EXCHANGE_OPTIONS \
-	{ "rounds", required_argument, NULL, OPT_ROUNDS }, \
-	{ "header", required_argument, NULL, OPT_HEADER }, \
-	{ "body", required_argument, NULL, OPT_BODY }, \
-	{ "reply", required_argument, NULL, OPT_REPLY }, \
-	{ "pause", required_argument, NULL, OPT_PAUSE }, \
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD }, \
-	{ "variant", required_argument, NULL, OPT_VARIANT }, \
-	{ "handler-ms", required_argument, NULL, OPT_HANDLER }, \
-	{ "write-gap-ms", required_argument, NULL, OPT_WRITE_GAP }, \
-	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
-	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG }, \
-	{ "rtt", required_argument, NULL, OPT_RTT }, \
-	{ "format", required_argument, NULL, OPT_FORMAT }, \
-	{ "output", required_argument, NULL, 'o' }, \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, OPT_VERSION }
-// clang-format on
+#include "trace_opts_int.h"
 
 static const struct option long_options[] = {
 	EXCHANGE_OPTIONS,
@@ -82,14 +32,6 @@ static const struct option long_options[] = {
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "step", no_argument, NULL, OPT_STEP },
 	{ "capture-at", required_argument, NULL, OPT_CAPTURE_AT },
-	{ 0 },
-};
-
-/* `nagle-trace predict`: the knobs of the exchange, the kernel to model, the report. */
-static const struct option predict_options[] = {
-	EXCHANGE_OPTIONS,
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "hz", required_argument, NULL, OPT_HZ },
 	{ 0 },
 };
 
@@ -176,48 +118,6 @@ static const char usage_output[] =
 const struct option *nt_trace_opts_table(void)
 {
 	return long_options;
-}
-
-const struct option *nt_predict_opts_table(void)
-{
-	return predict_options;
-}
-
-void nt_predict_opts_usage(FILE *out)
-{
-	const struct nt_variant *v;
-	unsigned n;
-
-	fputs("usage: nagle-trace predict [options]\n"
-	      "\n"
-	      "The model of the kernel's decisions alone (docs/model.md): what Linux will do with\n"
-	      "each round of the write-write-read exchange for these knobs, and why, rule by "
-	      "rule.\n"
-	      "Nothing runs: no namespaces, no privileges. `nagle-trace` checks the same\n"
-	      "prediction against the real kernel (--expect auto).\n"
-	      "\n"
-	      "the exchange (as for nagle-trace):\n"
-	      "  --rounds N  --header B  --body B  --reply B  --pause MS  --handler-ms MS\n"
-	      "  --write-gap-ms MS  --pingpong-thresh N  --ipv6  --threshold MS  --rtt MS\n"
-	      "  --variant LIST       one or more of (comma-separated), or all:\n",
-	      out);
-	v = nt_variant_all(&n);
-	for (unsigned i = 0; i < n; i++)
-		fprintf(out, "                         %-15s %s\n", v[i].name, v[i].summary);
-	fputs("\n"
-	      "the kernel (default: the running one):\n"
-	      "  --kernel X.Y         a release, \"6.1\" or \"5.15.0-91-generic\": its rules\n"
-	      "  --hz N               its CONFIG_HZ (24..10000)\n"
-	      "\n"
-	      "output:\n"
-	      "  --format F           text|json|html (default text); html: the lesson's\n"
-	      "                       what-if panel, the model running in the page\n"
-	      "  -o, --output FILE    write the report to FILE (complete or not at all)\n"
-	      "  -h, --help           this text\n"
-	      "  --version            versions\n"
-	      "\n"
-	      "exit status: 0 predicted, 2 usage error, 4 the report could not be written\n",
-	      out);
 }
 
 void nt_trace_opts_usage(FILE *out)
@@ -499,8 +399,8 @@ static int validate(struct nt_trace_opts *opt, bool predict, struct nt_err *err)
 	return 0;
 }
 
-static int parse(int argc, char **argv, const struct option *table, const char *shorts,
-		 struct nt_trace_opts *opt, struct nt_err *err)
+int nt_trace_opts_parse_table(int argc, char **argv, const struct option *table, const char *shorts,
+			      bool predict, struct nt_trace_opts *opt, struct nt_err *err)
 {
 	struct nt_cli cli;
 	int c;
@@ -516,21 +416,10 @@ static int parse(int argc, char **argv, const struct option *table, const char *
 		return nt_err_set(err, 0, "unexpected argument \"%s\"", argv[nt_cli_rest(&cli)]);
 	if (opt->action != NT_CMD_RUN)
 		return 0;
-	return validate(opt, table == predict_options, err) < 0 ? -EINVAL : 0;
+	return validate(opt, predict, err) < 0 ? -EINVAL : 0;
 }
 
 int nt_trace_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
 {
-	return parse(argc, argv, long_options, "ho:w:", opt, err);
-}
-
-int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err)
-{
-	int ret = parse(argc, argv, predict_options, "ho:", opt, err);
-
-	if (ret == 0 && opt->action == NT_CMD_RUN && strcmp(opt->out.format, "text") != 0 &&
-	    strcmp(opt->out.format, "json") != 0 && strcmp(opt->out.format, "html") != 0)
-		return nt_err_set(err, 0, "--format: predict writes text, json or html, not \"%s\"",
-				  opt->out.format);
-	return ret;
+	return nt_trace_opts_parse_table(argc, argv, long_options, "ho:w:", false, opt, err);
 }

@@ -226,8 +226,7 @@ static int open_capture(const struct nt_watch_opts *o, struct nt_capture *cap)
 		return NT_EXIT_ENVIRONMENT;
 	}
 	if (ret < 0) {
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		return NT_EXIT_ENVIRONMENT;
+		return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &err);
 	}
 	return NT_EXIT_OK;
 }
@@ -295,8 +294,7 @@ static int run(const struct nt_watch_opts *o)
 	}
 	nt_watch_sum_init(w.sum);
 	if (nt_sockowner_open(w.so, &err) < 0) {
-		fprintf(stderr, "nagle-trace: %s\n", err.msg);
-		code = NT_EXIT_ENVIRONMENT;
+		code = nt_cmd_fail(NT_EXIT_ENVIRONMENT, &err);
 		goto free;
 	}
 	nt_cmd_signals_install();

@@ -288,11 +288,6 @@ static void begin_stop(struct nt_procs *p, enum nt_procs_end end)
 	p->stop_mono_ns = nt_now_mono_ns();
 }
 
-void nt_procs_stop(struct nt_procs *p)
-{
-	begin_stop(p, NT_PROCS_END_STOPPED);
-}
-
 static void on_exited(struct nt_procs *p, const struct procs_msg *m)
 {
 	struct nt_procs_exit *x = m->who == PROCS_CLIENT ? &p->res.client : &p->res.target;

@@ -195,8 +195,8 @@ static void collect(struct round_acc *acc, struct nt_psim *s, const struct nt_pr
 	const struct nt_predict_state *from = &p->hyp[hyp];
 	struct nt_predict_state next;
 	struct nt_predict_rx after;
+	const struct nt_pwindow *w = &s->window;
 	unsigned k = first_alternative(pa);
-	int64_t lo, nom, hi;
 
 	acc->verdicts |= NT_PREDICT_VERDICT_BIT(s->verdict);
 	if (!acc->measured_found && p->measured >= 0 &&
@@ -212,14 +212,11 @@ static void collect(struct round_acc *acc, struct nt_psim *s, const struct nt_pr
 			acc->other_origin = from->origin != NT_RULE_NONE ? from->origin
 									 : NT_RULE_MODEL_LIMIT;
 	}
-	if (s->a.seen && s->h.seen) {
-		nt_pt_diff(s, s->a.t, s->h.t, &lo, &nom, &hi);
-		acc->gap_lo = acc->have_range ? min64(acc->gap_lo, lo) : lo;
-		acc->gap_hi = acc->have_range ? max64(acc->gap_hi, hi) : hi;
-		nt_pt_diff(s, s->a_sent, s->h_arrival, &lo, &nom, &hi);
-		lo = lo < 0 ? 0 : lo; /* A leaves after H arrives: transit jitter only */
-		acc->delay_lo = acc->have_range ? min64(acc->delay_lo, lo) : lo;
-		acc->delay_hi = acc->have_range ? max64(acc->delay_hi, hi) : hi;
+	if (w->seen) {
+		acc->gap_lo = acc->have_range ? min64(acc->gap_lo, w->lo) : w->lo;
+		acc->gap_hi = acc->have_range ? max64(acc->gap_hi, w->hi) : w->hi;
+		acc->delay_lo = acc->have_range ? min64(acc->delay_lo, w->delay_lo) : w->delay_lo;
+		acc->delay_hi = acc->have_range ? max64(acc->delay_hi, w->delay_hi) : w->delay_hi;
 		acc->have_range = true;
 	}
 	nt_prx_snapshot(s, &after);

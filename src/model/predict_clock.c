@@ -101,17 +101,27 @@ struct nt_ptime nt_pt_anchor(struct nt_psim *s, struct nt_ptime base, int64_t lo
 	return (struct nt_ptime){ .a = s->n_anc++ };
 }
 
-void nt_pt_abs(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *nom, int64_t *hi)
+/*
+ * @t's offsets summed along its anchors' path up to @stop, an ancestor of
+ * t.a (0, the round's start, for an absolute time). Bounded: parent < a for
+ * every anchor (nt_pt_anchor()), at most n_anc steps.
+ */
+static void path_sum(const struct nt_psim *s, struct nt_ptime t, int stop, int64_t *lo,
+		     int64_t *nom, int64_t *hi)
 {
 	*lo = t.lo;
 	*nom = t.nom;
 	*hi = t.hi;
-	/* Bounded: parent < a for every anchor (nt_pt_anchor()), at most n_anc steps. */
-	for (int a = t.a; a > 0 && a < s->n_anc; a = s->anc[a].parent) {
+	for (int a = t.a; a > stop && a < s->n_anc; a = s->anc[a].parent) {
 		*lo += s->anc[a].lo;
 		*nom += s->anc[a].nom;
 		*hi += s->anc[a].hi;
 	}
+}
+
+void nt_pt_abs(const struct nt_psim *s, struct nt_ptime t, int64_t *lo, int64_t *nom, int64_t *hi)
+{
+	path_sum(s, t, 0, lo, nom, hi);
 }
 
 /* Whether @anc is @a or one of its ancestors. */
@@ -127,26 +137,12 @@ static bool is_ancestor(const struct nt_psim *s, int anc, int a)
 void nt_pt_diff(const struct nt_psim *s, struct nt_ptime later, struct nt_ptime earlier,
 		int64_t *lo, int64_t *nom, int64_t *hi)
 {
+	/* Only the waits between them count: from a common anchor, or else from the start. */
+	int stop = is_ancestor(s, earlier.a, later.a) ? earlier.a : 0;
 	int64_t llo, lnom, lhi, elo, enom, ehi;
 
-	if (is_ancestor(s, earlier.a, later.a)) {
-		/* Only the waits between them count: sum the path up to earlier's anchor. */
-		llo = later.lo;
-		lnom = later.nom;
-		lhi = later.hi;
-		/* Ends at earlier.a, an ancestor: parent < a makes it at most n_anc steps. */
-		for (int a = later.a; a != earlier.a; a = s->anc[a].parent) {
-			llo += s->anc[a].lo;
-			lnom += s->anc[a].nom;
-			lhi += s->anc[a].hi;
-		}
-		*lo = llo - earlier.hi;
-		*nom = lnom - earlier.nom;
-		*hi = lhi - earlier.lo;
-		return;
-	}
-	nt_pt_abs(s, later, &llo, &lnom, &lhi);
-	nt_pt_abs(s, earlier, &elo, &enom, &ehi);
+	path_sum(s, later, stop, &llo, &lnom, &lhi);
+	path_sum(s, earlier, stop, &elo, &enom, &ehi);
 	*lo = llo - ehi;
 	*nom = lnom - enom;
 	*hi = lhi - elo;

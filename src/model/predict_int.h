@@ -239,6 +239,27 @@ struct nt_pmark {
 	bool pure;
 };
 
+/**
+ * struct nt_pwindow - the header's ACK, worked out once per path by
+ * nt_psim_finish()
+ * @seen: H and A both seen (else @lo, @nom and @hi are 0)
+ * @lo: H -> A at the capture, the shortest
+ * @nom: H -> A, nominal
+ * @hi: H -> A, the longest
+ * @delay_lo: the target's part of it, H's arrival -> A's leaving, the
+ *            shortest (at least 0: A leaves after H arrives, transit jitter
+ *            only); 0 when no ACK of the header left
+ * @delay_hi: the target's part, the longest
+ */
+struct nt_pwindow {
+	bool seen;
+	int64_t lo;
+	int64_t nom;
+	int64_t hi;
+	int64_t delay_lo;
+	int64_t delay_hi;
+};
+
 enum nt_papp_state {
 	NT_PAPP_READING = 0,
 	NT_PAPP_THINKING,
@@ -300,6 +321,7 @@ struct nt_psim {
 	unsigned data_segs;
 	/* results */
 	enum nt_verdict verdict;
+	struct nt_pwindow window;
 	struct nt_predict_rx at_header;
 	struct nt_predict_round *out; /* the primary path only: decisions in words */
 	/* the observed schedule (predict_sched.c): NULL on the knobs' own */

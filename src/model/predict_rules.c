@@ -42,13 +42,6 @@ static const struct rule_info rules[NT_RULE_COUNT] = {
 	[NT_RULE_CORK_PROBE] = { "cork_probe", "tcp_check_probe_timer",
 				 "corked data with nothing in flight leaves at the probe timer "
 				 "(the RTO)" },
-	[NT_RULE_ONE_WRITE] = { "one_write", "tcp_sendmsg",
-				"header and body written by one call share segments" },
-	[NT_RULE_AUTOCORK_IDLE] = { "autocork_idle", "tcp_should_autocork",
-				    "autocorking defers a small skb only while an earlier skb "
-				    "of ours is still queued below TCP" },
-	[NT_RULE_FIRST_DATA] = { "first_data", "tcp_event_data_recv",
-				 "the first data grants the quick-ACK budget (tcp_incr_quickack)" },
 	[NT_RULE_QUICKACK_BUDGET] = { "quickack_budget", "tcp_in_quickack_mode",
 				      "ACK now: quick-ACK budget left and not in ping-pong" },
 	[NT_RULE_ROUTE_QUICKACK] = { "route_quickack", "tcp_in_quickack_mode",
@@ -76,8 +69,6 @@ static const struct rule_info rules[NT_RULE_COUNT] = {
 				   "doubled outside it)" },
 	[NT_RULE_ACK_ON_REPLY] = { "ack_on_reply", "tcp_event_ack_sent",
 				   "the pending ACK rode on the reply" },
-	[NT_RULE_QUICKACK_SOCKOPT] = { "quickack_sockopt", "__tcp_sock_set_quickack",
-				       "TCP_QUICKACK: the ping-pong count is reset to 0" },
 	[NT_RULE_CLIENT_FIRST_DATA] = { "client_first_data", "tcp_in_quickack_mode",
 					"the client's first data grants it the quick-ACK budget: "
 					"ACK now" },
@@ -164,17 +155,6 @@ const char *nt_predict_rule_function(enum nt_predict_rule r)
 const char *nt_predict_rule_summary(enum nt_predict_rule r)
 {
 	return (unsigned)r < NT_RULE_COUNT && rules[r].summary ? rules[r].summary : "";
-}
-
-int nt_predict_rule_parse(const char *name, enum nt_predict_rule *out)
-{
-	for (unsigned i = 0; i < NT_RULE_COUNT; i++) {
-		if (rules[i].name && strcmp(rules[i].name, name) == 0) {
-			*out = (enum nt_predict_rule)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 /* One decimal number at *s, advancing it; -1 when there is none. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nt/unknown.h"
 #include "predict_int.h"
 
 /* Request segments followed one by one; beyond, a round is shortened (see setup). */
@@ -150,62 +151,73 @@ void nt_psim_run(struct nt_psim *s)
 	}
 }
 
+/* H -> A at the capture and the target's delay in it, from the marks. */
+static void window(const struct nt_psim *s, struct nt_pwindow *w)
+{
+	int64_t nom;
+
+	*w = (struct nt_pwindow){ .seen = s->a.seen && s->h.seen };
+	if (w->seen)
+		nt_pt_diff(s, s->a.t, s->h.t, &w->lo, &w->nom, &w->hi);
+	/* An ACK of the header left, so the header had arrived: both times are this path's. */
+	if (!s->a_sent_seen)
+		return;
+	nt_pt_diff(s, s->a_sent, s->h_arrival, &w->delay_lo, &nom, &w->delay_hi);
+	if (w->delay_lo < 0)
+		w->delay_lo = 0; /* A leaves after H arrives: transit jitter only */
+}
+
 /*
- * H -> A (pure) -> B, judged the way nt_verdict_rule() will judge the capture:
- * the threshold is on the target's delay, so the path's RTT, which a prompt
- * ACK takes as well, is added to it (run.c, verdict_threshold_ns()).
+ * H -> A (pure) -> B, judged by nt_verdict_rule()'s two halves: the order
+ * of the marks, then the gap, which the model knows as a range. The
+ * threshold is on the target's delay, so the path's RTT, which a prompt ACK
+ * takes as well, is added to it (run.c, verdict_threshold_ns()).
  */
 static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 {
-	int64_t lo, nom, hi, thr = s->k->threshold_ns + s->k->rtt_ns;
+	const struct nt_pwindow *w = &s->window;
+	int64_t thr = s->k->threshold_ns + s->k->rtt_ns;
+	/*
+	 * Events are ordered by their index on the timeline: the rule's only
+	 * use of time beyond H -> A is whether write(body) returned after A.
+	 */
+	struct nt_verdict_marks m = {
+		.h = s->h.seen ? s->h.idx : -1,
+		.a = s->a.seen ? s->a.idx : -1,
+		.b = s->b.seen ? s->b.idx : -1,
+		.a_is_pure_ack = s->a.pure,
+		.a_ns = 0,
+		.write_body_ns =
+			s->write_body_idx >= 0 && s->write_body_idx > s->a.idx ? 1 : NT_UNKNOWN,
+	};
+	enum nt_verdict v;
 	bool slow;
 
-	if (!s->h.seen || !s->b.seen) {
-		*why = NT_RULE_MODEL_LIMIT;
-		return NT_VERDICT_INCOMPLETE;
+	if (nt_verdict_by_order(&m, &v)) {
+		*why = v == NT_VERDICT_COALESCED ? NT_RULE_VERDICT_COALESCED
+		       : v == NT_VERDICT_UNHELD	 ? NT_RULE_VERDICT_BODY_FIRST
+						 : NT_RULE_MODEL_LIMIT;
+		return v;
 	}
-	if (s->h.idx == s->b.idx) {
-		*why = NT_RULE_VERDICT_COALESCED;
-		return NT_VERDICT_COALESCED;
-	}
-	if (!s->a.seen || s->b.idx < s->a.idx) {
-		*why = NT_RULE_VERDICT_BODY_FIRST;
-		return NT_VERDICT_UNHELD;
-	}
-	if (!s->a.pure) {
-		*why = NT_RULE_MODEL_LIMIT;
-		return NT_VERDICT_INCOMPLETE;
-	}
-	nt_pt_diff(s, s->a.t, s->h.t, &lo, &nom, &hi);
-	if (lo >= thr)
+	if (w->lo >= thr)
 		slow = true;
-	else if (hi < thr)
+	else if (w->hi < thr)
 		slow = false;
 	else
-		slow = nt_psim_choose(s, 2, NT_RULE_THRESHOLD_EDGE) == (nom >= thr ? 0u : 1u);
-	if (!slow) {
-		*why = NT_RULE_VERDICT_PROMPT_ACK;
-		return NT_VERDICT_HELD;
-	}
-	/* A slow ACK the body never waited for: write(body) returned after A. */
-	if (s->write_body_idx >= 0 && s->write_body_idx > s->a.idx) {
-		*why = NT_RULE_VERDICT_APP_GAP;
-		return NT_VERDICT_UNHELD;
-	}
-	*why = NT_RULE_VERDICT_STALL;
-	return NT_VERDICT_STALLED;
+		slow = nt_psim_choose(s, 2, NT_RULE_THRESHOLD_EDGE) == (w->nom >= thr ? 0u : 1u);
+	v = nt_verdict_by_gap(&m, slow);
+	*why = v == NT_VERDICT_HELD	? NT_RULE_VERDICT_PROMPT_ACK
+	       : v == NT_VERDICT_UNHELD ? NT_RULE_VERDICT_APP_GAP
+					: NT_RULE_VERDICT_STALL;
+	return v;
 }
 
 static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 {
-	int64_t lo, nom, hi, dlo, dnom, dhi;
+	const struct nt_pwindow *w = &s->window;
 
 	if (!s->out)
 		return;
-	if (s->a.seen && s->h.seen)
-		nt_pt_diff(s, s->a.t, s->h.t, &lo, &nom, &hi);
-	else
-		lo = nom = hi = 0;
 	switch (why) {
 	case NT_RULE_VERDICT_COALESCED:
 		nt_psim_why(&s->out->verdict_why, why, "coalesced: H is B, one segment");
@@ -216,15 +228,13 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 		break;
 	default:
 		/* The gap at the capture: the target's delay plus the path's RTT. */
-		nt_pt_diff(s, s->a_sent, s->h_arrival, &dlo, &dnom, &dhi);
-		dlo = dlo < 0 ? 0 : dlo; /* A leaves after H arrives: transit jitter only */
 		nt_psim_why(
 			&s->out->verdict_why, why,
 			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms) "
 			"against a threshold of %.3f ms%s",
-			nt_verdict_name(s->verdict), (double)lo / 1e6, (double)hi / 1e6,
-			(double)dlo / 1e6, (double)dhi / 1e6, (double)s->k->rtt_ns / 1e6,
-			(double)s->k->threshold_ns / 1e6,
+			nt_verdict_name(s->verdict), (double)w->lo / 1e6, (double)w->hi / 1e6,
+			(double)w->delay_lo / 1e6, (double)w->delay_hi / 1e6,
+			(double)s->k->rtt_ns / 1e6, (double)s->k->threshold_ns / 1e6,
 			why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
 			: why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
 						       : "");
@@ -255,6 +265,7 @@ void nt_psim_finish(struct nt_psim *s)
 {
 	enum nt_predict_rule why = NT_RULE_NONE;
 
+	window(s, &s->window);
 	s->verdict = judge(s, &why);
 	note_verdict(s, why);
 	if (s->out)

@@ -2,39 +2,52 @@
 /*
  * verdict.c - the causal rule (see nt/model/verdict.h for the definitions).
  */
-#include <errno.h>
-#include <string.h>
 
 #include "nt/model/rounds.h"
 #include "nt/model/verdict.h"
 #include "nt/unknown.h"
 
-enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns)
+bool nt_verdict_by_order(const struct nt_verdict_marks *m, enum nt_verdict *out)
 {
 	if (m->h < 0 || m->b < 0)
-		return NT_VERDICT_INCOMPLETE;
-	if (m->h == m->b)
-		return NT_VERDICT_COALESCED;
+		*out = NT_VERDICT_INCOMPLETE;
+	else if (m->h == m->b)
+		*out = NT_VERDICT_COALESCED;
 	/* No acknowledgment of the header before the body left: nothing held it. */
-	if (m->a < 0 || m->b < m->a)
-		return NT_VERDICT_UNHELD;
+	else if (m->a < 0 || m->b < m->a)
+		*out = NT_VERDICT_UNHELD;
 	/*
 	 * A reply (or other data) acknowledging the header before the body left
 	 * does not fit a request/response exchange: say so rather than guess.
 	 */
-	if (!m->a_is_pure_ack)
-		return NT_VERDICT_INCOMPLETE;
-	if (m->a_ns - m->h_ns >= threshold_ns) {
-		/*
-		 * A slow ACK is a Nagle stall only if the body was waiting for
-		 * it. When write(body) returned after the ACK had arrived, the
-		 * wait was the application's (a gap between its writes).
-		 */
-		if (nt_known(m->write_body_ns) && m->write_body_ns > m->a_ns)
-			return NT_VERDICT_UNHELD;
-		return NT_VERDICT_STALLED;
-	}
-	return NT_VERDICT_HELD;
+	else if (!m->a_is_pure_ack)
+		*out = NT_VERDICT_INCOMPLETE;
+	else
+		return false;
+	return true;
+}
+
+enum nt_verdict nt_verdict_by_gap(const struct nt_verdict_marks *m, bool slow)
+{
+	if (!slow)
+		return NT_VERDICT_HELD;
+	/*
+	 * A slow ACK is a Nagle stall only if the body was waiting for it.
+	 * When write(body) returned after the ACK had arrived, the wait was
+	 * the application's (a gap between its writes).
+	 */
+	if (nt_known(m->write_body_ns) && m->write_body_ns > m->a_ns)
+		return NT_VERDICT_UNHELD;
+	return NT_VERDICT_STALLED;
+}
+
+enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns)
+{
+	enum nt_verdict v;
+
+	if (nt_verdict_by_order(m, &v))
+		return v;
+	return nt_verdict_by_gap(m, m->a_ns - m->h_ns >= threshold_ns);
 }
 
 void nt_verdict_round(struct nt_round *r, int64_t threshold_ns)
@@ -63,15 +76,4 @@ const char *nt_verdict_name(enum nt_verdict v)
 	if ((unsigned)v >= NT_VERDICT_COUNT)
 		return "incomplete";
 	return verdict_names[v];
-}
-
-int nt_verdict_parse(const char *name, enum nt_verdict *out)
-{
-	for (unsigned i = 0; i < NT_VERDICT_COUNT; i++) {
-		if (strcmp(name, verdict_names[i]) == 0) {
-			*out = (enum nt_verdict)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }

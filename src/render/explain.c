@@ -6,16 +6,18 @@
 #include "nt/render/analysis.h"
 #include "nt/render/render.h"
 
-void nt_render_explain(const struct nt_run *run, const char **why, const char **fix)
+void nt_render_explain(const struct nt_run *run, const char **held, const char **delayed,
+		       const char **fix)
 {
-	*why = NULL;
+	*held = NULL;
+	*delayed = NULL;
 	*fix = NULL;
 	if (!run->summary.verdicts[NT_VERDICT_STALLED])
 		return;
-	*why = "the client's second small write (the body) was held by Nagle's algorithm while "
-	       "the header was unacknowledged (tcp_nagle_check),\n"
-	       "     and the target delayed that ACK, waiting for a reply it could not send "
-	       "before the body arrived (delayed-ACK timer, TCP_DELACK_MIN)";
+	*held = "the client's second small write (the body) was held by Nagle's algorithm while "
+		"the header was unacknowledged (tcp_nagle_check)";
+	*delayed = "the target delayed that ACK, waiting for a reply it could not send before the "
+		   "body arrived (delayed-ACK timer, TCP_DELACK_MIN)";
 	*fix = "send header and body in one write (one buffer, writev or sendmsg); otherwise set "
 	       "TCP_NODELAY on the client";
 }

@@ -45,6 +45,24 @@ const char *nt_fmt_ms(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *nt_fmt_ms_digits(int64_t ns, int digits, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*f", digits, nt_ns_to_ms(ns));
+	return buf;
+}
+
+const char *nt_fmt_ms_signed(int64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%+.3f", nt_ns_to_ms(ns));
+	return buf;
+}
+
+const char *nt_fmt_s_digits(int64_t ns, int digits, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*f", digits, (double)ns / (double)NT_NS_PER_SEC);
+	return buf;
+}
+
 /*
  * Without snprintf(): a large analyze report prints some twenty of these a
  * flow, and snprintf() was a fifth of its text (docs/performance.md).

@@ -85,10 +85,10 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 	bool any = false;
 
 	for (unsigned i = 0; i < n_runs; i++) {
-		const char *why, *fix;
+		const char *why, *delayed, *fix;
 		char line[512];
 
-		nt_render_explain(&runs[i], &why, &fix);
+		nt_render_explain(&runs[i], &why, &delayed, &fix);
 		if (!why && !runs[i].predicting)
 			continue;
 		if (!any)
@@ -103,7 +103,9 @@ static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
 			const struct nt_summary *s = &runs[i].summary;
 
 			fputs("<p><strong>Why:</strong> ", out);
-			nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+			nt_escape_xml(out, why);
+			fputs(", and ", out);
+			nt_escape_xml(out, delayed);
 			if (s->verdicts[NT_VERDICT_STALLED] &&
 			    nt_label_stall_cost(&runs[i].cfg, s->stall_min_ns, s->stall_max_ns,
 						line, sizeof(line))[0]) {

@@ -11,7 +11,6 @@
 
 #include <json-c/json.h>
 
-#include "nt/clock.h"
 #include "nt/render/fmt.h"
 #include "nt/render/kernels.h"
 #include "nt/unknown.h"
@@ -238,10 +237,12 @@ static const char *verdicts_text(const struct nt_kernels_cell *c, char *buf, siz
 
 static const char *stall_text(const struct nt_kernels_cell *c, char *buf, size_t len)
 {
+	char lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
+
 	if (!nt_known(c->stall_min_ns))
 		return "-";
-	snprintf(buf, len, "%.1f-%.1f", (double)c->stall_min_ns / NT_NS_PER_MS,
-		 (double)c->stall_max_ns / NT_NS_PER_MS);
+	snprintf(buf, len, "%s-%s", nt_fmt_ms_digits(c->stall_min_ns, 1, lo, sizeof(lo)),
+		 nt_fmt_ms_digits(c->stall_max_ns, 1, hi, sizeof(hi)));
 	return buf;
 }
 
@@ -315,13 +316,12 @@ static const char *secs(int64_t ns, char *buf, size_t len)
 {
 	if (!nt_known(ns))
 		return "-";
-	snprintf(buf, len, "%.1f", (double)ns / NT_NS_PER_SEC);
-	return buf;
+	return nt_fmt_s_digits(ns, 1, buf, len);
 }
 
 static void text_guest(FILE *out, const struct nt_kernels_guest *g, bool with_run)
 {
-	char label[320], v[128], st[64], m[128], boot[32];
+	char label[320], v[128], st[64], m[128], boot[32], wall[32];
 
 	for (unsigned j = 0; g->cells && j < g->n_cells; j++) {
 		const struct nt_kernels_cell *c = &g->cells[j];
@@ -333,8 +333,9 @@ static void text_guest(FILE *out, const struct nt_kernels_guest *g, bool with_ru
 	}
 	if (g->error[0])
 		fprintf(out, "%-24s %s\n", g->n_cells ? "" : g->release, g->error);
-	fprintf(out, "%-24s %s: booted in %s s, %.1f s in all\n", "", g->accel ? g->accel : "-",
-		secs(g->boot_ns, boot, sizeof(boot)), (double)g->wall_ns / NT_NS_PER_SEC);
+	fprintf(out, "%-24s %s: booted in %s s, %s s in all\n", "", g->accel ? g->accel : "-",
+		secs(g->boot_ns, boot, sizeof(boot)),
+		nt_fmt_s_digits(g->wall_ns, 1, wall, sizeof(wall)));
 }
 
 static void options_line(FILE *out, const struct nt_kernels_guest *g, unsigned n)

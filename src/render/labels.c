@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
@@ -97,23 +96,6 @@ const char *nt_label_verdicts(const struct nt_summary *s, char *buf, size_t len)
 	return buf;
 }
 
-const char *nt_label_oneline(const char *text, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	for (const char *p = text; *p && o + 1 < len; p++) {
-		if (*p == '\n') {
-			while (p[1] == ' ' || p[1] == '\t')
-				p++;
-			buf[o++] = ' ';
-			continue;
-		}
-		buf[o++] = *p;
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 const char *nt_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
@@ -184,14 +166,14 @@ const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_fl
 
 const char *nt_label_rtt_ms(int64_t rtt_ns, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%.3f", nt_ns_to_ms(rtt_ns));
+	char ms[NT_FMT_MS_LEN];
+	size_t n = strlen(nt_fmt_ms_digits(rtt_ns, 3, ms, sizeof(ms)));
 
-	if (n < 0 || (size_t)n >= len)
-		return buf;
-	while (n > 1 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 1 && buf[n - 1] == '.')
-		buf[n - 1] = '\0';
+	while (n > 1 && ms[n - 1] == '0')
+		ms[--n] = '\0';
+	if (n > 1 && ms[n - 1] == '.')
+		ms[n - 1] = '\0';
+	snprintf(buf, len, "%s", ms);
 	return buf;
 }
 
@@ -216,8 +198,8 @@ static const char *ms_range(int64_t lo_ns, int64_t hi_ns, char *buf, size_t len)
 {
 	char lo[24], hi[24];
 
-	snprintf(lo, sizeof(lo), "%.1f", nt_ns_to_ms(lo_ns));
-	snprintf(hi, sizeof(hi), "%.1f", nt_ns_to_ms(hi_ns));
+	nt_fmt_ms_digits(lo_ns, 1, lo, sizeof(lo));
+	nt_fmt_ms_digits(hi_ns, 1, hi, sizeof(hi));
 	if (strcmp(lo, hi) == 0)
 		snprintf(buf, len, "%s", lo);
 	else

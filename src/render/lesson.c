@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nt/render/escape.h"
+#include "nt/render/fmt.h"
 #include "nt/render/lesson.h"
 #include "nt/unknown.h"
 
@@ -86,6 +87,7 @@ static double bar_height(int64_t t_ns, int64_t max_ns)
 static void write_cell(FILE *out, const struct cell *c, int64_t max_ns)
 {
 	const char *v = nt_verdict_name((enum nt_verdict)c->verdict);
+	char ms[NT_FMT_MS_LEN];
 
 	fprintf(out,
 		"<button type=\"button\" class=\"nt-cell v-%s%s\" data-nt=\"cell\" "
@@ -98,7 +100,7 @@ static void write_cell(FILE *out, const struct cell *c, int64_t max_ns)
 		fprintf(out, "-%u", c->last);
 	fprintf(out, ": %s", v);
 	if (nt_known(c->t_ns))
-		fprintf(out, ", %.3f ms", (double)c->t_ns / 1e6);
+		fprintf(out, ", %s ms", nt_fmt_ms_digits(c->t_ns, 3, ms, sizeof(ms)));
 	fprintf(out, "\" aria-label=\"round %u %s\"></button>", c->first, v);
 }
 
@@ -224,6 +226,8 @@ void nt_lesson_track_end(FILE *out)
 void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long reveal,
 			    size_t steps, int64_t wait_ns)
 {
+	char ms[NT_FMT_MS_LEN];
+
 	fprintf(out,
 		"<figure class=\"nt-round\" data-round=\"%u\" data-verdict=\"%s\" "
 		"data-steps=\"%zu\"",
@@ -231,7 +235,7 @@ void nt_lesson_figure_begin(FILE *out, unsigned round, const char *verdict, long
 	if (reveal > 0)
 		fprintf(out, " data-reveal=\"%ld\"", reveal);
 	if (wait_ns >= 0)
-		fprintf(out, " data-wait-ms=\"%.3f\"", (double)wait_ns / 1e6);
+		fprintf(out, " data-wait-ms=\"%s\"", nt_fmt_ms_digits(wait_ns, 3, ms, sizeof(ms)));
 	fputs(">\n", out);
 }
 
@@ -243,9 +247,11 @@ void nt_lesson_steps_begin(FILE *out)
 void nt_lesson_step(FILE *out, size_t step, int64_t t_ns, const char *what, const char *why,
 		    const char *plain, const char *kernel)
 {
+	char ms[NT_FMT_MS_LEN];
+
 	fprintf(out, "<li data-step=\"%zu\"", step);
 	if (t_ns >= 0)
-		fprintf(out, " data-t-ms=\"%.3f\"", (double)t_ns / 1e6);
+		fprintf(out, " data-t-ms=\"%s\"", nt_fmt_ms_digits(t_ns, 3, ms, sizeof(ms)));
 	fputs(" data-why=\"", out);
 	if (why)
 		nt_escape_xml(out, why);

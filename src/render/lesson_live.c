@@ -50,18 +50,19 @@ static long reveal_step(const struct nt_round *r)
 
 static void step_what(const struct nt_event *e, int64_t t0, char *buf, size_t len)
 {
-	char label[64];
-	double rel_ms = nt_ns_to_ms(e->t_ns - t0);
+	char label[64], rel[NT_FMT_MS_LEN];
+
+	nt_fmt_ms_digits(e->t_ns - t0, 3, rel, sizeof(rel));
 
 	if (e->kind == NT_EVENT_SYSCALL)
-		snprintf(buf, len, "%s: %s returned %" PRId64 " (+%.3f ms)",
+		snprintf(buf, len, "%s: %s returned %" PRId64 " (+%s ms)",
 			 e->sys.side == NT_SIDE_CLIENT ? "Client" : "Target",
-			 nt_label_call(e->sys.call), e->sys.bytes, rel_ms);
+			 nt_label_call(e->sys.call), e->sys.bytes, rel);
 	else
-		snprintf(buf, len, "%s: %s, seq %" PRIu32 ", ack %" PRIu32 " (+%.3f ms)",
+		snprintf(buf, len, "%s: %s, seq %" PRIu32 ", ack %" PRIu32 " (+%s ms)",
 			 e->seg.dir == NT_DIR_C2T ? "Client \u2192 Target" : "Target \u2192 Client",
 			 nt_label_segment(&e->seg, label, sizeof(label)), e->seg.seq_rel,
-			 e->seg.ack_rel, rel_ms);
+			 e->seg.ack_rel, rel);
 }
 
 /* The kernel detail of a step: the rules the model says decided it (nt/render/why.h). */
@@ -131,6 +132,7 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 	const struct nt_round *r = rv->round;
 	const struct nt_event *e = &rv->ev[i];
 	bool stalled = r->verdict == NT_VERDICT_STALLED;
+	char ms[NT_FMT_MS_LEN];
 	long at = (long)i;
 
 	buf[0] = '\0';
@@ -145,10 +147,10 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 			 "further small segment (tcp_nagle_check).");
 	else if (at == r->marks.a && stalled)
 		snprintf(buf, len,
-			 "%.3f ms after the header: the target delayed this ACK, waiting for a "
+			 "%s ms after the header: the target delayed this ACK, waiting for a "
 			 "reply it could not send before the body arrived, until its delayed-ACK "
 			 "timer fired. The body was held by Nagle all that time.",
-			 nt_ns_to_ms(r->gap_ns));
+			 nt_fmt_ms_digits(r->gap_ns, 3, ms, sizeof(ms)));
 	else if (at == r->marks.a && r->body_written_after_ack)
 		snprintf(buf, len,
 			 "This ACK arrived before write(body) returned: Nagle had "
@@ -164,8 +166,8 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 			 "already in, so Nagle had nothing to hold it for.");
 	else if (at == r->marks.b && r->release_ns >= 0 &&
 		 (stalled || r->verdict == NT_VERDICT_HELD))
-		snprintf(buf, len, "The ACK released the body: it leaves %.3f ms after it.",
-			 nt_ns_to_ms(r->release_ns));
+		snprintf(buf, len, "The ACK released the body: it leaves %s after it.",
+			 nt_fmt_ms(r->release_ns, ms, sizeof(ms)));
 	else if (at == r->marks.b && r->verdict == NT_VERDICT_UNHELD)
 		snprintf(buf, len, "The body left before the header's ACK: nothing held it.");
 	step_plain(e, plain, plen);
@@ -184,16 +186,18 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
 		  const char *client_ev, const char *target_ev)
 {
-	const char *why, *fix;
-	char rtt[32], gap[32], line[512];
+	const char *why, *delayed, *fix;
+	char rtt[32], gap[32];
 
 	fprintf(out, "<p><strong>Round %u: %s.</strong> Round trip %s, header&#8594;ACK %s.</p>\n",
 		r->index, nt_verdict_name(r->verdict), nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)),
 		nt_fmt_ms(r->gap_ns, gap, sizeof(gap)));
-	nt_render_explain(run, &why, &fix);
+	nt_render_explain(run, &why, &delayed, &fix);
 	if (why && r->verdict == NT_VERDICT_STALLED) {
 		fputs("<p><strong>Why:</strong> ", out);
-		nt_escape_xml(out, nt_label_oneline(why, line, sizeof(line)));
+		nt_escape_xml(out, why);
+		fputs(", and ", out);
+		nt_escape_xml(out, delayed);
 		fputs(".</p>\n<p><strong>Fix:</strong> ", out);
 		nt_escape_xml(out, fix);
 		fputs(".</p>\n", out);

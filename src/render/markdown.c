@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "nt/clock.h"
 #include "nt/render/render.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
@@ -96,19 +95,19 @@ static void compare_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 
 static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 {
-	char label[64];
+	char label[64], rel[NT_FMT_MS_LEN];
 
+	nt_fmt_ms_digits(e->t_ns - t0, 3, rel, sizeof(rel));
 	if (e->kind == NT_EVENT_SYSCALL) {
 		fprintf(out, "    Note %s: ",
 			e->sys.side == NT_SIDE_CLIENT ? "left of C" : "right of T");
 		nt_escape_mermaid(out, nt_label_call(e->sys.call));
-		fprintf(out, " = %" PRId64 " (+%.3f ms)\n", e->sys.bytes,
-			nt_ns_to_ms(e->t_ns - t0));
+		fprintf(out, " = %" PRId64 " (+%s ms)\n", e->sys.bytes, rel);
 		return;
 	}
 	fputs(e->seg.dir == NT_DIR_C2T ? "    C->>T: " : "    T->>C: ", out);
 	nt_escape_mermaid(out, nt_label_segment(&e->seg, label, sizeof(label)));
-	fprintf(out, " (+%.3f ms)\n", nt_ns_to_ms(e->t_ns - t0));
+	fprintf(out, " (+%s ms)\n", rel);
 }
 
 static void participant(FILE *out, const char *id, const char *name, const struct nt_run_config *c,
@@ -128,6 +127,7 @@ static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_r
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
 	bool stalled = r->verdict == NT_VERDICT_STALLED && r->marks.h >= 0 && r->marks.a >= 0;
+	char ms[NT_FMT_MS_LEN];
 
 	fputs("\n```mermaid\nsequenceDiagram\n", out);
 	participant(out, "C", "Client", c, c->client_addr, c->client_port);
@@ -139,9 +139,9 @@ static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_r
 			fputs("    rect rgb(253, 227, 230)\n", out);
 		if (stalled && (long)i == r->marks.a)
 			fprintf(out,
-				"    Note over C,T: %.1f ms stall<br/>body held by Nagle,<br/>ACK "
+				"    Note over C,T: %s ms stall<br/>body held by Nagle,<br/>ACK "
 				"delayed\n",
-				nt_ns_to_ms(r->gap_ns));
+				nt_fmt_ms_digits(r->gap_ns, 1, ms, sizeof(ms)));
 		mermaid_event(out, e, t0);
 		if (stalled && (long)i == r->marks.a)
 			fputs("    end\n", out);
@@ -153,6 +153,7 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 {
 	struct nt_round_view rv;
 	const struct nt_round *r;
+	char gap[NT_FMT_MS_LEN], release[NT_FMT_MS_LEN];
 	char *text;
 
 	if (!nt_pick_get(pick, &rv))
@@ -162,10 +163,11 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 		nt_verdict_name(r->verdict));
 	if (r->verdict == NT_VERDICT_STALLED)
 		fprintf(out,
-			"\nThe header's ACK came %.3f ms after the header; the body left "
-			"%.3f ms after that ACK.\n",
-			nt_ns_to_ms(r->gap_ns),
-			r->release_ns >= 0 ? nt_ns_to_ms(r->release_ns) : 0.0);
+			"\nThe header's ACK came %s ms after the header; the body left "
+			"%s ms after that ACK.\n",
+			nt_fmt_ms_digits(r->gap_ns, 3, gap, sizeof(gap)),
+			nt_fmt_ms_digits(r->release_ns >= 0 ? r->release_ns : 0, 3, release,
+					 sizeof(release)));
 	fprintf(out,
 		"\nTimes relative to the round's first write, seq/ack relative, captured at the "
 		"%s.\n",
@@ -180,14 +182,14 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 
 static void explain(FILE *out, const struct nt_run *run)
 {
-	const char *why, *fix;
+	const char *why, *delayed, *fix;
 	char line[512];
 
-	nt_render_explain(run, &why, &fix);
+	nt_render_explain(run, &why, &delayed, &fix);
 	if (!why) {
 		fputs("\nNo round stalled: nothing held the body until a delayed ACK.\n", out);
 	} else {
-		fprintf(out, "\n**Why:** %s.\n", nt_label_oneline(why, line, sizeof(line)));
+		fprintf(out, "\n**Why:** %s, and %s.\n", why, delayed);
 		if (run->summary.verdicts[NT_VERDICT_STALLED] &&
 		    nt_label_stall_cost(&run->cfg, run->summary.stall_min_ns,
 					run->summary.stall_max_ns, line, sizeof(line))[0])

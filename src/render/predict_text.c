@@ -7,10 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "nt/render/fmt.h"
 #include "nt/render/predict.h"
 #include "nt/render/why.h"
-
-#define MS 1e6
 
 static void step(FILE *out, const char *who, const char *what, const struct nt_predict_why *w)
 {
@@ -29,11 +28,12 @@ static void rx_state(FILE *out, const char *when, const struct nt_predict_rx *x)
 /* One round: the segments in the order they will leave, each with the rule behind it. */
 static void round_text(FILE *out, const struct nt_predict_round *r)
 {
-	char verdicts[64];
+	char verdicts[64], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
 
-	fprintf(out, "\nround %u  %s  header->ACK %.3f-%.3f ms\n", r->index,
-		nt_why_verdicts(r, verdicts, sizeof(verdicts)), (double)r->gap_min_ns / MS,
-		(double)r->gap_max_ns / MS);
+	fprintf(out, "\nround %u  %s  header->ACK %s-%s ms\n", r->index,
+		nt_why_verdicts(r, verdicts, sizeof(verdicts)),
+		nt_fmt_ms_digits(r->gap_min_ns, 3, lo, sizeof(lo)),
+		nt_fmt_ms_digits(r->gap_max_ns, 3, hi, sizeof(hi)));
 	rx_state(out, "at the header", &r->at_header);
 	step(out, "c->t", r->coalesced ? "header+body" : "header", &r->header);
 	if (r->coalesced) {
@@ -66,6 +66,7 @@ static int one(FILE *out, const struct nt_predict_doc *d)
 	struct nt_predict_why fix;
 	struct nt_predict p;
 	struct nt_err err = { "" };
+	char thr[NT_FMT_MS_LEN];
 	const char *sep = "";
 
 	if (nt_predict_init(&p, k, &err) < 0)
@@ -73,11 +74,12 @@ static int one(FILE *out, const struct nt_predict_doc *d)
 	fprintf(out,
 		"nagle-trace predict: write-write-read, variant %s (%s)\n"
 		"  the model of Linux %u.%u (%s) at HZ %u (%s); nothing runs\n"
-		"  header %u B + body %u B, reply %u B, %u rounds, %s, MSS %u B, threshold %.1f "
+		"  header %u B + body %u B, reply %u B, %u rounds, %s, MSS %u B, threshold %s "
 		"ms\n",
 		d->variant, d->summary, k->kernel.major, k->kernel.minor, d->kernel_source, k->hz,
 		d->hz_source, k->header_bytes, k->body_bytes, k->reply_bytes, k->rounds,
-		k->ipv6 ? "IPv6" : "IPv4", p.kern.mss, (double)k->threshold_ns / MS);
+		k->ipv6 ? "IPv6" : "IPv4", p.kern.mss,
+		nt_fmt_ms_digits(k->threshold_ns, 1, thr, sizeof(thr)));
 	while (nt_predict_round(&p, &r) == 1) {
 		counts[r.verdict]++;
 		round_text(out, &r);

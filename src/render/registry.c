@@ -63,12 +63,6 @@ const struct nt_format *nt_format_find(const char *name, enum nt_format_kind kin
 	return NULL;
 }
 
-const struct nt_format *nt_format_all(unsigned *n)
-{
-	*n = sizeof(formats) / sizeof(formats[0]);
-	return formats;
-}
-
 const char *nt_format_names(enum nt_format_kind kind, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -168,11 +168,14 @@ static void exchanges_text(FILE *out, const struct nt_runinfo *ri)
 
 static void capture_text(FILE *out, const struct nt_runinfo *ri)
 {
+	char rtt[NT_FMT_MS_LEN];
+
 	if (ri->rtt_ns > 0)
 		fprintf(out,
-			"  path: RTT %.3f ms, half each way (user-space delay line), %" PRIu64
+			"  path: RTT %s, half each way (user-space delay line), %" PRIu64
 			" frame%s dropped by it\n",
-			(double)ri->rtt_ns / 1e6, ri->wire_dropped, nt_plural(ri->wire_dropped));
+			nt_fmt_ms(ri->rtt_ns, rtt, sizeof(rtt)), ri->wire_dropped,
+			nt_plural(ri->wire_dropped));
 	if (strcmp(ri->capture, "none") == 0) {
 		fputs("  capture: none (--capture none): no analysis\n", out);
 		return;

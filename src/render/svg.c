@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nt/clock.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
@@ -49,30 +48,33 @@ static void break_text(const struct nt_ladder *l, int64_t gap_ns, bool in_stall,
 		       char *note, size_t len)
 {
 	const struct nt_round *r = l->ctx;
+	char ms[NT_FMT_MS_LEN];
 
-	snprintf(label, len, "%.3f ms stall", nt_ns_to_ms(r->gap_ns));
+	snprintf(label, len, "%s ms stall", nt_fmt_ms_digits(r->gap_ns, 3, ms, sizeof(ms)));
 	if (in_stall)
 		snprintf(note, len, "body held by Nagle, ACK delayed");
 	else
-		snprintf(note, len, "%.3f ms (not to scale)", nt_ns_to_ms(gap_ns));
+		snprintf(note, len, "%s ms (not to scale)",
+			 nt_fmt_ms_digits(gap_ns, 3, ms, sizeof(ms)));
 }
 
 static void item_of(struct nt_ladder_item *it, const struct nt_event *e, int64_t t0, bool key)
 {
-	double rel_ms = nt_ns_to_ms(e->t_ns - t0);
-	char label[64];
+	char label[64], rel[NT_FMT_MS_LEN];
 
 	it->t_ns = e->t_ns;
 	it->key = key;
 	it->is_tick = e->kind == NT_EVENT_SYSCALL;
 	if (it->is_tick) {
 		it->from_left = e->sys.side == NT_SIDE_CLIENT;
-		snprintf(it->text, sizeof(it->text), "%s = %" PRId64 "  +%.3f ms",
-			 nt_label_call(e->sys.call), e->sys.bytes, rel_ms);
+		snprintf(it->text, sizeof(it->text), "%s = %" PRId64 "  +%s ms",
+			 nt_label_call(e->sys.call), e->sys.bytes,
+			 nt_fmt_ms_digits(e->t_ns - t0, 3, rel, sizeof(rel)));
 	} else {
 		it->from_left = e->seg.dir == NT_DIR_C2T;
-		snprintf(it->text, sizeof(it->text), "%s  +%.3f ms",
-			 nt_label_segment(&e->seg, label, sizeof(label)), rel_ms);
+		snprintf(it->text, sizeof(it->text), "%s  +%s ms",
+			 nt_label_segment(&e->seg, label, sizeof(label)),
+			 nt_fmt_ms_digits(e->t_ns - t0, 3, rel, sizeof(rel)));
 	}
 }
 

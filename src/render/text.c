@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "nt/clock.h"
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
@@ -45,7 +44,7 @@ static const char *verdict_color(const struct style *st, enum nt_verdict v)
 static void print_segment(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
 {
 	const struct nt_segment *s = &e->seg;
-	char flags[12], seq[32];
+	char flags[12], seq[32], t[NT_FMT_MS_LEN];
 
 	nt_tcp_flags_str(s->flags, flags);
 	if (s->payload_bytes)
@@ -55,7 +54,8 @@ static void print_segment(FILE *out, const struct nt_event *e, int64_t t0, const
 		snprintf(seq, sizeof(seq), "%" PRIu32, s->seq_rel);
 	else
 		seq[0] = '\0'; /* a pure ACK: its sequence number says nothing (as tcpdump) */
-	fprintf(out, "  %+10.3f ms  %s  [%s]%*s %s %-13s", nt_ns_to_ms(e->t_ns - t0),
+	fprintf(out, "  %10s ms  %s  [%s]%*s %s %-13s",
+		nt_fmt_ms_signed(e->t_ns - t0, t, sizeof(t)),
 		s->dir == NT_DIR_C2T ? "c->t" : "t->c", flags, (int)(4 - strlen(flags)), "",
 		seq[0] ? "seq" : "   ", seq);
 	if (s->flags & NT_TCP_ACK)
@@ -87,8 +87,11 @@ static const char *call_text(enum nt_call call)
 
 static void print_syscall(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
 {
-	fprintf(out, "  %+10.3f ms  %s%s returned %" PRId64 "%s\n", nt_ns_to_ms(e->t_ns - t0),
-		st->dim, call_text(e->sys.call), e->sys.bytes, st->reset);
+	char t[NT_FMT_MS_LEN];
+
+	fprintf(out, "  %10s ms  %s%s returned %" PRId64 "%s\n",
+		nt_fmt_ms_signed(e->t_ns - t0, t, sizeof(t)), st->dim, call_text(e->sys.call),
+		e->sys.bytes, st->reset);
 }
 
 static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const struct style *st)
@@ -148,13 +151,14 @@ static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,
 {
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
+	char ms[NT_FMT_MS_LEN];
 
 	fprintf(out, "%sround %u%s  %s%s%s", st->bold, r->index, st->reset,
 		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset);
 	if (r->rtt_ns >= 0)
-		fprintf(out, "  round trip %.3f ms", nt_ns_to_ms(r->rtt_ns));
+		fprintf(out, "  round trip %s", nt_fmt_ms(r->rtt_ns, ms, sizeof(ms)));
 	if (r->gap_ns >= 0 && r->verdict != NT_VERDICT_COALESCED && r->verdict != NT_VERDICT_UNHELD)
-		fprintf(out, "  header->ACK %.3f ms", nt_ns_to_ms(r->gap_ns));
+		fprintf(out, "  header->ACK %s", nt_fmt_ms(r->gap_ns, ms, sizeof(ms)));
 	fputc('\n', out);
 	print_prediction(out, rv, explain, st);
 
@@ -163,9 +167,9 @@ static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,
 
 		if (r->verdict == NT_VERDICT_STALLED && (long)i == r->marks.a)
 			fprintf(out,
-				"  %s%13s  ... %.3f ms stall: body held by Nagle, ACK held by "
+				"  %s%13s  ... %s stall: body held by Nagle, ACK held by "
 				"the delayed-ACK timer ...%s\n",
-				st->red, "", nt_ns_to_ms(r->gap_ns), st->reset);
+				st->red, "", nt_fmt_ms(r->gap_ns, ms, sizeof(ms)), st->reset);
 		print_event(out, e, t0, st);
 		if (explain)
 			print_event_why(out, rv, i);
@@ -178,9 +182,8 @@ static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,
 				"");
 		else if (r->release_ns >= 0 &&
 			 (r->verdict == NT_VERDICT_STALLED || r->verdict == NT_VERDICT_HELD))
-			fprintf(out,
-				"  %13s  (the ACK releases the body: it leaves %.3f ms later)\n",
-				"", nt_ns_to_ms(r->release_ns));
+			fprintf(out, "  %13s  (the ACK releases the body: it leaves %s later)\n",
+				"", nt_fmt_ms(r->release_ns, ms, sizeof(ms)));
 	}
 }
 
@@ -202,26 +205,31 @@ static const char *request_write_text(const struct nt_round_view *rv)
 static void print_client_evidence(FILE *out, const struct nt_round_view *rv,
 				  const struct nt_round_evidence *re, int64_t t0)
 {
-	fprintf(out, "evidence: %s returned at %+.3f ms", request_write_text(rv),
-		nt_ns_to_ms(re->body_write_ns - t0));
+	char t[NT_FMT_MS_LEN], held[NT_FMT_MS_LEN];
+
+	fprintf(out, "evidence: %s returned at %s ms", request_write_text(rv),
+		nt_fmt_ms_signed(re->body_write_ns - t0, t, sizeof(t)));
 	if (re->client_unsent_bytes >= 0)
 		fprintf(out, " with %" PRId64 " B still unsent", re->client_unsent_bytes);
 	if (re->client_unacked >= 0)
 		fprintf(out, " (%" PRId64 " segment%s unacked)", re->client_unacked,
 			re->client_unacked == 1 ? "" : "s");
 	if (nt_known(re->body_dev_ns) && re->body_hold_ns > 0)
-		fprintf(out, "; the kernel handed it to the device at %+.3f ms (held %.3f ms)",
-			nt_ns_to_ms(re->body_dev_ns - t0), nt_ns_to_ms(re->body_hold_ns));
+		fprintf(out, "; the kernel handed it to the device at %s ms (held %s)",
+			nt_fmt_ms_signed(re->body_dev_ns - t0, t, sizeof(t)),
+			nt_fmt_ms(re->body_hold_ns, held, sizeof(held)));
 	else if (nt_known(re->body_dev_ns))
-		fprintf(out, "; it reached the device during the write (%+.3f ms)",
-			nt_ns_to_ms(re->body_dev_ns - t0));
+		fprintf(out, "; it reached the device during the write (%s ms)",
+			nt_fmt_ms_signed(re->body_dev_ns - t0, t, sizeof(t)));
 }
 
 /* The receiver's side, the same way. */
 static void print_target_evidence(FILE *out, const struct nt_round_evidence *re, int64_t t0)
 {
-	fprintf(out, "the target, with %" PRId64 " B of the request queued at %+.3f ms:",
-		re->target_queued_bytes, nt_ns_to_ms(re->target_sample_ns - t0));
+	char t[NT_FMT_MS_LEN];
+
+	fprintf(out, "the target, with %" PRId64 " B of the request queued at %s ms:",
+		re->target_queued_bytes, nt_fmt_ms_signed(re->target_sample_ns - t0, t, sizeof(t)));
 	if (re->target_pingpong >= 0)
 		fputs(re->target_pingpong ? " ping-pong mode" : " not in ping-pong mode", out);
 	if (re->target_quickack_mode >= 0)
@@ -386,26 +394,31 @@ static void print_stall_cost(FILE *out, const struct nt_run *run)
 static void print_summary(FILE *out, const struct nt_run *run, const struct style *st)
 {
 	const struct nt_summary *s = &run->summary;
-	const char *why, *fix;
+	char p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN], p99[NT_FMT_MS_LEN], max[NT_FMT_MS_LEN];
+	const char *why, *delayed, *fix;
 
 	fprintf(out, "\n%ssummary%s\n  %u rounds: ", st->bold, st->reset, s->rounds);
 	print_verdict_counts(out, s);
 	fputc('\n', out);
 	if (s->rtt_p50_ns >= 0)
-		fprintf(out, "  round trip p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms\n",
-			nt_ns_to_ms(s->rtt_p50_ns), nt_ns_to_ms(s->rtt_p90_ns),
-			nt_ns_to_ms(s->rtt_p99_ns), nt_ns_to_ms(s->rtt_max_ns));
+		fprintf(out, "  round trip p50 %s, p90 %s, p99 %s, max %s\n",
+			nt_fmt_ms(s->rtt_p50_ns, p50, sizeof(p50)),
+			nt_fmt_ms(s->rtt_p90_ns, p90, sizeof(p90)),
+			nt_fmt_ms(s->rtt_p99_ns, p99, sizeof(p99)),
+			nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)));
 	if (s->verdicts[NT_VERDICT_STALLED]) {
 		unsigned listed = 0;
 
 		fprintf(out, "  stalls (header->ACK):");
 		for (; listed < s->n_stalls; listed++)
-			fprintf(out, "%s round %u %.1f ms", listed ? "," : "",
-				s->stalls[listed].round, nt_ns_to_ms(s->stalls[listed].gap_ns));
+			fprintf(out, "%s round %u %s ms", listed ? "," : "",
+				s->stalls[listed].round,
+				nt_fmt_ms_digits(s->stalls[listed].gap_ns, 1, p50, sizeof(p50)));
 		if (s->verdicts[NT_VERDICT_STALLED] > listed)
-			fprintf(out, ", and %u more; all stalls %.1f to %.1f ms",
+			fprintf(out, ", and %u more; all stalls %s to %s ms",
 				s->verdicts[NT_VERDICT_STALLED] - listed,
-				nt_ns_to_ms(s->stall_min_ns), nt_ns_to_ms(s->stall_max_ns));
+				nt_fmt_ms_digits(s->stall_min_ns, 1, p50, sizeof(p50)),
+				nt_fmt_ms_digits(s->stall_max_ns, 1, max, sizeof(max)));
 		fputc('\n', out);
 	}
 	print_stall_cost(out, run);
@@ -423,9 +436,9 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 			st->yellow, st->reset);
 
 	print_counters(out, run);
-	nt_render_explain(run, &why, &fix);
+	nt_render_explain(run, &why, &delayed, &fix);
 	if (why) {
-		fprintf(out, "  why: %s\n", why);
+		fprintf(out, "  why: %s,\n     and %s\n", why, delayed);
 		fprintf(out, "  fix: %s\n", fix);
 	}
 	if (run->predicting || run->fix.text[0]) {
@@ -464,7 +477,8 @@ static void print_compact(FILE *out, const struct nt_run *run, const struct nt_r
 		verdict_color(st, r->verdict), nt_verdict_name(r->verdict), st->reset,
 		nt_fmt_ms(r->rtt_ns, rtt, sizeof(rtt)));
 	if (r->gap_ns >= 0)
-		fprintf(out, "  header->ACK %9.3f ms", nt_ns_to_ms(r->gap_ns));
+		fprintf(out, "  header->ACK %9s ms",
+			nt_fmt_ms_digits(r->gap_ns, 3, rtt, sizeof(rtt)));
 	fputc('\n', out);
 }
 
@@ -574,7 +588,7 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		bool stalled = s->verdicts[NT_VERDICT_STALLED] > 0;
 		const char *on = stalled ? st->red : "", *off = stalled ? st->reset : "";
 		char verdicts[64];
-		char delacks[24];
+		char delacks[24], p50[NT_FMT_MS_LEN], max[NT_FMT_MS_LEN];
 
 		verdict_counts_str(s, verdicts, sizeof(verdicts));
 		if (r->evidence.delayed_acks >= 0)
@@ -587,9 +601,11 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		} else {
 			fprintf(out, "%s%-15s %-*s", on, r->cfg.variant, TABLE_VERDICTS, verdicts);
 		}
-		fprintf(out, " %8.3f %8.3f %6.2f %7s%s  %s%s%s\n", nt_ns_to_ms(s->rtt_p50_ns),
-			nt_ns_to_ms(s->rtt_max_ns), nt_summary_segments_per_request(s), delacks,
-			off, r->expectation_met ? st->green : st->red,
+		fprintf(out, " %8s %8s %6.2f %7s%s  %s%s%s\n",
+			nt_fmt_ms_digits(s->rtt_p50_ns, 3, p50, sizeof(p50)),
+			nt_fmt_ms_digits(s->rtt_max_ns, 3, max, sizeof(max)),
+			nt_summary_segments_per_request(s), delacks, off,
+			r->expectation_met ? st->green : st->red,
 			r->expectation_met ? "met" : "NOT met", st->reset);
 		if (!r->expectation_met)
 			fprintf(out, "%15s   %s\n", "", r->expectation_reason);

@@ -94,11 +94,34 @@ static void test_ms_trunc(void **state)
 		check_ms((int64_t)(next(&seed) >> (i % 64)) * (i % 2 ? -1 : 1));
 }
 
+/*
+ * what this checks: the rounding members of the family print as printf's
+ * "%.Nf" of the same value did at the sites they replaced, to the digit
+ */
+static void test_ms_rounding(void **state)
+{
+	char buf[NT_FMT_MS_LEN];
+
+	(void)state;
+	assert_string_equal(nt_fmt_ms(43246500, buf, sizeof(buf)), "43.246 ms");
+	assert_string_equal(nt_fmt_ms(43246501, buf, sizeof(buf)), "43.247 ms");
+	assert_string_equal(nt_fmt_ms(-1, buf, sizeof(buf)), "-");
+	assert_string_equal(nt_fmt_ms_digits(43967000, 1, buf, sizeof(buf)), "44.0");
+	assert_string_equal(nt_fmt_ms_digits(-1, 3, buf, sizeof(buf)), "-0.000");
+	assert_string_equal(nt_fmt_ms_signed(12345678, buf, sizeof(buf)), "+12.346");
+	assert_string_equal(nt_fmt_ms_signed(-145000, buf, sizeof(buf)), "-0.145");
+	assert_string_equal(nt_fmt_s_digits(12450000000, 1, buf, sizeof(buf)), "12.4");
+	assert_string_equal(nt_fmt_s_digits(10000000000, 3, buf, sizeof(buf)), "10.000");
+	/* Only analyze's member cuts. */
+	assert_string_equal(nt_fmt_ms_trunc(43967900, buf, sizeof(buf)), "43.967");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64_digits),
 		cmocka_unit_test(test_ms_trunc),
+		cmocka_unit_test(test_ms_rounding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -799,7 +799,6 @@ static void test_view_helpers(void **state)
 	assert_string_equal(nt_label_segment(&seg, buf, sizeof(buf)), "pure ACK");
 	assert_string_equal(nt_fmt_ms(-1, buf, sizeof(buf)), "-");
 	assert_string_equal(nt_fmt_ms(43900000, buf, sizeof(buf)), "43.900 ms");
-	assert_string_equal(nt_label_oneline("a,\n     b", buf, sizeof(buf)), "a, b");
 }
 
 int main(void)

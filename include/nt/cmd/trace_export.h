@@ -21,8 +21,8 @@
 #include <stdio.h>
 
 #include "nt/capture/pcap_writer.h"
-#include "nt/cmd/outfile.h"
 #include "nt/err.h"
+#include "nt/output.h"
 #include "nt/live/variant.h"
 #include "nt/model/run.h"
 #include "nt/render/packetdrill.h"
@@ -45,10 +45,10 @@
  */
 struct nt_trace_export {
 	bool pcapng;
-	struct nt_cmd_outfile ng;
+	struct nt_output ng;
 	FILE *marks;
 	bool pkt;
-	struct nt_cmd_outfile pkt_out;
+	struct nt_output pkt_out;
 	struct nt_pkt_client client;
 	struct nt_pick pick;
 	struct nt_event *hs;

@@ -53,24 +53,6 @@ struct nt_trace_opts {
 };
 
 /**
- * nt_predict_opts_parse() - parse and validate `nagle-trace predict`'s
- * arguments: the exchange's knobs as for trace, --kernel, --hz, text or json
- * @argc: argument count
- * @argv: arguments, argv[0] "predict"
- * @opt: filled with defaults, then the arguments
- * @err: on failure, one line
- *
- * Return: 0, or -EINVAL on a usage error.
- */
-int nt_predict_opts_parse(int argc, char **argv, struct nt_trace_opts *opt, struct nt_err *err);
-
-/** nt_predict_opts_table() - predict's options, for the bash completion */
-const struct option *nt_predict_opts_table(void);
-
-/** nt_predict_opts_usage() - predict's --help */
-void nt_predict_opts_usage(FILE *out);
-
-/**
  * nt_trace_opts_parse() - parse and validate the trace command's arguments
  * @argc: argument count
  * @argv: arguments, argv[0] the program (getopt_long may permute them)

@@ -146,7 +146,7 @@ enum nt_procs_end {
 	NT_PROCS_END_LISTEN_TIMEOUT, /* the target did not listen within the listen timeout */
 	NT_PROCS_END_NOT_READY,	  /* it listened, but --ready / --ready-log did not hold in time */
 	NT_PROCS_END_RUN_TIMEOUT, /* the run timeout hit while the client ran */
-	NT_PROCS_END_STOPPED,	  /* *stop was set, or nt_procs_stop() called */
+	NT_PROCS_END_STOPPED,	  /* *stop was set */
 	NT_PROCS_END_FAILED,	  /* a step of ours failed (see the error message) */
 };
 
@@ -323,14 +323,6 @@ int64_t nt_procs_timeout_ns(const struct nt_procs *p);
  * errno (the caller then calls nt_procs_close(), which kills what is left).
  */
 int nt_procs_advance(struct nt_procs *p, struct nt_err *err);
-
-/**
- * nt_procs_stop() - end the run now, as when *stop is set: SIGTERM to every
- * process of the run, SIGKILL after the grace time; keep calling
- * nt_procs_advance() until it returns 1
- * @p: the run
- */
-void nt_procs_stop(struct nt_procs *p);
 
 /**
  * nt_procs_phase() - where the run is

@@ -231,10 +231,7 @@ enum nt_predict_rule {
 	NT_RULE_CORK_HOLD,	/* TCP_CORK or MSG_MORE holds a partial segment */
 	NT_RULE_CORK_PUSH,	/* uncork, or the send without MSG_MORE */
 	NT_RULE_CORK_PROBE,	/* corked data with nothing in flight: probe timer */
-	NT_RULE_ONE_WRITE,	/* header and body written by one call */
-	NT_RULE_AUTOCORK_IDLE,	/* tcp_should_autocork(): nothing of ours queued */
 	/* the target's ACK decision */
-	NT_RULE_FIRST_DATA,		/* first data: the quick-ACK budget is granted */
 	NT_RULE_QUICKACK_BUDGET,	/* quick-ACK mode: budget left, not ping-pong */
 	NT_RULE_ROUTE_QUICKACK,		/* the route's quickack metric */
 	NT_RULE_TWO_FRAMES,		/* more than one full frame unacknowledged */
@@ -246,7 +243,6 @@ enum nt_predict_rule {
 	NT_RULE_ACK_AT_READ_TWO_FRAMES, /* tcp_cleanup_rbuf(): more than a frame unacked */
 	NT_RULE_DELACK_TIMER,		/* the delayed-ACK timer fired */
 	NT_RULE_ACK_ON_REPLY,		/* the ACK rode on the reply */
-	NT_RULE_QUICKACK_SOCKOPT,	/* TCP_QUICKACK: leaves ping-pong */
 	NT_RULE_CLIENT_FIRST_DATA,	/* the client's first data: quick-ACK mode, ACK now */
 	NT_RULE_CLIENT_ACK,		/* the client's own ACK: its receive side is not followed */
 	NT_RULE_HANDSHAKE_ACK,		/* the ACK completing the handshake */
@@ -293,15 +289,6 @@ const char *nt_predict_rule_function(enum nt_predict_rule r);
 
 /** nt_predict_rule_summary() - one line: what the rule says */
 const char *nt_predict_rule_summary(enum nt_predict_rule r);
-
-/**
- * nt_predict_rule_parse() - a rule from its public name
- * @name: the name
- * @out: set on success
- *
- * Return: 0, or -EINVAL for an unknown name.
- */
-int nt_predict_rule_parse(const char *name, enum nt_predict_rule *out);
 
 #define NT_PREDICT_TEXT_MAX 320
 

@@ -74,6 +74,30 @@ struct nt_verdict_marks {
  */
 enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t threshold_ns);
 
+/**
+ * nt_verdict_by_order() - the part of nt_verdict_rule() the order of H, A
+ * and B settles alone
+ * @m: the marks (their times are not read)
+ * @out: the verdict, when the order settles it
+ *
+ * Return: true when settled; false when a pure ACK of the header came before
+ * the body, so that the H -> A gap decides (nt_verdict_by_gap()).
+ */
+bool nt_verdict_by_order(const struct nt_verdict_marks *m, enum nt_verdict *out);
+
+/**
+ * nt_verdict_by_gap() - the rest of nt_verdict_rule(), for a round the order
+ * did not settle
+ * @m: the marks (a_ns and write_body_ns are read)
+ * @slow: the H -> A gap reached the threshold
+ *
+ * The model decides @slow on its own ranges of time and judges a round with
+ * the same rule as the capture (src/model/predict_sim.c).
+ *
+ * Return: held, unheld (the body was written after A came) or stalled.
+ */
+enum nt_verdict nt_verdict_by_gap(const struct nt_verdict_marks *m, bool slow);
+
 struct nt_round;
 
 /**
@@ -86,14 +110,5 @@ void nt_verdict_round(struct nt_round *r, int64_t threshold_ns);
 
 /** nt_verdict_name() - public name: "coalesced", "unheld", "held", "stalled", "incomplete" */
 const char *nt_verdict_name(enum nt_verdict v);
-
-/**
- * nt_verdict_parse() - a verdict from its public name
- * @name: the name
- * @out: set on success
- *
- * Return: 0, or -EINVAL for an unknown name.
- */
-int nt_verdict_parse(const char *name, enum nt_verdict *out);
 
 #endif

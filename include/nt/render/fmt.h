@@ -2,11 +2,14 @@
 /*
  * fmt.h - numbers and times as every format prints them.
  *
- * Two millisecond styles, each where it is used throughout: live reports
- * round to the microsecond and name the unit ("43.247 ms"); analyze reports
- * truncate to the microsecond without the unit ("43.967"), so its tables,
- * text and diagrams agree to the digit. Each writes into (@buf, @len) and
- * returns @buf, so it can sit in a printf argument list.
+ * Times are one family, and this is its one statement of rounding: every
+ * member rounds to its last printed digit as printf("%.3f") does, but
+ * nt_fmt_ms_trunc(), analyze's, which cuts to the microsecond so that its
+ * tables, text and diagrams agree to the digit. Live reports name the unit
+ * ("43.247 ms", nt_fmt_ms()); offsets carry their sign ("+43.247",
+ * nt_fmt_ms_signed()); other precisions and seconds: nt_fmt_ms_digits(),
+ * nt_fmt_s_digits(). Each writes into (@buf, @len) and returns @buf, so it
+ * can sit in a printf argument list.
  */
 #ifndef NT_RENDER_FMT_H
 #define NT_RENDER_FMT_H
@@ -20,8 +23,8 @@
 #define NT_FMT_ENDPOINT_LEN 64
 
 /**
- * nt_fmt_ms() - a duration rounded to the microsecond with its unit,
- * "43.247 ms", or "-" when @ns is negative (unknown)
+ * nt_fmt_ms() - a duration in milliseconds with its unit, "43.247 ms", or
+ * "-" when @ns is negative (unknown)
  * @ns: the duration
  * @buf: filled
  * @len: size of @buf
@@ -29,6 +32,41 @@
  * Return: @buf.
  */
 const char *nt_fmt_ms(int64_t ns, char *buf, size_t len);
+
+/**
+ * nt_fmt_ms_digits() - a time in milliseconds with @digits decimals, no
+ * unit: "43.2" with 1, "43.247" with 3
+ * @ns: the time
+ * @digits: decimals, 0 to 6
+ * @buf: filled
+ * @len: size of @buf (NT_FMT_MS_LEN holds any)
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_ms_digits(int64_t ns, int digits, char *buf, size_t len);
+
+/**
+ * nt_fmt_ms_signed() - an offset in milliseconds with its sign, 3
+ * decimals, no unit: "+43.247", "-0.145"
+ * @ns: the offset
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_ms_signed(int64_t ns, char *buf, size_t len);
+
+/**
+ * nt_fmt_s_digits() - a duration in seconds with @digits decimals, no unit:
+ * "12.5" with 1
+ * @ns: the duration
+ * @digits: decimals, 0 to 9
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_s_digits(int64_t ns, int digits, char *buf, size_t len);
 
 /* The longest text of a uint64_t: 18446744073709551615. */
 #define NT_FMT_U64_CHARS 20

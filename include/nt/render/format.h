@@ -74,14 +74,6 @@ enum nt_format_kind {
 const struct nt_format *nt_format_find(const char *name, enum nt_format_kind kind);
 
 /**
- * nt_format_all() - every format, in table order
- * @n: set to how many
- *
- * Return: the table.
- */
-const struct nt_format *nt_format_all(unsigned *n);
-
-/**
  * nt_format_names() - the names of the formats that render @kind, joined:
  * "text|json|markdown|svg|html"
  * @kind: what the command renders

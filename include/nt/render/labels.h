@@ -58,16 +58,6 @@ const char *nt_label_call(enum nt_call call);
 const char *nt_label_verdicts(const struct nt_summary *s, char *buf, size_t len);
 
 /**
- * nt_label_oneline() - a multi-line explanation as one line
- * @text: a sentence that may hold "\n" plus indentation (nt_render_explain())
- * @buf: filled, each newline and the blanks after it made one space
- * @len: size of @buf
- *
- * Return: @buf.
- */
-const char *nt_label_oneline(const char *text, char *buf, size_t len);
-
-/**
  * nt_plural() - "s" unless @n is 1, for "1 flow", "2 flows"
  * @n: the count
  *

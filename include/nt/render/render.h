@@ -181,12 +181,15 @@ extern const struct nt_trace_doc nt_svg_trace;
 extern const struct nt_trace_doc nt_html_trace;
 
 /**
- * nt_render_explain() - the two-line explanation and the fix for a run's
- * verdicts; NULL pointers when no round stalled
+ * nt_render_explain() - why a run's rounds stalled, its two causes apart so
+ * that each format joins them in its own layout, and the fix; NULL pointers
+ * when no round stalled
  * @run: the run
- * @why: set to a static sentence, or NULL
+ * @held: set to a static clause, why the body waited (Nagle), or NULL
+ * @delayed: set to a static clause, why its ACK waited (the delayed ACK), or NULL
  * @fix: set to a static sentence, or NULL
  */
-void nt_render_explain(const struct nt_run *run, const char **why, const char **fix);
+void nt_render_explain(const struct nt_run *run, const char **held, const char **delayed,
+		       const char **fix);
 
 #endif

@@ -39,19 +39,19 @@ static const char *request_name(const struct nt_run_stalled *s, char *buf, size_
 	return buf;
 }
 
-/* A time in ms, or "?" when unknown (-1). */
+/* A time in ms, or "-" when unknown (-1), as nt_fmt_ms() says it. */
 static const char *ms_or_unknown(int64_t ns, char *buf, size_t len)
 {
-	return ns >= 0 ? nt_fmt_ms_trunc(ns, buf, len) : "?";
+	return ns >= 0 ? nt_fmt_ms_trunc(ns, buf, len) : "-";
 }
 
-/* "43.902 ms", or "?" when unknown; @buf holds NT_FMT_MS_LEN + 3 bytes. */
+/* "43.902 ms", or "-" when unknown; @buf holds NT_FMT_MS_LEN + 3 bytes. */
 static const char *ms_cell(int64_t ns, char *buf, size_t len)
 {
 	char ms[NT_FMT_MS_LEN];
 
 	if (ns < 0)
-		return "?";
+		return "-";
 	snprintf(buf, len, "%s ms", nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
 	return buf;
 }

@@ -67,7 +67,6 @@
  * @wake: where a side sleeps
  * @waits: a side sleeps, or is about to: [0] the reader, [1] the settler
  * @f: the reader's file
- * @linktype: its link type
  * @max_frames: as nt_feed_file()'s
  * @cur: the slot being filled (the reader's)
  * @ret: what nt_pcap_file_each() returned
@@ -83,7 +82,6 @@ struct pipe {
 	pthread_cond_t wake[2];
 	atomic_bool waits[2];
 	struct nt_pcap_file *f;
-	int linktype;
 	uint64_t max_frames;
 	struct nt_analysis_batch *cur;
 	int ret;
@@ -151,7 +149,7 @@ static void on_frame(void *ctx, const struct nt_frame *fr)
 	struct pipe *pp = ctx;
 	struct nt_analysis_batch *b = pp->cur;
 
-	nt_analysis_decode(pp->linktype, fr->t_ns, fr->data, fr->caplen, &b->p[b->n++]);
+	nt_analysis_decode(fr->linktype, fr->t_ns, fr->data, fr->caplen, &b->p[b->n++]);
 	if (b->n == NT_ANALYSIS_BATCH)
 		hand_over(pp);
 }
@@ -189,7 +187,6 @@ static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, 
 {
 	struct pipe pp = {
 		.f = f,
-		.linktype = nt_pcap_file_linktype(f),
 		.max_frames = max_frames,
 		.err = { "" },
 	};
@@ -222,7 +219,7 @@ static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, 
 
 static void feed_frame(void *ctx, const struct nt_frame *fr)
 {
-	nt_analysis_frame(ctx, fr->t_ns, fr->data, fr->caplen);
+	nt_analysis_frame_of(ctx, fr->linktype, fr->t_ns, fr->data, fr->caplen);
 }
 
 enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, const char *filter,

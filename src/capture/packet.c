@@ -275,6 +275,7 @@ static int packet_next(struct nt_capture *cap, struct nt_frame *frame, struct nt
 				  "the packet socket gave a frame without a timestamp");
 	frame->data = pc->buf;
 	frame->caplen = (size_t)n < pc->buf_bytes ? (uint32_t)n : (uint32_t)pc->buf_bytes;
+	frame->linktype = cap->linktype;
 	return 1;
 }
 

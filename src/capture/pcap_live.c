@@ -99,6 +99,7 @@ static int live_next(struct nt_capture *cap, struct nt_frame *frame, struct nt_e
 	frame->data = data;
 	frame->caplen = hdr->caplen;
 	frame->wirelen = hdr->len;
+	frame->linktype = cap->linktype;
 	return 1;
 }
 

@@ -36,17 +36,18 @@ static int64_t interface_of(struct nt_pcapng_copy *c, int linktype, unsigned sna
 int64_t nt_pcapng_copy_frames(struct nt_pcapng_copy *c, struct nt_pcap_file *in,
 			      uint64_t max_frames, nt_pcapng_comment_fn comments, void *ctx)
 {
-	int64_t if_id = interface_of(c, nt_pcap_file_linktype(in), nt_pcap_file_snaplen(in));
 	const char *texts[NT_PCAPNG_COMMENTS_MAX];
 	struct nt_err ignored = { "" };
 	struct nt_frame f;
 	uint64_t n = 0;
 
-	if (if_id < 0)
-		return if_id;
+	/* The file's first interface is written even when no frame follows. */
+	if (interface_of(c, nt_pcap_file_linktype(in), nt_pcap_file_snaplen(in)) < 0)
+		return c->out.error ? c->out.error : -E2BIG;
+	/* Each frame goes to an interface of its own link type and snapshot length. */
 	while ((!max_frames || n < max_frames) && nt_pcap_file_next(in, &f, &ignored) == 1) {
+		int64_t if_id = interface_of(c, f.linktype, nt_pcap_file_snaplen(in));
 		struct nt_pcapng_packet p = {
-			.if_id = (uint32_t)if_id,
 			/* A pcap timestamp counts from the epoch: never negative. */
 			.t_ns = f.t_ns > 0 ? (uint64_t)f.t_ns : 0,
 			.data = f.data,
@@ -55,6 +56,9 @@ int64_t nt_pcapng_copy_frames(struct nt_pcapng_copy *c, struct nt_pcap_file *in,
 			.comments = texts,
 		};
 
+		if (if_id < 0)
+			return if_id;
+		p.if_id = (uint32_t)if_id;
 		n++;
 		c->frames++;
 		if (comments)

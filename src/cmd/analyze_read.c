@@ -120,6 +120,16 @@ static void read_one(struct nt_analysis *an, struct nt_annotate *annotate, const
 			 path, (unsigned long long)nt_pcap_file_zero_time_frames(f));
 		note_add(note, "warning: ", msg);
 	}
+	if (an->files[an->n_files - 1].out_of_order) {
+		char msg[NT_ERR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg),
+			 "\"%s\": %llu TCP segments arrived out of order (below their sender's "
+			 "highest sequence, not retransmissions); stalls are judged in capture "
+			 "order",
+			 path, (unsigned long long)an->files[an->n_files - 1].out_of_order);
+		note_add(note, "warning: ", msg);
+	}
 	nt_pcap_file_close(f);
 }
 

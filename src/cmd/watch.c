@@ -21,6 +21,7 @@
  * socket).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@
  * @an: the analysis
  * @so: the host lookups
  * @sum: the summary
+ * @jsonl: the stall record's template (--format jsonl), NULL for text
  * @out: where lines go (standard output)
  * @frames: frames read
  * @write_err: the first failed write to @out (negative errno), 0 none
@@ -59,6 +61,7 @@ struct watch {
 	struct nt_analysis an;
 	struct nt_sockowner *so;
 	struct nt_watch_sum *sum;
+	struct nt_watch_jsonl *jsonl;
 	FILE *out;
 	uint64_t frames;
 	int write_err;
@@ -95,7 +98,8 @@ static void on_stall(void *ctx, const struct nt_flow_entry *e, const struct nt_s
 	if (w->write_err)
 		return;
 	/* Flushed once the wake-up's frames are settled (settle()): one write for its stalls. */
-	ret = w->o->jsonl ? nt_watch_jsonl_stall(w->out, &st) : nt_watch_text_stall(w->out, &st);
+	ret = w->jsonl ? nt_watch_jsonl_stall(w->jsonl, w->out, &st)
+		       : nt_watch_text_stall(w->out, &st);
 	if (ret)
 		w->write_err = ret;
 }
@@ -137,6 +141,29 @@ static int drain(struct watch *w, struct nt_capture *cap, struct nt_err *err)
 }
 
 /*
+ * At a stop (a signal, --duration), the frames the kernel had queued by then:
+ * received (ps_recv counts them) and not dropped, they are the summary's
+ * too, or it would count as seen what it never analysed. Frames stamped
+ * after @until_ns are no longer the run's: the first one ends the drain, so
+ * a flood cannot keep it going.
+ */
+static int drain_backlog(struct watch *w, struct nt_capture *cap, int64_t until_ns,
+			 struct nt_err *err)
+{
+	struct nt_frame fr;
+	int ret;
+
+	while ((ret = nt_capture_next(cap, &fr, err)) == 1) {
+		(void)nt_analysis_frame(&w->an, fr.t_ns, fr.data, fr.caplen);
+		w->frames++;
+		if (fr.t_ns > until_ns)
+			break;
+	}
+	settle(w);
+	return ret < 0 ? ret : 0;
+}
+
+/*
  * Until a signal, -c, --duration, a failed write or a capture error. Signals
  * are blocked but in ppoll(), so a SIGINT between the flag's test and the
  * wait is not lost.
@@ -154,7 +181,7 @@ static int loop(struct watch *w, struct nt_capture *cap, const char **why, struc
 
 		if (nt_cmd_stop) {
 			*why = nt_cmd_stop == SIGTERM ? "SIGTERM" : "SIGINT";
-			return 0;
+			return drain_backlog(w, cap, now_ns(CLOCK_REALTIME), err);
 		}
 		if (w->write_err) {
 			*why = "output";
@@ -165,7 +192,7 @@ static int loop(struct watch *w, struct nt_capture *cap, const char **why, struc
 
 			if (left <= 0) {
 				*why = "duration";
-				return 0;
+				return drain_backlog(w, cap, now_ns(CLOCK_REALTIME), err);
 			}
 			ts.tv_sec = left / NT_NS_PER_SEC;
 			ts.tv_nsec = left % NT_NS_PER_SEC;
@@ -231,6 +258,25 @@ static int open_capture(const struct nt_watch_opts *o, struct nt_capture *cap)
 	return NT_EXIT_OK;
 }
 
+/* Namespaces whose sockets watch cannot see, said once at start (the summary says it again). */
+static void say_netns(const struct nt_sockns *ns)
+{
+	uint32_t n = ns->denied + ns->over;
+
+	if (ns->denied)
+		fprintf(stderr,
+			"nagle-trace: watch cannot enter %" PRIu32 " of the %" PRIu32
+			" other network namespaces of this host's processes (setns: %s; it needs "
+			"CAP_SYS_ADMIN): sockets in them show as not on this host\n",
+			n, ns->n + ns->over, strerror(ns->denied_errno));
+	else if (ns->over)
+		fprintf(stderr,
+			"nagle-trace: watch looks into %u other network namespaces, not the "
+			"%" PRIu32
+			" more this host has: sockets in those show as not on this host\n",
+			NT_SOCKNS_MAX, ns->over);
+}
+
 static int finish(struct watch *w, struct nt_capture *cap, int64_t start_t_ns, const char *why,
 		  bool failed)
 {
@@ -255,6 +301,9 @@ static int finish(struct watch *w, struct nt_capture *cap, int64_t start_t_ns, c
 	end.tcp_frames = w->an.sum.tcp_packets;
 	end.flows = w->an.sum.flows;
 	end.oom = w->an.oom;
+	end.netns = w->so->ns.own;
+	end.netns_seen = w->so->ns.n + w->so->ns.over;
+	end.netns_denied = w->so->ns.denied + w->so->ns.over;
 	end.complete = !failed && end.stats_known && !cs.dropped && !cs.if_dropped && !end.oom;
 	w->sum->think_time = w->an.sum.think_time;
 	ret = write_summary(w, &end);
@@ -286,7 +335,8 @@ static int run(const struct nt_watch_opts *o)
 		return nt_cmd_usage_error("watch", err.msg);
 	w.so = calloc(1, sizeof(*w.so));
 	w.sum = malloc(sizeof(*w.sum));
-	if (!w.so || !w.sum || nt_analysis_init(&w.an, &o->params) < 0 ||
+	w.jsonl = o->jsonl ? nt_watch_jsonl_new() : NULL;
+	if (!w.so || !w.sum || (o->jsonl && !w.jsonl) || nt_analysis_init(&w.an, &o->params) < 0 ||
 	    nt_analysis_file_begin(&w.an, o->ifname) < 0) {
 		fprintf(stderr, "nagle-trace: watch: out of memory\n");
 		code = NT_EXIT_ENVIRONMENT;
@@ -297,6 +347,7 @@ static int run(const struct nt_watch_opts *o)
 		code = nt_cmd_fail(NT_EXIT_ENVIRONMENT, &err);
 		goto free;
 	}
+	say_netns(&w.so->ns);
 	nt_cmd_signals_install();
 	code = open_capture(o, &cap);
 	if (code != NT_EXIT_OK)
@@ -323,6 +374,7 @@ free:
 	nt_analysis_fini(&w.an);
 	free(w.so);
 	free(w.sum);
+	nt_watch_jsonl_free(w.jsonl);
 	return code;
 }
 

@@ -28,7 +28,10 @@ static const char usage_text[] =
 	"\n"
 	"Read-only: watch changes nothing on the host (no sysctl, route, qdisc, socket\n"
 	"option, file); it reads the capture, sock_diag and /proc. It needs CAP_NET_RAW\n"
-	"to capture, and to name processes of other users, CAP_SYS_PTRACE (root has both).\n"
+	"to capture: without it, one line and exit 3. To name processes of other users\n"
+	"it needs CAP_SYS_PTRACE, and to look into the network namespaces of containers\n"
+	"on this host (a sock_diag socket made inside each), CAP_SYS_ADMIN; without\n"
+	"them it runs and says which ends it could not see (root has all three).\n"
 	"\n"
 	"options:\n"
 	"  -i IFACE            interface to capture on (default any)\n"
@@ -41,10 +44,10 @@ static const char usage_text[] =
 	"  --version           versions of nagle-trace and its libraries\n"
 	"\n"
 	"exit status: 0 ended by -c or --duration with nothing dropped, 1 the capture\n"
-	"dropped frames (stalls may be missing), 2 usage, 3 environment: no CAP_NET_RAW,\n"
-	"no such interface, or the interface went away (the summary is still printed),\n"
-	"4 the output could not be written, 130/143 stopped by SIGINT/SIGTERM (summary\n"
-	"printed)\n";
+	"dropped frames (stalls may be missing), 2 usage, 3 environment or privilege:\n"
+	"no CAP_NET_RAW, no such interface, or the interface went away (the summary is\n"
+	"still printed), 4 the output could not be written, 130/143 stopped by\n"
+	"SIGINT/SIGTERM (summary printed)\n";
 
 void nt_watch_opts_usage(FILE *out)
 {

@@ -18,10 +18,13 @@
 #include <linux/sock_diag.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
+#include "nt/lab/netns.h"
 #include "nt/lab/sockdiag.h"
 
 int nt_sockdiag_open(struct nt_sockdiag *sd, struct nt_err *err)
@@ -39,6 +42,37 @@ int nt_sockdiag_open(struct nt_sockdiag *sd, struct nt_err *err)
 	sd->portid = mnl_socket_get_portid(sd->nl);
 	sd->seq = 1;
 	return 0;
+}
+
+/*
+ * A netlink socket belongs to the network namespace current when it was
+ * made (netlink_create() takes sock_net of the caller's nsproxy) and stays
+ * there: entering @netns_fd for the socket() call alone is enough, and the
+ * thread is back in its own namespace before anything else runs. setns()
+ * wants CAP_SYS_ADMIN over both namespaces (validate_net_ns() ... in
+ * net/core/net_namespace.c's netns_install()).
+ */
+int nt_sockdiag_open_in(struct nt_sockdiag *sd, int netns_fd, struct nt_err *err)
+{
+	int home, ret;
+
+	sd->nl = NULL;
+	ret = nt_netns_current(&home, err);
+	if (ret < 0)
+		return ret;
+	if (setns(netns_fd, CLONE_NEWNET) < 0) {
+		ret = -errno;
+		close(home);
+		return nt_err_set(err, ret, "enter network namespace");
+	}
+	ret = nt_sockdiag_open(sd, err);
+	if (setns(home, CLONE_NEWNET) < 0) {
+		/* Not where the rest of the program expects to be: nothing more is safe. */
+		ret = nt_err_set(err, -errno, "return to watch's own network namespace");
+		nt_sockdiag_close(sd);
+	}
+	close(home);
+	return ret;
 }
 
 void nt_sockdiag_close(struct nt_sockdiag *sd)

@@ -4,6 +4,7 @@
  * nt/live/procnet.h). Every field is read with an explicit length; a line
  * that does not have every field is rejected, not half-filled.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -181,6 +182,16 @@ int nt_procnet_find_tcp(const char *text, uint16_t local_port, uint16_t remote_p
 			line++;
 	}
 	return -ENOENT;
+}
+
+bool nt_procnet_is_pid(const char *name)
+{
+	if (!*name)
+		return false;
+	for (; *name; name++)
+		if (!isdigit((unsigned char)*name))
+			return false;
+	return true;
 }
 
 int nt_procnet_find_inode(const char *text, unsigned long inode, struct nt_procnet_tcp *out)

@@ -11,7 +11,6 @@
  * may not look into (another user's, without CAP_SYS_PTRACE) are skipped:
  * their sockets show with pid -1, and the report says "unknown".
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "nt/clock.h"
 #include "nt/live/procnet.h"
 #include "nt/live/sockowner.h"
 #include "nt/unknown.h"
@@ -34,25 +34,24 @@
 
 int nt_sockowner_open(struct nt_sockowner *so, struct nt_err *err)
 {
+	int ret;
+
 	memset(so, 0, sizeof(*so));
-	return nt_sockdiag_open(&so->sd, err);
+	ret = nt_sockdiag_open(&so->sd, err);
+	if (ret < 0)
+		return ret;
+	ret = nt_sockns_open(&so->ns, err);
+	if (ret < 0)
+		nt_sockdiag_close(&so->sd);
+	return ret;
 }
 
 void nt_sockowner_close(struct nt_sockowner *so)
 {
+	nt_sockns_close(&so->ns);
 	nt_sockdiag_close(&so->sd);
 	free(so->text);
 	so->text = NULL;
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
 }
 
 /* Whether any descriptor of process @pid is the socket @want ("socket:[N]"). */
@@ -114,7 +113,7 @@ static int find_pid(uint64_t inode)
 		return -1;
 	snprintf(want, sizeof(want), "socket:[%llu]", (unsigned long long)inode);
 	while (pid < 0 && (d = readdir(dir)))
-		if (all_digits(d->d_name) && pid_holds(d->d_name, want))
+		if (nt_procnet_is_pid(d->d_name) && pid_holds(d->d_name, want))
 			pid = (int)strtol(d->d_name, NULL, 10);
 	closedir(dir);
 	return pid;
@@ -182,11 +181,112 @@ static struct nt_sockowner_remote *remote_slot(struct nt_sockowner *so, int fami
 	return &so->remote[h % NT_SOCKOWNER_REMOTE];
 }
 
+/* An end sock_diag found: its tcp_info, its process, and the /proc bits. */
+static void fill_found(struct nt_sockowner *so, int family, const struct nt_sockdiag_info *info,
+		       struct nt_sock_state *k)
+{
+	const struct nt_sockowner_slot *s;
+
+	k->inode = info->inode;
+	/*
+	 * TCP_TIME_WAIT and TCP_CLOSE (include/net/tcp_states.h): the program
+	 * closed the socket before the stall was handled; tcp_get_info() of a
+	 * closed socket is zeros, not the state the stall had.
+	 */
+	if (info->state == TIME_WAIT_STATE || info->state == CLOSE_STATE)
+		k->closed = true;
+	if (info->has_info && !k->closed) {
+		k->rtt_us = info->rtt_us;
+		k->ato_us = info->ato_us;
+		k->unacked = info->unacked;
+		k->notsent_bytes = info->notsent_bytes;
+	}
+	if (!info->inode) {
+		k->closed = true;
+		return;
+	}
+	s = owner_of(so, info->inode);
+	k->pid = s->pid;
+	memcpy(k->comm, s->comm, sizeof(k->comm));
+	if (k->pid >= 0 && !k->closed)
+		read_procnet(so, family, k);
+}
+
+static bool is_loopback(int family, const uint8_t *addr)
+{
+	static const uint8_t v6_lo[16] = { [15] = 1 };
+
+	return family == AF_INET6 ? !memcmp(addr, v6_lo, 16) : addr[0] == 127;
+}
+
+/**
+ * struct found - where sock_diag found an end
+ * @ret: 0 found; -ENOENT with @info.state TCP_LISTEN: only its port's
+ *       listener (the connection is gone); another negative errno: not found
+ * @info: the answer
+ * @netns: the namespace that answered
+ */
+struct found {
+	int ret;
+	struct nt_sockdiag_info info;
+	uint64_t netns;
+};
+
+static bool ask(struct nt_sockowner *so, struct nt_sockdiag *sd, uint64_t netns,
+		const struct nt_sockowner_remote *e, struct found *f)
+{
+	struct nt_sockdiag_info info;
+	int ret = nt_sockdiag_get(sd, e->family, e->addr, e->port, e->peer, e->peer_port, &info);
+
+	so->lookups++;
+	if (ret == 0 || (ret == -ENOENT && info.state == LISTEN_STATE && f->ret != -ENOENT)) {
+		f->ret = ret;
+		f->info = info;
+		f->netns = netns;
+	}
+	return ret == 0;
+}
+
+/* The other namespaces, in order; true when one has the socket. */
+static bool ask_others(struct nt_sockowner *so, const struct nt_sockowner_remote *e,
+		       struct found *f)
+{
+	for (uint32_t i = 0; i < so->ns.n; i++)
+		if (!so->ns.ns[i].denied && ask(so, &so->ns.ns[i].sd, so->ns.ns[i].ino, e, f))
+			return true;
+	return false;
+}
+
+/*
+ * Watch's own namespace first, then the others (containers); a listener of
+ * the end's port answers only when no namespace has the connection itself
+ * (a host's proxy listening on the port a container's server has). A loopback
+ * address seen on watch's capture is watch's own namespace's: lo is not
+ * shared. An end found nowhere may be in a namespace made since the last
+ * scan: the processes are scanned again, at most once a second.
+ */
+static void lookup(struct nt_sockowner *so, const struct nt_sockowner_remote *e, struct found *f)
+{
+	int64_t now;
+
+	f->ret = -ESRCH;
+	if (ask(so, &so->sd, so->ns.own, e, f) || is_loopback(e->family, e->addr) ||
+	    ask_others(so, e, f) || f->ret == -ENOENT)
+		return;
+	now = nt_now_mono_ns();
+	if (so->scanned_ns && now - so->scanned_ns < NT_NS_PER_SEC)
+		return;
+	so->scanned_ns = now;
+	if (nt_sockns_scan(&so->ns)) {
+		/* Ends known not to be here may be in the namespaces just found. */
+		memset(so->remote, 0, sizeof(so->remote));
+		ask_others(so, e, f);
+	}
+}
+
 static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, uint16_t port,
 		     const uint8_t *peer, uint16_t peer_port, struct nt_sock_state *k)
 {
-	struct nt_sockdiag_info info;
-
 	*k = (struct nt_sock_state){ .pid = -1,
 				     .rtt_us = NT_UNKNOWN,
 				     .ato_us = NT_UNKNOWN,
@@ -196,48 +296,24 @@ static void fill_end(struct nt_sockowner *so, int family, const uint8_t *addr, u
 				     .quick = -1 };
 	struct nt_sockowner_remote key,
 		*slot = remote_slot(so, family, addr, port, peer, peer_port, &key);
-	int ret;
+	struct found f;
 
 	if (!memcmp(slot, &key, sizeof(key)))
 		return; /* known not to be here */
-	ret = nt_sockdiag_get(&so->sd, family, addr, port, peer, peer_port, &info);
-	so->lookups++;
-	if (ret == -ENOENT && info.state != LISTEN_STATE)
+	lookup(so, &key, &f);
+	if (f.ret < 0 && f.ret != -ENOENT) {
 		memcpy(slot, &key, sizeof(key));
-
-	/* Only the listener on this end's port answered: local, its connection closed. */
-	if (ret == -ENOENT && info.state == LISTEN_STATE) {
-		k->local = true;
-		k->closed = true;
 		return;
 	}
-	if (ret < 0)
-		return;
 	k->local = true;
-	k->inode = info.inode;
-	/*
-	 * TCP_TIME_WAIT and TCP_CLOSE (include/net/tcp_states.h): the program
-	 * closed the socket before the stall was handled; tcp_get_info() of a
-	 * closed socket is zeros, not the state the stall had.
-	 */
-	if (info.state == TIME_WAIT_STATE || info.state == CLOSE_STATE)
-		k->closed = true;
-	if (info.has_info && !k->closed) {
-		k->rtt_us = info.rtt_us;
-		k->ato_us = info.ato_us;
-		k->unacked = info.unacked;
-		k->notsent_bytes = info.notsent_bytes;
-	}
-	if (!info.inode) {
+	k->netns = f.netns;
+	k->foreign = f.netns != so->ns.own;
+	/* Only the listener on this end's port answered: local, its connection closed. */
+	if (f.ret == -ENOENT) {
 		k->closed = true;
 		return;
 	}
-	const struct nt_sockowner_slot *s = owner_of(so, info.inode);
-
-	k->pid = s->pid;
-	memcpy(k->comm, s->comm, sizeof(k->comm));
-	if (k->pid >= 0 && !k->closed)
-		read_procnet(so, family, k);
+	fill_found(so, family, &f.info, k);
 }
 
 void nt_sockowner_fill(struct nt_sockowner *so, struct nt_watch_stall *st)

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -24,6 +25,7 @@
 #include "nt/live/wait.h"
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
+#include "nt/model/reorder.h"
 #include "nt/model/tcp.h"
 #include "nt/live/trace.h"
 
@@ -62,13 +64,30 @@ struct pipeline {
 	const struct nt_run_sink *sink;
 	struct nt_capture cap;
 	struct nt_flow flow;
+	struct nt_reorder reorder;
 	struct teardown fin;
 	int linktype;
 	struct nt_pcap_writer *pcap;
 	struct nt_evidence *evidence;
 	struct nt_lab *lab;
 	uint64_t wire_late_seen[NT_WIRE_DIRS][NT_WIRE_HIST_BUCKETS];
+	struct nt_wire_late_log *wire_late;
 };
+
+/*
+ * How late the delay line forwarded @seg, from @ctx, its NT_WIRE_DIRS logs as
+ * last copied (run->segment_late).
+ */
+static int64_t segment_late(const void *ctx, const struct nt_segment *seg)
+{
+	const struct nt_wire_late_log *logs = ctx;
+	const struct nt_wire_late key = {
+		.seq = seg->seq, .ack = seg->ack, .len = seg->payload_bytes, .flags = seg->flags
+	};
+
+	return nt_wire_late_find(
+		&logs[seg->dir == NT_DIR_C2T ? NT_WIRE_TO_TARGET : NT_WIRE_TO_CLIENT], &key);
+}
 
 static void fill_sockaddr(struct sockaddr_storage *ss, int family, const struct in6_addr *addr,
 			  uint16_t port)
@@ -100,6 +119,22 @@ static void track_teardown(struct teardown *fin, const struct nt_segment *seg)
 		fin->done = true;
 }
 
+/* A segment of the connection below its sender's highest, not a retransmission: counted. */
+static void count_reordered(struct pipeline *pl, const struct nt_segment *seg, int64_t t_ns)
+{
+	const struct nt_reorder_seg rs = {
+		.t_ns = t_ns,
+		.dir = seg->dir,
+		.flags = seg->flags,
+		.seq = seg->seq,
+		.ack = seg->ack,
+		.len = seg->payload_bytes,
+	};
+
+	if (nt_reorder_segment(&pl->reorder, &rs))
+		pl->run->counts.out_of_order[seg->dir]++;
+}
+
 static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 {
 	struct nt_run *run = pl->run;
@@ -117,6 +152,7 @@ static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 	}
 	nt_flow_segment(&pl->flow, &pkt, dir, &ev.seg);
 	run->counts.segments++;
+	count_reordered(pl, &ev.seg, frame->t_ns);
 	/* 1-based, as Wireshark counts: its number in the -w file, which holds the segments. */
 	ev.seg.frame_index = run->counts.segments;
 	track_teardown(&pl->fin, &ev.seg);
@@ -248,8 +284,11 @@ static int retire_below(struct pipeline *pl, unsigned n, struct nt_err *err)
 
 	note_mss(pl);
 	/* The model judges these rounds on a path as late as the forwarder was. */
-	if (pl->lab)
+	if (pl->lab) {
 		pl->run->path_late_ns = nt_lab_wire_late_since(pl->lab, pl->wire_late_seen);
+		if (pl->wire_late)
+			nt_lab_wire_late_copy(pl->lab, pl->wire_late);
+	}
 	ret = nt_run_retire(pl->run, n, pl->sink);
 	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
 }
@@ -442,6 +481,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 	if (ret < 0)
 		return ret;
 	pl->linktype = pl->cap.linktype;
+	nt_reorder_init(&pl->reorder);
 	nt_flow_init(&pl->flow, lab->family, &lab->client_addr, NT_CLIENT_PORT, &lab->target_addr,
 		     NT_TARGET_PORT);
 	return start_pcap_writer(pl, opt, &cc, err);
@@ -526,19 +566,33 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	int ret;
 
 	memset(&evidence, 0, sizeof(evidence));
+	/* The delay line's lateness per segment, for the verdict (run->segment_late). */
+	if (opt->rtt_ns > 0) {
+		pl.wire_late = calloc(NT_WIRE_DIRS, sizeof(*pl.wire_late));
+		if (!pl.wire_late)
+			return nt_err_set(err, -ENOMEM, "allocate the delay line's lateness log");
+	}
 	ret = nt_lab_up(&lab, &lab_cfg, err);
-	if (ret < 0)
+	if (ret < 0) {
+		free(pl.wire_late);
 		return ret;
+	}
 	tm->lab_ns = lap(&t);
 	/* In the client namespace: its tcp_rmem is the target's, both copied from the first. */
 	nt_kernel_facts_read(&kf);
 	describe_run(run, opt, &lab, &kf);
 	start_prediction(run, opt, &kf);
+	if (pl.wire_late) {
+		run->segment_late = segment_late;
+		run->segment_late_ctx = pl.wire_late;
+	}
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	if (ret == 0)
 		ret = nt_lab_wire_dropped(&lab, &run->counts.wire_dropped, err);
 	/* For the rounds nt_run_finish() retires, after the lab is down. */
 	run->path_late_ns = nt_lab_wire_late_since(&lab, pl.wire_late_seen);
+	if (pl.wire_late)
+		nt_lab_wire_late_copy(&lab, pl.wire_late);
 	nt_lab_down(&lab);
 	pl.lab = NULL;
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
@@ -553,5 +607,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 		if (ret < 0)
 			nt_err_set(err, ret, "write the report");
 	}
+	run->segment_late = NULL; /* it reads the log, freed here */
+	free(pl.wire_late);
 	return ret;
 }

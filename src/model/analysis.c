@@ -132,6 +132,7 @@ static void result_close(struct nt_flow_result *r, const struct nt_flow_entry *e
 	r->rtt_ns[0] = e->stall.side[0].rtt_ns;
 	r->rtt_ns[1] = e->stall.side[1].rtt_ns;
 	r->think_time = e->think_time;
+	r->out_of_order = e->reorder.out_of_order[0] + e->reorder.out_of_order[1];
 }
 
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why)
@@ -403,6 +404,7 @@ static void flow_start(struct nt_analysis *an, struct nt_analysis_file *f, struc
 		nt_flow_init(&e->flow, pkt->family, pkt->src_addr, pkt->src_port, pkt->dst_addr,
 			     pkt->dst_port);
 	nt_stall_init(&e->stall, pkt->family);
+	nt_reorder_init(&e->reorder);
 	f->flows++;
 	an->sum.flows++;
 }
@@ -443,6 +445,29 @@ static void note_timeline(struct nt_flow_entry *e, const struct nt_tcp_packet *p
 }
 
 /* One TCP frame, in capture order: its flow, the timeline, the stall rule. */
+/* A segment below its sender's highest that is no retransmission: counted per flow, file, total. */
+static void count_reordered(struct nt_analysis *an, struct nt_analysis_file *f,
+			    struct nt_flow_entry *e, const struct nt_tcp_packet *pkt,
+			    enum nt_dir dir, int64_t t_ns)
+{
+	const struct nt_reorder_seg rs = {
+		.t_ns = t_ns,
+		.dir = dir,
+		.flags = pkt->flags,
+		.seq = pkt->seq,
+		.ack = pkt->ack,
+		.len = pkt->payload_bytes,
+	};
+	bool first = !e->reorder.out_of_order[0] && !e->reorder.out_of_order[1];
+
+	if (!nt_reorder_segment(&e->reorder, &rs))
+		return;
+	f->out_of_order++;
+	an->sum.out_of_order++;
+	if (first)
+		an->sum.flows_out_of_order++;
+}
+
 static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *p, size_t k,
 		      uint64_t frame)
 {
@@ -466,6 +491,7 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
 	e->packets++;
 	note_timeline(e, &p->pkt, dir, p->t_ns, frame);
+	count_reordered(an, f, e, &p->pkt, dir, p->t_ns);
 
 	struct nt_stall_seg ss = {
 		.t_ns = p->t_ns,
@@ -562,10 +588,16 @@ int nt_analysis_settle(struct nt_analysis *an, const struct nt_analysis_pending 
 
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
 {
+	return nt_analysis_frame_of(an, an->cur_linktype, t_ns, frame, caplen);
+}
+
+int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns, const uint8_t *frame,
+			 size_t caplen)
+{
 	struct nt_analysis_batch *b = an->batch;
 	int ret = 0;
 
-	nt_analysis_decode(an->cur_linktype, t_ns, frame, caplen, &b->p[b->n++]);
+	nt_analysis_decode(linktype, t_ns, frame, caplen, &b->p[b->n++]);
 	if (b->n == NT_ANALYSIS_BATCH) {
 		ret = nt_analysis_settle(an, b->p, b->n);
 		b->n = 0;
@@ -597,6 +629,8 @@ static void sum_add(struct nt_analysis_summary *s, const struct nt_analysis_summ
 	s->flows_with_stalls += p->flows_with_stalls;
 	s->stalls += p->stalls;
 	s->think_time += p->think_time;
+	s->out_of_order += p->out_of_order;
+	s->flows_out_of_order += p->flows_out_of_order;
 	for (int i = 0; i < 3; i++)
 		s->by_delack[i] += p->by_delack[i];
 	s->by_dir[0] += p->by_dir[0];

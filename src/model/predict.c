@@ -379,6 +379,7 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 		return 0;
 	p->round++;
 	memset(out, 0, sizeof(*out));
+	out->write_body_ns = out->reply_ns = -1;
 	memset(&acc, 0, sizeof(acc));
 	acc.best_k = NT_PSIM_CHOICE_MAX;
 	out->index = p->round;
@@ -412,6 +413,7 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	nt_predict_describe_disturbed(out, &p->sched, p->sched_parts, out->disturbed_text,
 				      sizeof(out->disturbed_text));
 	p->sched_parts = 0;
+	p->sched.gap_late_ns = -1; /* this round's: the next one is observed afresh */
 	return 1;
 }
 

@@ -108,12 +108,16 @@ static void send_text(struct nt_psim *s, struct nt_predict_why *w, enum nt_predi
 	}
 }
 
-/* The capture at the client's end sees a client segment leave. */
-static void mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_predict_rule rule)
+/*
+ * The capture at the client's end sees a client segment leave.
+ * Return: its tag on the round's ladder (nt_psim_ladder_arrive()).
+ */
+static uint32_t mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_predict_rule rule)
 {
 	uint32_t end = seg->start + seg->len;
 	bool has_h = seg->start < s->header && end >= s->header;
 	bool has_b = seg->start <= s->header && end > s->header;
+	uint32_t tag = nt_psim_ladder_client(s, seg, has_h, has_b);
 
 	s->capture++;
 	s->data_segs++;
@@ -133,6 +137,7 @@ static void mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_pred
 		else if (s->out)
 			send_text(s, &s->out->body, rule, seg->len);
 	}
+	return tag;
 }
 /*
  * When a segment sent now reaches the other end through the lab's delay
@@ -151,6 +156,7 @@ static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
 {
 	struct nt_ptx *tx = &s->tx;
 	struct nt_pseg seg = { .start = tx->sent, .len = len };
+	uint32_t tag;
 
 	seg.psh = has_write_end(tx, seg.start, seg.start + len);
 	tx->sent += len;
@@ -164,11 +170,12 @@ static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
 		tx->sml = tx->sent;
 	}
 	tx->probe_gen++;
-	mark_sent(s, &seg, rule);
+	tag = mark_sent(s, &seg, rule);
 	if (s->k->rtt_ns <= 0) {
+		nt_psim_ladder_arrive(s, tag);
 		nt_prx_arrive(s, &seg);
 	} else {
-		nt_psim_post(s, NT_PEV_C2T, transit(s), seg.start, seg.len, seg.psh, 0);
+		nt_psim_post(s, NT_PEV_C2T, transit(s), seg.start, seg.len, seg.psh, tag);
 	}
 }
 
@@ -313,6 +320,8 @@ static bool run_step(struct nt_psim *s, uint8_t op)
 		do_write(s, s->body, false);
 		/* write(body) returns: a point on the capture's timeline. */
 		s->write_body_idx = ++s->capture;
+		if (s->out)
+			s->out->write_body_ns = nt_psim_ladder_at(s);
 		return true;
 	}
 	return false;
@@ -373,16 +382,21 @@ static void client_receive(struct nt_psim *s, uint32_t ack, uint32_t reply)
 		if (s->tx.reply_got >= s->k->reply_bytes && !s->done) {
 			s->done = true;
 			s->reply_at_client = s->now;
+			if (s->out)
+				s->out->reply_ns = nt_psim_ladder_at(s);
 		}
 	}
 }
 
 void nt_ptx_target_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes)
 {
+	uint32_t tag = nt_psim_ladder_target(s, ack, reply_bytes);
+
 	if (s->k->rtt_ns <= 0) {
+		nt_psim_ladder_arrive(s, tag);
 		client_receive(s, ack, reply_bytes);
 	} else {
-		nt_psim_post(s, NT_PEV_T2C, transit(s), ack, reply_bytes, reply_bytes == 0, 0);
+		nt_psim_post(s, NT_PEV_T2C, transit(s), ack, reply_bytes, reply_bytes == 0, tag);
 	}
 }
 

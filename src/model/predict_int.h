@@ -98,7 +98,8 @@ enum nt_pev_chan {
  * @kind: enum nt_pev_kind
  * @chan: enum nt_pev_chan
  * @seq: insertion order
- * @gen: for timers: the generation it was armed with (stale ones are dropped)
+ * @gen: for timers: the generation it was armed with (stale ones are dropped);
+ *       for a segment: its tag on the round's ladder (predict_ladder.c)
  * @t: when
  * @x: segment start, ACK number, or reply bytes
  * @y: segment length
@@ -327,6 +328,8 @@ struct nt_psim {
 	/* the observed schedule (predict_sched.c): NULL on the knobs' own */
 	const struct nt_predict_sched *sched;
 	unsigned sched_parts;
+	/* the part of H -> A the delay line's lateness was measured to be (0: none) */
+	int64_t gap_late_ns;
 	struct nt_ptime req_whole;
 	bool req_whole_seen;
 	bool late_read_done;
@@ -447,10 +450,28 @@ bool nt_psim_late_read(struct nt_psim *s);
 struct nt_ptime nt_psim_reply_at(struct nt_psim *s);
 /** nt_psim_path_late() - how late the delay line may release a frame this round (0: on time) */
 int64_t nt_psim_path_late(const struct nt_psim *s);
+
+/**
+ * nt_psim_gap_late() - how much of the round's header -> ACK gap was the delay
+ * line's lateness, as measured (nt_predict_sched.gap_late_ns; 0: none)
+ */
+int64_t nt_psim_gap_late(const struct nt_psim *s);
 /** nt_psim_write_gap() - the client's write gap in effect this round */
 int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed);
 /** nt_predict_sched_shift() - a late round start moves the target's last receive back */
 void nt_predict_sched_shift(struct nt_predict *p);
+
+/* predict_ladder.c: the primary path's segments, for the round's ladder */
+
+/** nt_psim_ladder_client() - a client segment leaves now; Return: its tag for the arrival, 0 none */
+uint32_t nt_psim_ladder_client(struct nt_psim *s, const struct nt_pseg *seg, bool has_h,
+			       bool has_b);
+/** nt_psim_ladder_target() - a target segment leaves now; Return: its tag, 0 none */
+uint32_t nt_psim_ladder_target(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes);
+/** nt_psim_ladder_arrive() - the segment tagged @tag reaches the other end now */
+void nt_psim_ladder_arrive(struct nt_psim *s, uint32_t tag);
+/** nt_psim_ladder_at() - now, nominally, from the round's start */
+int64_t nt_psim_ladder_at(const struct nt_psim *s);
 
 /* predict_sim.c: one round along one path */
 

@@ -102,6 +102,7 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->at_header = (struct nt_predict_rx){ 0 };
 	s->sched = p->sched_parts ? &p->sched : NULL;
 	s->sched_parts = p->sched_parts;
+	s->gap_late_ns = p->sched.gap_late_ns > 0 ? p->sched.gap_late_ns : 0;
 	s->req_whole_seen = false;
 	s->late_read_done = false;
 	s->body_ack_seen = false;
@@ -130,9 +131,11 @@ void nt_psim_run(struct nt_psim *s)
 			nt_ptx_run(s);
 			break;
 		case NT_PEV_C2T:
+			nt_psim_ladder_arrive(s, e.gen);
 			nt_prx_arrive(s, &seg);
 			break;
 		case NT_PEV_T2C:
+			nt_psim_ladder_arrive(s, e.gen);
 			nt_ptx_client_segment(s, e.x, e.y);
 			break;
 		case NT_PEV_READ:
@@ -171,12 +174,14 @@ static void window(const struct nt_psim *s, struct nt_pwindow *w)
  * H -> A (pure) -> B, judged by nt_verdict_rule()'s two halves: the order
  * of the marks, then the gap, which the model knows as a range. The
  * threshold is on the target's delay, so the path's RTT, which a prompt ACK
- * takes as well, is added to it (run.c, verdict_threshold_ns()).
+ * takes as well, is added to it (run.c, verdict_threshold_ns()), and so is
+ * the part of the gap the delay line's lateness was measured to be (run.c,
+ * verdict_path_late_ns()).
  */
 static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 {
 	const struct nt_pwindow *w = &s->window;
-	int64_t thr = s->k->threshold_ns + s->k->rtt_ns;
+	int64_t thr = s->k->threshold_ns + s->k->rtt_ns + nt_psim_gap_late(s);
 	/*
 	 * Events are ordered by their index on the timeline: the rule's only
 	 * use of time beyond H -> A is whether write(body) returned after A.
@@ -215,6 +220,7 @@ static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 {
 	const struct nt_pwindow *w = &s->window;
+	char late[48] = "";
 
 	if (!s->out)
 		return;
@@ -228,13 +234,16 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 		break;
 	default:
 		/* The gap at the capture: the target's delay plus the path's RTT. */
+		if (nt_psim_gap_late(s))
+			snprintf(late, sizeof(late), ", the delay line %.3f ms late",
+				 (double)nt_psim_gap_late(s) / 1e6);
 		nt_psim_why(
 			&s->out->verdict_why, why,
-			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms) "
+			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms%s) "
 			"against a threshold of %.3f ms%s",
 			nt_verdict_name(s->verdict), (double)w->lo / 1e6, (double)w->hi / 1e6,
 			(double)w->delay_lo / 1e6, (double)w->delay_hi / 1e6,
-			(double)s->k->rtt_ns / 1e6, (double)s->k->threshold_ns / 1e6,
+			(double)s->k->rtt_ns / 1e6, late, (double)s->k->threshold_ns / 1e6,
 			why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
 			: why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
 						       : "");

@@ -208,65 +208,40 @@ static void put_rx(struct jbuf *b, const char *key, const struct nt_predict_rx *
 	    x->certain ? "true" : "false");
 }
 
-/**
- * struct seg - one segment of a round's ladder
- * @t_ns: when it passes the client's end, from write(header)
- * @c2t: client to target
- * @what: "header", "body", "header+body", "ACK", "reply"
- * @why: the key of the round's why object that decided it
- */
-struct seg {
-	int64_t t_ns;
-	bool c2t;
-	const char *what;
-	const char *why;
-};
-
-/*
- * The round's ladder at the model's nominal times: H leaves at 0; the
- * header's ACK comes back at the middle of the predicted H->A window; a held
- * body leaves with that ACK, an unheld one after the write gap; the reply
- * reaches the client one RTT and the handler after the body left. The
- * decisions are the model's; only the positions between its windows are
- * drawn here.
- */
-static unsigned ladder(const struct nt_predict_knobs *k, const struct nt_predict_round *r,
-		       struct seg *s, int64_t *wait_ns)
+/* -1 (the path never got there) as null, as src/render/predict_json.c writes it. */
+static void put_time(struct jbuf *b, const char *key, int64_t ns)
 {
-	int64_t gap = (r->gap_min_ns + r->gap_max_ns) / 2;
-	int64_t body_t = 0, reply_t;
-	bool on_reply = r->ack.rule == NT_RULE_ACK_ON_REPLY;
-	unsigned n = 0;
-
-	s[n++] = (struct seg){ 0, true, r->coalesced ? "header+body" : "header", "header" };
-	if (!r->coalesced) {
-		/* A held body leaves once the ACK is in: drawn just after it. */
-		body_t = r->body_held ? gap + 1 : k->write_gap_ns;
-		if (body_t <= 0)
-			body_t = 1000;
-		s[n++] = (struct seg){ body_t, true, "body", r->body_held ? "release" : "body" };
-	}
-	reply_t = body_t + k->rtt_ns + k->handler_ns;
-	if (!on_reply && r->ack.rule != NT_RULE_NONE)
-		s[n++] = (struct seg){ gap, false, "ACK", "ack" };
-	s[n++] = (struct seg){ reply_t, false, on_reply ? "reply+ACK" : "reply", "reply" };
-	/* Time order (four at most): the ACK may come before or after the body. */
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = i; j > 0 && s[j].t_ns < s[j - 1].t_ns; j--) {
-			struct seg t = s[j];
-
-			s[j] = s[j - 1];
-			s[j - 1] = t;
-		}
-	*wait_ns = reply_t;
-	return n;
+	if (ns < 0)
+		put(b, "\"%s\":null,", key);
+	else
+		put(b, "\"%s\":%lld,", key, (long long)ns);
 }
 
-static void put_round(struct jbuf *b, const struct nt_predict_knobs *k,
-		      const struct nt_predict_round *r, int64_t *wait_ns)
+/* The round's segments as the simulation sent them (predict_ladder.c). */
+static void put_ladder(struct jbuf *b, const struct nt_predict_round *r)
 {
-	struct seg s[4];
-	unsigned n = ladder(k, r, s, wait_ns);
+	static const struct nt_predict_why none = { NT_RULE_NONE, "" };
+
+	put(b, "\"ladder\":[");
+	for (unsigned i = 0; i < r->n_ladder; i++) {
+		const struct nt_predict_seg *g = &r->ladder[i];
+		const struct nt_predict_why *w = nt_predict_seg_why(r, g);
+
+		put(b,
+		    "%s{\"client_ns\":%lld,\"target_ns\":%lld,\"dir\":\"%s\",\"what\":\"%s\","
+		    "\"bytes\":%u,\"first\":%s,",
+		    i ? "," : "", (long long)g->client_ns, (long long)g->target_ns,
+		    g->c2t ? "c2t" : "t2c",
+		    nt_predict_seg_role_name((enum nt_predict_seg_role)g->role), g->bytes,
+		    g->first ? "true" : "false");
+		put_why(b, "why", w ? w : &none, false);
+		put(b, "}");
+	}
+	put(b, "],\"ladder_dropped\":%u", r->ladder_dropped);
+}
+
+static void put_round(struct jbuf *b, const struct nt_predict_round *r)
+{
 	bool first = true;
 
 	put(b, "{\"index\":%u,\"verdict\":", r->index);
@@ -299,12 +274,11 @@ static void put_round(struct jbuf *b, const struct nt_predict_knobs *k,
 	put_rx(b, "at_header", &r->at_header);
 	put(b, ",");
 	put_rx(b, "after", &r->after);
-	put(b, ",\"wait_ns\":%lld,\"ladder\":[", (long long)*wait_ns);
-	for (unsigned i = 0; i < n; i++)
-		put(b, "%s{\"t_ns\":%lld,\"dir\":\"%s\",\"what\":\"%s\",\"why\":\"%s\"}",
-		    i ? "," : "", (long long)s[i].t_ns, s[i].c2t ? "c2t" : "t2c", s[i].what,
-		    s[i].why);
-	put(b, "]}");
+	put(b, ",");
+	put_time(b, "write_body_ns", r->write_body_ns);
+	put_time(b, "client_wait_ns", r->reply_ns);
+	put_ladder(b, r);
+	put(b, "}");
 }
 
 static int64_t median(int64_t *v, unsigned n)
@@ -354,7 +328,9 @@ long nt_predict_page_json(const struct nt_predict_knobs *k, char *buf, size_t le
 	put(&b, "\"rounds\":[");
 	while (nt_predict_round(&p, &r) == 1) {
 		put(&b, "%s", r.index > 1 ? "," : "");
-		put_round(&b, k, &r, &waits[r.index - 1]);
+		put_round(&b, &r);
+		/* A round the model could not follow to its reply counts as no wait. */
+		waits[r.index - 1] = r.reply_ns > 0 ? r.reply_ns : 0;
 		counts[r.verdict]++;
 		segs += r.client_data_segments;
 	}

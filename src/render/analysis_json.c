@@ -63,6 +63,7 @@ static struct json_object *file(bool *oom, const struct nt_analysis_file *f)
 	nt_json_put(oom, o, "flows", nt_json_u64(f->flows));
 	nt_json_put(oom, o, "flows_with_stalls", nt_json_u64(f->flows_with_stalls));
 	nt_json_put(oom, o, "stalls", nt_json_u64(f->stalls));
+	nt_json_put(oom, o, "out_of_order", nt_json_u64(f->out_of_order));
 	nt_json_put(oom, o, "complete", json_object_new_boolean(!f->error));
 	nt_json_put_str(oom, o, "error", f->error);
 	return o;
@@ -107,6 +108,8 @@ static struct json_object *summary_json(bool *oom, const struct nt_analysis *an)
 	nt_json_put(oom, sum, "stalled_wall_ns", i64(s->stalled_wall_ns));
 	nt_json_put(oom, sum, "stalled_wall_min_ns", i64(s->stalled_wall_min_ns));
 	nt_json_put(oom, sum, "think_time", nt_json_u64(s->think_time));
+	nt_json_put(oom, sum, "out_of_order", nt_json_u64(s->out_of_order));
+	nt_json_put(oom, sum, "flows_out_of_order", nt_json_u64(s->flows_out_of_order));
 	nt_json_put(oom, sum, "evicted_flows", nt_json_u64(s->evicted_idle + s->evicted_full));
 	nt_json_put(oom, sum, "evicted_idle", nt_json_u64(s->evicted_idle));
 	nt_json_put(oom, sum, "evicted_full", nt_json_u64(s->evicted_full));

@@ -102,6 +102,7 @@ struct episode_obj {
  * @evicted: "evicted"
  * @stalls: "stalls"
  * @think_time: "think_time"
+ * @out_of_order: "out_of_order"
  * @by_delack: "by_delack" values, per enum nt_delack_class
  * @total: "stalled_total_ns"
  * @p50: "stalled_p50_ns"
@@ -128,7 +129,8 @@ struct nt_json_flow {
 	struct json_object *flow;
 	struct json_object *file, *family, *addr[2], *port[2], *handshake;
 	struct json_object *mss, *mss_v[2], *rtt, *rtt_v[2];
-	struct json_object *packets, *first_t, *last_t, *evicted, *stalls, *think_time;
+	struct json_object *packets, *first_t, *last_t, *evicted, *stalls, *think_time,
+		*out_of_order;
 	struct json_object *by_delack[3], *total, *p50, *p50_sampled, *max, *wall, *wall_min;
 	struct episode_obj first, last;
 	struct json_object *tl;
@@ -245,6 +247,7 @@ static int flow_obj_up(struct nt_json_flow *t)
 	t->evicted = nt_json_put(&t->oom, o, "evicted", json_object_new_boolean(0));
 	t->stalls = put_int(t, o, "stalls");
 	t->think_time = put_int(t, o, "think_time");
+	t->out_of_order = put_int(t, o, "out_of_order");
 	bd = put_obj(t, o, "by_delack");
 	for (int c = NT_DELACK_OTHER; c <= NT_DELACK_MAX; c++)
 		t->by_delack[c] = put_int(t, bd, nt_delack_name((enum nt_delack_class)c));
@@ -365,6 +368,7 @@ int nt_json_flow_set(struct nt_json_flow *t, const struct nt_analysis *an,
 	json_object_set_boolean(t->evicted, r->evicted);
 	json_object_set_int64(t->stalls, r->stalls);
 	json_object_set_int64(t->think_time, r->think_time);
+	json_object_set_int64(t->out_of_order, r->out_of_order);
 	for (int c = NT_DELACK_OTHER; c <= NT_DELACK_MAX; c++)
 		json_object_set_int64(t->by_delack[c], r->by_delack[c]);
 	json_object_set_int64(t->total, r->total_ns);

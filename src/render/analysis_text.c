@@ -109,6 +109,9 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 		nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), r->stalls, nt_plural(r->stalls),
 		nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)), sampled,
 		nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)));
+	if (r->out_of_order)
+		fprintf(out, "  %u segment%s out of order\n", r->out_of_order,
+			nt_plural(r->out_of_order));
 	episode(out, "first", an, r, &r->first);
 	if (r->stalls > 1)
 		episode(out, "last", an, r, &r->last);
@@ -178,6 +181,13 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 		nt_label_lost_sum(s->stalled_wall_min_ns, s->stalled_wall_ns, s->total_stall_ns,
 				  s->stalls, lost, sizeof(lost)),
 		s->think_time, nt_plural(s->think_time));
+	if (s->out_of_order)
+		fprintf(out,
+			"  warning: %" PRIu64 " segment%s out of order in %" PRIu64
+			" flow%s (below the sender's highest sequence, not retransmitted): "
+			"the stall rule takes segments in the order captured\n",
+			s->out_of_order, nt_plural(s->out_of_order), s->flows_out_of_order,
+			nt_plural(s->flows_out_of_order));
 	nt_analysis_explain(an, &why, &fix);
 	if (why)
 		fprintf(out, "  why: %s;\n  fix: %s\n", why, fix);

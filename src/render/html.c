@@ -232,7 +232,21 @@ static int html_begin(struct nt_renderer *r, const struct nt_run *run,
 	d->figs_from[r->run] = ftell(d->figs);
 	nt_lesson_strip_start(&d->strips[r->run], d->cells, run->cfg.shape.rounds);
 	nt_text_begin(d->text, run, hs, &plain_text);
-	return ferror(d->text) ? -EIO : 0;
+	return nt_spool_error(d->text);
+}
+
+/*
+ * A step that failed on a spool: the spool's own error (EFBIG past `ulimit
+ * -f`), not the -EIO the writers return for any stream with its error flag.
+ */
+static int spools_error(const struct html_doc *d, int ret)
+{
+	FILE *const spools[] = { d->text, d->figs, d->cells };
+
+	for (size_t i = 0; i < sizeof(spools) / sizeof(spools[0]); i++)
+		if (spools[i] && ferror(spools[i]))
+			return nt_spool_error(spools[i]);
+	return ret;
 }
 
 static int html_round(struct nt_renderer *r, const struct nt_run *run,
@@ -245,13 +259,13 @@ static int html_round(struct nt_renderer *r, const struct nt_run *run,
 
 	nt_text_round(d->text, run, rv, &plain_text);
 	if (ferror(d->text))
-		return -EIO;
+		return nt_spool_error(d->text);
 	ret = nt_lesson_strip_add(&d->strips[r->run], rv->round->index, rv->round->verdict,
 				  rv->round->rtt_ns, ladder);
 	if (ret == 0 && ladder)
 		ret = nt_lesson_live_round(d->figs, run, rv);
 	if (ret < 0)
-		return ret;
+		return spools_error(d, ret);
 	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
@@ -262,7 +276,7 @@ static int html_end(struct nt_renderer *r, const struct nt_run *run, const struc
 	nt_text_end(d->text, run, td, &plain_text);
 	d->text_to[r->run] = ftell(d->text);
 	d->figs_to[r->run] = ftell(d->figs);
-	return ferror(d->text) ? -EIO : 0;
+	return nt_spool_error(d->text);
 }
 
 /* One variant's track: its figures, the picked round's when past the cap, its strip. */

@@ -212,6 +212,10 @@ static struct json_object *round_json(bool *oom, const struct nt_run *run,
 	nt_json_put_i64(oom, o, "rtt_ns", r->rtt_ns, r->rtt_ns >= 0);
 	nt_json_put_i64(oom, o, "header_ack_gap_ns", r->gap_ns, r->gap_ns >= 0);
 	nt_json_put_i64(oom, o, "ack_body_gap_ns", r->release_ns, r->release_ns >= 0);
+	/* Only with a delay line that was late: the gap less this is the target's. */
+	if (r->marks.path_late_ns > 0)
+		nt_json_put(oom, o, "header_ack_wire_late_ns",
+			    json_object_new_int64(r->marks.path_late_ns));
 	nt_json_put(oom, o, "client_data_segments",
 		    json_object_new_int((int)r->client_data_segments));
 	nt_json_put(oom, o, "body_written_after_ack",
@@ -306,6 +310,9 @@ static struct json_object *summary_json(bool *oom, const struct nt_run *run)
 			    (int64_t)(run->counts.kernel_dropped + run->counts.if_dropped)));
 	nt_json_put(oom, o, "wire_dropped",
 		    json_object_new_int64((int64_t)run->counts.wire_dropped));
+	nt_json_put(oom, o, "out_of_order",
+		    json_object_new_int64((int64_t)(run->counts.out_of_order[NT_DIR_C2T] +
+						    run->counts.out_of_order[NT_DIR_T2C])));
 	nt_json_put(oom, o, "uncertain", json_object_new_boolean(run->uncertain));
 	nt_json_put(oom, o, "teardown_seen", json_object_new_boolean(run->teardown_seen));
 	nt_json_put(oom, o, "interrupted", json_object_new_boolean(run->interrupted));

@@ -11,6 +11,7 @@
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/lesson.h"
+#include "nt/render/spool.h"
 #include "nt/unknown.h"
 
 /* One cell of a strip as spooled. */
@@ -43,7 +44,7 @@ static int strip_close_cell(struct nt_lesson_strip *s)
 	s->n_cells++;
 	if (c.t_ns > s->max_ns)
 		s->max_ns = c.t_ns;
-	return fwrite(&c, sizeof(c), 1, s->spool) == 1 ? 0 : -EIO;
+	return fwrite(&c, sizeof(c), 1, s->spool) == 1 ? 0 : nt_spool_error(s->spool);
 }
 
 int nt_lesson_strip_add(struct nt_lesson_strip *s, unsigned round, enum nt_verdict verdict,
@@ -113,7 +114,9 @@ int nt_lesson_strip_write(FILE *out, struct nt_lesson_strip *s, const char *capt
 	if (ret < 0 || !s->spool)
 		return ret;
 	end = ftell(s->spool);
-	if (end < 0 || fflush(s->spool) == EOF || fseek(s->spool, s->from, SEEK_SET) < 0)
+	if (end < 0 || fflush(s->spool) == EOF || ferror(s->spool))
+		return ferror(s->spool) ? nt_spool_error(s->spool) : -EIO;
+	if (fseek(s->spool, s->from, SEEK_SET) < 0)
 		return -EIO;
 	fputs("<div class=\"nt-strip-wrap\">\n<div class=\"nt-strip\">", out);
 	for (unsigned i = 0; i < s->n_cells; i++) {

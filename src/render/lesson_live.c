@@ -144,7 +144,7 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 		snprintf(buf, len,
 			 "The header leaves at once: nothing of the client's was "
 			 "unacknowledged. Until it is acknowledged, Nagle holds any "
-			 "further small segment (tcp_nagle_check).");
+			 "further small segment.");
 	else if (at == r->marks.a && stalled)
 		snprintf(buf, len,
 			 "%s ms after the header: the target delayed this ACK, waiting for a "

@@ -257,14 +257,14 @@ static int md_round(struct nt_renderer *r, const struct nt_run *run, const struc
 	if (d->rows) {
 		round_row(d->rows, rv->round);
 		if (ferror(d->rows))
-			return -EIO;
+			return nt_spool_error(d->rows);
 	}
 	/* A round the model replayed on the observed schedule is named below the table. */
 	if (d->disturbed && rv->predicted && rv->predicted->disturbed) {
 		fprintf(d->disturbed, "- round %u: %s\n", rv->round->index,
 			rv->predicted->disturbed_text);
 		if (ferror(d->disturbed))
-			return -EIO;
+			return nt_spool_error(d->disturbed);
 	}
 	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }

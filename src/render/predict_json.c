@@ -24,6 +24,40 @@ static struct json_object *rx_json(bool *oom, const struct nt_predict_rx *x)
 	return o;
 }
 
+/* -1 (the path never got there) as null. */
+static void put_time(bool *oom, struct json_object *o, const char *key, int64_t ns)
+{
+	if (ns < 0)
+		nt_json_put_null(oom, o, key);
+	else
+		nt_json_put(oom, o, key, json_object_new_int64(ns));
+}
+
+/* The round's segments as the model sent them, each with the decision that sent it. */
+static struct json_object *ladder_json(bool *oom, const struct nt_predict_round *r)
+{
+	struct json_object *a = json_object_new_array();
+	static const struct nt_predict_why none = { NT_RULE_NONE, "" };
+
+	for (unsigned i = 0; i < r->n_ladder; i++) {
+		const struct nt_predict_seg *g = &r->ladder[i];
+		const struct nt_predict_why *w = nt_predict_seg_why(r, g);
+		struct json_object *o = json_object_new_object();
+
+		nt_json_put(oom, o, "client_ns", json_object_new_int64(g->client_ns));
+		nt_json_put(oom, o, "target_ns", json_object_new_int64(g->target_ns));
+		nt_json_put(oom, o, "dir", json_object_new_string(g->c2t ? "c2t" : "t2c"));
+		nt_json_put(oom, o, "what",
+			    json_object_new_string(
+				    nt_predict_seg_role_name((enum nt_predict_seg_role)g->role)));
+		nt_json_put(oom, o, "bytes", json_object_new_int64(g->bytes));
+		nt_json_put(oom, o, "first", json_object_new_boolean(g->first));
+		nt_json_put_why(oom, o, "why", w ? w : &none);
+		nt_json_append(oom, a, o);
+	}
+	return a;
+}
+
 static struct json_object *round_json(bool *oom, const struct nt_predict_round *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -56,6 +90,10 @@ static struct json_object *round_json(bool *oom, const struct nt_predict_round *
 	nt_json_put(oom, o, "delayed_acks", json_object_new_int((int)r->delayed_acks));
 	nt_json_put(oom, o, "at_header", rx_json(oom, &r->at_header));
 	nt_json_put(oom, o, "after", rx_json(oom, &r->after));
+	put_time(oom, o, "write_body_ns", r->write_body_ns);
+	put_time(oom, o, "client_wait_ns", r->reply_ns);
+	nt_json_put(oom, o, "ladder", ladder_json(oom, r));
+	nt_json_put(oom, o, "ladder_dropped", json_object_new_int((int)r->ladder_dropped));
 	return o;
 }
 

@@ -379,6 +379,20 @@ static void print_verdict_counts(FILE *out, const struct nt_summary *s)
 }
 
 /* With a delay line, what a stall costs (the sentence every format states). */
+/* Segments the capture saw out of order: told as drops are, a warning when there are any. */
+static void print_out_of_order(FILE *out, const struct nt_run *run, const struct style *st)
+{
+	uint64_t c2t = run->counts.out_of_order[NT_DIR_C2T],
+		 t2c = run->counts.out_of_order[NT_DIR_T2C];
+
+	if (!c2t && !t2c)
+		return;
+	fprintf(out,
+		"  %swarning: %" PRIu64 " segment%s out of order at the capture point (client to "
+		"target %" PRIu64 ", target to client %" PRIu64 ")%s\n",
+		st->yellow, c2t + t2c, nt_plural(c2t + t2c), c2t, t2c, st->reset);
+}
+
 static void print_stall_cost(FILE *out, const struct nt_run *run)
 {
 	const struct nt_summary *s = &run->summary;
@@ -428,6 +442,7 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 	if (run->cfg.delay_line && strcmp(run->cfg.delay_line, "wire") == 0)
 		fprintf(out, "  delay line: %" PRIu64 " frames dropped\n",
 			run->counts.wire_dropped);
+	print_out_of_order(out, run, st);
 	if (!run->teardown_seen && !run->interrupted)
 		fprintf(out, "  %swarning: the connection's teardown was not fully captured%s\n",
 			st->yellow, st->reset);

@@ -47,6 +47,8 @@ static void text_sock(FILE *out, const char *name, const struct nt_sock_state *k
 		fprintf(out, "%s pid %d (%s)", name, k->pid, k->comm);
 	else
 		fprintf(out, "%s pid ?", name);
+	if (k->foreign)
+		fprintf(out, " in net:[%" PRIu64 "]", k->netns);
 	if (k->closed) {
 		fputs(" socket closed", out);
 		return;
@@ -105,6 +107,7 @@ static void put_sock(bool *oom, struct json_object *o, const char *key,
 	nt_json_put_i64(oom, s, "pid", k->pid, k->pid >= 0);
 	nt_json_put_str(oom, s, "command", k->pid >= 0 ? k->comm : NULL);
 	nt_json_put_i64(oom, s, "inode", (int64_t)k->inode, k->inode != 0);
+	nt_json_put_i64(oom, s, "netns", (int64_t)k->netns, k->netns != 0);
 	nt_json_put_i64(oom, s, "rtt_us", k->rtt_us, nt_known(k->rtt_us));
 	nt_json_put_i64(oom, s, "ato_us", k->ato_us, nt_known(k->ato_us));
 	nt_json_put_i64(oom, s, "unacked", k->unacked, nt_known(k->unacked));
@@ -132,31 +135,6 @@ static int line(FILE *out, struct json_object *o, bool oom)
 
 	json_object_put(o);
 	return ret;
-}
-
-int nt_watch_jsonl_stall(FILE *out, const struct nt_watch_stall *st)
-{
-	const struct nt_stall_episode *ep = &st->ep;
-	struct json_object *o = json_object_new_object();
-	bool oom = !o;
-
-	nt_json_put_str(&oom, o, "type", "stall");
-	put_flow(&oom, o, st);
-	nt_json_put_str(&oom, o, "dir", nt_dir_name(ep->dir));
-	nt_json_put(&oom, o, "held_t_ns", json_object_new_int64(ep->held_t_ns));
-	nt_json_put(&oom, o, "ack_t_ns", json_object_new_int64(ep->ack_t_ns));
-	nt_json_put(&oom, o, "release_t_ns", json_object_new_int64(ep->release_t_ns));
-	nt_json_put(&oom, o, "held_seq", json_object_new_int64(st->held_seq_rel));
-	nt_json_put(&oom, o, "held_bytes", json_object_new_int64(ep->held_len));
-	nt_json_put(&oom, o, "released_bytes", json_object_new_int64(st->release_bytes));
-	nt_json_put(&oom, o, "ack_delay_ns", json_object_new_int64(ep->ack_delay_ns));
-	nt_json_put_str(&oom, o, "delack", nt_delack_name(ep->delack));
-	nt_json_put(&oom, o, "release_gap_ns", json_object_new_int64(ep->release_gap_ns));
-	nt_json_put(&oom, o, "stall_ns", json_object_new_int64(ep->stall_ns));
-	nt_json_put(&oom, o, "lost_min_ns", json_object_new_int64(ep->lost_min_ns));
-	put_sock(&oom, o, "client_socket", &st->sock[NT_DIR_C2T]);
-	put_sock(&oom, o, "target_socket", &st->sock[NT_DIR_T2C]);
-	return line(out, o, oom);
 }
 
 static void text_row_tail(FILE *out, const struct nt_watch_row *r)
@@ -204,6 +182,8 @@ static void text_owner(FILE *out, const char *name, const struct nt_sock_state *
 		fprintf(out, "%s pid %d (%s)", name, k->pid, k->comm);
 	else
 		fprintf(out, "%s pid ?", name);
+	if (k->local && k->foreign)
+		fprintf(out, " in net:[%" PRIu64 "]", k->netns);
 }
 
 static void text_flows(FILE *out, const struct nt_watch_sum *s)
@@ -237,6 +217,19 @@ static void text_flows(FILE *out, const struct nt_watch_sum *s)
 	}
 }
 
+/* Which network namespaces were looked into: the sockets of the others are not seen. */
+static void text_netns(FILE *out, const struct nt_watch_end *end)
+{
+	fprintf(out, "network namespaces: watch's net:[%" PRIu64 "] and %" PRIu32 " other%s",
+		end->netns, end->netns_seen, end->netns_seen == 1 ? "" : "s");
+	if (end->netns_denied)
+		fprintf(out,
+			", %" PRIu32 " of which not entered (no CAP_SYS_ADMIN): their sockets show "
+			"as not on this host",
+			end->netns_denied);
+	fputc('\n', out);
+}
+
 int nt_watch_text_summary(FILE *out, const struct nt_watch_sum *s, const struct nt_watch_end *end)
 {
 	char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN];
@@ -256,6 +249,7 @@ int nt_watch_text_summary(FILE *out, const struct nt_watch_sum *s, const struct 
 			end->complete ? "" : ": stalls may be missing");
 	else
 		fputs("capture: counters unreadable\n", out);
+	text_netns(out, end);
 	if (s->stalls) {
 		text_procs(out, s);
 		text_flows(out, s);
@@ -352,6 +346,10 @@ int nt_watch_jsonl_summary(FILE *out, const struct nt_watch_sum *s, const struct
 	nt_json_put_i64(&oom, c, "received", (int64_t)end->received, end->stats_known);
 	nt_json_put_i64(&oom, c, "dropped", (int64_t)end->dropped, end->stats_known);
 	nt_json_put_i64(&oom, c, "if_dropped", (int64_t)end->if_dropped, end->stats_known);
+	c = nt_json_put(&oom, o, "netns", json_object_new_object());
+	nt_json_put(&oom, c, "own", json_object_new_int64((int64_t)end->netns));
+	nt_json_put(&oom, c, "others", json_object_new_int64(end->netns_seen));
+	nt_json_put(&oom, c, "not_entered", json_object_new_int64(end->netns_denied));
 	nt_json_put(&oom, o, "stalls", json_object_new_int64((int64_t)s->stalls));
 	nt_json_put(&oom, o, "think_time", json_object_new_int64((int64_t)s->think_time));
 	nt_json_put(&oom, o, "lost_ns", json_object_new_int64(s->lost_ns));

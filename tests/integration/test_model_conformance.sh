@@ -15,10 +15,12 @@ need_tool python3
 PREDICT_TOOL=${PREDICT_TOOL:-$(dirname "$NAGLE_TRACE")/predict_tool}
 [ -x "$PREDICT_TOOL" ] || fail "predict_tool not found next to $NAGLE_TRACE (build it: cmake --build)"
 
-mkdir "$NT_TMP/runs"
+# --keep makes its directory, as docs/model.md's `--keep runs/` expects (issue 25):
+# neither kept/ nor kept/runs/ exists yet, and --reuse reads the runs from there.
+runs=$NT_TMP/kept/runs
 python3 "$(dirname "$0")/model_conformance.py" --nagle-trace "$NAGLE_TRACE" \
 	--predict-tool "$PREDICT_TOOL" --set ci --json "$NT_TMP/conformance.json" \
-	--keep "$NT_TMP/runs" ||
+	--keep "$runs" ||
 	fail "a measured verdict fell outside the model's prediction (listed above)"
 json_check "$NT_TMP/conformance.json" '
 assert sum(r["rounds"] for r in doc) >= 100, sum(r["rounds"] for r in doc)
@@ -34,7 +36,7 @@ SH
 chmod +x "$NT_TMP/wrong-kernel"
 set +e
 python3 "$(dirname "$0")/model_conformance.py" --nagle-trace "$NAGLE_TRACE" \
-	--predict-tool "$NT_TMP/wrong-kernel" --set ci --reuse "$NT_TMP/runs" >"$NT_TMP/wrong.txt"
+	--predict-tool "$NT_TMP/wrong-kernel" --set ci --reuse "$runs" >"$NT_TMP/wrong.txt"
 rc=$?
 set -e
 [ "$rc" = 1 ] || fail "a model of the wrong kernel passed the comparison (exit $rc)"

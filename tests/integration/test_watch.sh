@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # nagle-trace watch on a host it does not own: a network namespace this test
 # makes (unshare -n, as real root: tcpdump cannot capture inside unshare -Urn,
-# see docs/hacking.md) plays the production host. In it the Python two-write
+# see docs/hacking.md) plays the production host, with a PID namespace of
+# its own (so watch sees no process of the real host, and none of its
+# network namespaces). In it the Python two-write
 # client and server stall, redis-server + redis-benchmark and the same
 # client with TCP_NODELAY do not. watch must:
 #   - name every stalled flow, with the right pid and command on both ends,
@@ -13,6 +15,9 @@
 #     time (read back from analyze --annotate's comments by tshark);
 #   - leave links, addresses, routes, rules and every /proc/sys/net value as
 #     they were;
+#   - name the process, namespace and tcp_info of a client in a container (a
+#     network namespace inside the host's); without CAP_SYS_ADMIN say in one
+#     line that it cannot enter it;
 #   - refuse without CAP_NET_RAW in one line, exit 3 (environment);
 #   - end on an interface that goes away, with its summary, exit 3;
 #   - print its summary on SIGINT (130) and SIGTERM (143).
@@ -36,5 +41,5 @@ out=$(bash -c '. "$1"; COMP_WORDS=(nagle-trace watch --format j); COMP_CWORD=3; 
 [ "$out" = jsonl ] || fail "completion of watch --format j: $out"
 
 export NT_TMP NAGLE_TRACE NT_SOURCE_DIR py
-unshare -n bash "$NT_SOURCE_DIR/tests/integration/watch_host.sh" || fail "watch on a host namespace"
+unshare -n --pid --fork --mount-proc bash "$NT_SOURCE_DIR/tests/integration/watch_host.sh" || fail "watch on a host namespace"
 echo ok

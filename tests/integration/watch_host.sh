@@ -164,6 +164,95 @@ assert procs[(server_pid, "python3")]["as_receiver"] == len(stalls), procs
 print(f"watch: {len(stalls)} stalls, the same as analyze of tcpdump's capture")
 PY
 
+# A container: a network namespace inside the host's, joined to it by a veth,
+# with the two-write client in it and the server on the host. watch on the
+# host's end names the client's process, its namespace and its tcp_info (a
+# sock_diag socket made inside the container's namespace); without
+# CAP_SYS_ADMIN it cannot enter it, says so in one line and in its summary,
+# and shows the client's end as not on this host.
+unshare -n sleep 600 &
+box=$!
+for _ in $(seq 100); do
+	[ "$(readlink "/proc/$box/ns/net")" != "$(readlink /proc/self/ns/net)" ] && break
+	sleep 0.1
+done
+box_ns=$(readlink "/proc/$box/ns/net")
+[ "$box_ns" != "$(readlink /proc/self/ns/net)" ] || fail "the container has no namespace of its own"
+ip link add nt-h0 type veth peer name nt-h1 netns "$box"
+ip addr add 192.0.2.1/24 dev nt-h0
+ip link set nt-h0 up
+nsenter -t "$box" -n sh -c 'ip addr add 192.0.2.2/24 dev nt-h1 && ip link set nt-h1 up' ||
+	fail "the container's link"
+python3 "$progs/server.py" 7001 --host 192.0.2.1 >"$T/server3.log" 2>&1 &
+server=$!
+wait_for "$T/server3.log" listening
+"$NAGLE_TRACE" watch -i nt-h0 --format jsonl port 7001 >"$T/box.jsonl" 2>"$T/box.err" &
+w_json=$!
+"$NAGLE_TRACE" watch -i nt-h0 port 7001 >"$T/box.txt" 2>"$T/box_txt.err" &
+w_text=$!
+setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin "$NAGLE_TRACE" watch -i nt-h0 \
+	--format jsonl port 7001 >"$T/noadmin.jsonl" 2>"$T/noadmin.err" &
+w_noadmin=$!
+wait_for "$T/box.err" watching
+wait_for "$T/box_txt.err" watching
+wait_for "$T/noadmin.err" watching
+nsenter -t "$box" -n python3 "$progs/client.py" 192.0.2.1 7001 8 >"$T/boxclient.log" 2>&1 &
+client=$!
+wait "$client" || fail "client.py in the container: $(cat "$T/boxclient.log")"
+sleep 0.5
+kill -INT "$w_json" "$w_text" "$w_noadmin"
+for w in "$w_json" "$w_text" "$w_noadmin"; do
+	set +e
+	wait "$w"
+	rc=$?
+	set -e
+	[ "$rc" = 130 ] || fail "watch in the container test exited $rc"
+done
+kill "$server" "$box"
+wait "$server" "$box" 2>/dev/null || true
+[ "$(wc -l <"$T/noadmin.err")" = 2 ] || fail "without CAP_SYS_ADMIN, not one line besides 'watching': $(cat "$T/noadmin.err")"
+grep -q 'CAP_SYS_ADMIN' "$T/noadmin.err" || fail "without CAP_SYS_ADMIN, the line does not name it: $(cat "$T/noadmin.err")"
+grep -qF "client pid $client (python3) in $box_ns rtt " "$T/box.txt" ||
+	fail "the text lines do not name the container's client: $(cat "$T/box.txt")"
+"$py" - "$T" "$client" "$server" "${box_ns//[^0-9]/}" "$NT_SOURCE_DIR/docs/nagle-trace-watch.schema.json" <<'PY' || fail "watch and a container"
+import json, sys
+import jsonschema
+
+T, client, server, box_ns, schema_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+schema = json.load(open(schema_path))
+def records(name):
+    recs = [json.loads(l) for l in open(f"{T}/{name}")]
+    for r in recs:
+        errs = list(jsonschema.Draft202012Validator(schema).iter_errors(r))
+        assert not errs, (errs[0].message, r)
+    return [r for r in recs if r["type"] == "stall"], recs[-1]
+
+stalls, summ = records("box.jsonl")
+assert stalls, "no stall of the container's client"
+assert summ["netns"]["others"] == 1 and summ["netns"]["not_entered"] == 0, summ["netns"]
+own = summ["netns"]["own"]
+read = 0
+for s in stalls:
+    c, t = s["client_socket"], s["target_socket"]
+    assert c["local"] and c["netns"] == box_ns and (c["pid"], c["command"]) == (client, "python3"), c
+    assert t["local"] and t["netns"] == own and (t["pid"], t["command"]) == (server, "python3"), t
+    if not c["closed"]:
+        read += 1
+        assert c["rtt_us"] is not None and c["ato_us"] is not None and c["inode"], c
+assert read >= len(stalls) - 2, stalls
+# /proc/PID/net/tcp of the client's own namespace: read after tcp_info, so a
+# client that exits in between leaves the last stalls without it.
+assert isinstance(stalls[0]["client_socket"]["pingpong"], bool), stalls[0]
+
+stalls2, summ2 = records("noadmin.jsonl")
+assert summ2["netns"] == {"own": own, "others": 1, "not_entered": 1}, summ2["netns"]
+assert len(stalls2) == len(stalls), (len(stalls2), len(stalls))
+for s in stalls2:
+    assert not s["client_socket"]["local"] and s["client_socket"]["pid"] is None, s
+    assert s["target_socket"]["pid"] == server, s
+print(f"watch: {len(stalls)} stalls of a container's client, named in its namespace")
+PY
+
 # Without CAP_NET_RAW: one line that says so, exit 3 (an environment error).
 set +e
 setpriv --inh-caps=-net_raw --bounding-set=-net_raw "$NAGLE_TRACE" watch -i lo --duration 1 \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_pcap_time.c - capture timestamps: checked arithmetic for every
- * pcapng resolution and offset, the pcapng tracker fed in any pieces, and
+ * pcapng resolution and offset, and
  * the reader (nt_pcap_file_next()) on crafted files: exact times where
  * libpcap 1.10 wraps, and "damaged at frame N" (-EIO) for times outside
  * int64 nanoseconds since the epoch, never a wrapped value.
@@ -19,6 +19,7 @@
 
 #include "nt/capture/pcap_file.h"
 #include "nt/capture/pcap_time.h"
+#include "test_png.h"
 
 #define NS 1000000000LL
 
@@ -44,7 +45,7 @@ static void test_time_ns_checked(void **state)
 
 static void test_pcapng_resolutions(void **state)
 {
-	struct nt_pcapng_if ifc = { .units_per_s = 1000000, .known = true };
+	struct nt_pcapng_if ifc = { .units_per_s = 1000000 };
 	int64_t t = 0;
 
 	(void)state;
@@ -78,7 +79,7 @@ static void test_pcapng_resolutions(void **state)
 
 static void test_pcapng_offsets(void **state)
 {
-	struct nt_pcapng_if ifc = { .units_per_s = 1000000, .known = true };
+	struct nt_pcapng_if ifc = { .units_per_s = 1000000 };
 	int64_t t = 0;
 
 	(void)state;
@@ -101,97 +102,6 @@ static void test_pcapng_offsets(void **state)
 	ifc.offset_s = -1000;
 	assert_int_equal(nt_pcapng_time_ns(1700001000, &ifc, &t), 0);
 	assert_int_equal(t, 1700000000 * NS);
-}
-
-/* A little pcapng builder: blocks into a buffer, in host or swapped byte order. */
-struct png {
-	uint8_t b[4096];
-	size_t n;
-	bool swap;
-};
-
-static void put(struct png *p, const void *v, size_t n)
-{
-	memcpy(p->b + p->n, v, n);
-	p->n += n;
-}
-
-static void put16(struct png *p, uint16_t v)
-{
-	v = p->swap ? __builtin_bswap16(v) : v;
-	put(p, &v, 2);
-}
-
-static void put32(struct png *p, uint32_t v)
-{
-	v = p->swap ? __builtin_bswap32(v) : v;
-	put(p, &v, 4);
-}
-
-static void put64(struct png *p, uint64_t v)
-{
-	v = p->swap ? __builtin_bswap64(v) : v;
-	put(p, &v, 8);
-}
-
-static void shb(struct png *p)
-{
-	put32(p, 0x0A0D0D0A);
-	put32(p, 28);
-	put32(p, 0x1A2B3C4D);
-	put16(p, 1);
-	put16(p, 0);
-	put64(p, UINT64_MAX);
-	put32(p, 28);
-}
-
-/* An Ethernet IDB; @tsresol < 0: no option; @with_offset: if_tsoffset @offset. */
-static void idb(struct png *p, int tsresol, bool with_offset, int64_t offset)
-{
-	uint32_t len = 20 + (tsresol >= 0 ? 8 : 0) + (with_offset ? 12 : 0) + 4;
-	uint8_t pad[3] = { 0 };
-
-	put32(p, 1);
-	put32(p, len);
-	put16(p, 1);
-	put16(p, 0);
-	put32(p, 65535);
-	if (tsresol >= 0) {
-		uint8_t v = (uint8_t)tsresol;
-
-		put16(p, 9);
-		put16(p, 1);
-		put(p, &v, 1);
-		put(p, pad, 3);
-	}
-	if (with_offset) {
-		put16(p, 14);
-		put16(p, 8);
-		put64(p, (uint64_t)offset);
-	}
-	put32(p, 0); /* opt_endofopt */
-	put32(p, len);
-}
-
-/* An EPB with a 60-byte frame, from interface @if_id. */
-static void epb_on(struct png *p, uint32_t if_id, uint64_t ts)
-{
-	static const uint8_t frame[60];
-
-	put32(p, 6);
-	put32(p, 92);
-	put32(p, if_id);
-	put32(p, (uint32_t)(ts >> 32));
-	put32(p, (uint32_t)ts);
-	put32(p, 60);
-	put32(p, 60);
-	put(p, frame, sizeof(frame));
-	put32(p, 92);
-}
-
-static void epb(struct png *p, uint64_t ts)
-{
-	epb_on(p, 0, ts);
 }
 
 /* Reads @p with the real reader: the frames' times into @t_ns; nt_pcap_file_next()'s last status. */
@@ -281,51 +191,6 @@ static void test_reader_damaged(void **state)
 	damaged_at_2(0, true, 1700000001, 0, UINT64_MAX);
 }
 
-static void test_tracker_any_pieces(void **state)
-{
-	struct png p = { .n = 0 };
-	struct nt_pcapng_track whole, bytes;
-	int64_t a, b;
-
-	(void)state;
-	shb(&p);
-	idb(&p, 9, true, 5);
-	epb(&p, 1000000001);
-	epb(&p, 2000000002);
-	assert_int_equal(nt_pcapng_track_init(&whole), 0);
-	assert_int_equal(nt_pcapng_track_init(&bytes), 0);
-	nt_pcapng_track_feed(&whole, p.b, p.n);
-	for (size_t i = 0; i < p.n; i++)
-		nt_pcapng_track_feed(&bytes, p.b + i, 1);
-	/* The first EPB ends 92 bytes before the end. */
-	assert_int_equal(nt_pcapng_track_at(&whole, p.n - 92, &a), 1);
-	assert_int_equal(nt_pcapng_track_at(&bytes, p.n - 92, &b), 1);
-	assert_int_equal(a, 6 * NS + 1);
-	assert_int_equal(a, b);
-	assert_int_equal(nt_pcapng_track_at(&whole, p.n, &a), 1);
-	assert_int_equal(nt_pcapng_track_at(&bytes, p.n, &b), 1);
-	assert_int_equal(a, 7 * NS + 2);
-	assert_int_equal(a, b);
-	/* Asked again, or at a place no block ends: not known here. */
-	assert_int_equal(nt_pcapng_track_at(&whole, p.n, &a), 0);
-	nt_pcapng_track_fini(&whole);
-	nt_pcapng_track_fini(&bytes);
-}
-
-static void test_tracker_ignores_pcap(void **state)
-{
-	static const uint8_t hdr[24] = { 0x4d, 0x3c, 0xb2, 0xa1, 2, 0, 4, 0 };
-	struct nt_pcapng_track t;
-	int64_t ns;
-
-	(void)state;
-	assert_int_equal(nt_pcapng_track_init(&t), 0);
-	nt_pcapng_track_feed(&t, hdr, sizeof(hdr));
-	assert_int_equal(t.state, NT_PCAPNG_NO);
-	assert_int_equal(nt_pcapng_track_at(&t, 24, &ns), 0);
-	nt_pcapng_track_fini(&t);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,8 +200,6 @@ int main(void)
 		cmocka_unit_test(test_reader_exact_where_libpcap_wraps),
 		cmocka_unit_test(test_reader_swapped),
 		cmocka_unit_test(test_reader_damaged),
-		cmocka_unit_test(test_tracker_any_pieces),
-		cmocka_unit_test(test_tracker_ignores_pcap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -299,6 +299,56 @@ static void test_default_stall(void **state)
 	free(run);
 }
 
+/*
+ * what this checks: the round's ladder is the simulation's own: a stalled
+ * round's H leaves at 0, A comes with the timer inside the H->A window the
+ * model gives, the held body leaves with it after write(body) returned, and
+ * the reply comes after; with an RTT each segment reaches the far end half
+ * of it later, and the client waits past the ACK's round trip.
+ */
+static void test_ladder_times(void **state)
+{
+	struct nt_predict_knobs k = knobs();
+	const struct nt_predict_round *r;
+	const struct nt_predict_seg *g;
+	struct run *run;
+
+	(void)state;
+	run = predict(&k);
+	r = round_of(run, 2);
+	assert_int_equal(r->n_ladder, 5);
+	assert_int_equal(r->ladder_dropped, 0);
+	g = r->ladder;
+	assert_int_equal(g[0].role, NT_PSEG_HEADER);
+	assert_true(g[0].c2t && g[0].first && g[0].client_ns == 0);
+	assert_ptr_equal(nt_predict_seg_why(r, &g[0]), &r->header);
+	assert_int_equal(g[1].role, NT_PSEG_ACK);
+	assert_true(!g[1].c2t && g[1].first);
+	assert_true(g[1].client_ns >= r->gap_min_ns && g[1].client_ns <= r->gap_max_ns);
+	assert_ptr_equal(nt_predict_seg_why(r, &g[1]), &r->ack);
+	assert_int_equal(g[2].role, NT_PSEG_BODY);
+	assert_int_equal(g[2].client_ns, g[1].client_ns);
+	assert_ptr_equal(nt_predict_seg_why(r, &g[2]), &r->release);
+	assert_true(r->write_body_ns >= 0 && r->write_body_ns < g[2].client_ns);
+	assert_int_equal(g[3].role, NT_PSEG_BODY_ACK);
+	assert_int_equal(g[4].role, NT_PSEG_REPLY);
+	assert_int_equal(r->reply_ns, g[4].client_ns);
+	assert_true(r->reply_ns > g[2].client_ns);
+	free(run);
+
+	k.rtt_ns = 5 * MS;
+	run = predict(&k);
+	r = round_of(run, 1);
+	for (unsigned i = 0; i < r->n_ladder; i++) {
+		int64_t d = r->ladder[i].c2t ? r->ladder[i].target_ns - r->ladder[i].client_ns
+					     : r->ladder[i].client_ns - r->ladder[i].target_ns;
+
+		assert_true(d >= k.rtt_ns / 2 && d <= k.rtt_ns / 2 + MS / 5);
+	}
+	assert_true(r->reply_ns >= 2 * k.rtt_ns);
+	free(run);
+}
+
 /* what this checks: a body of one byte under the MSS stalls; a full segment is never held */
 static void test_body_mss_boundary(void **state)
 {
@@ -813,6 +863,7 @@ int main(void)
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_check_evidence),
 		cmocka_unit_test(test_fix_notes),
+		cmocka_unit_test(test_ladder_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,12 +24,15 @@
  * @data: the captured bytes
  * @caplen: bytes captured
  * @wirelen: bytes on the wire
+ * @linktype: its link type: the capture's, or in a pcapng file its own
+ *            interface's (one file may hold several)
  */
 struct nt_frame {
 	int64_t t_ns;
 	const uint8_t *data;
 	uint32_t caplen;
 	uint32_t wirelen;
+	int linktype;
 };
 
 /**

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pcap_file.h - reading capture files (pcap, pcapng) through libpcap.
+ * pcap_file.h - reading capture files: pcap through libpcap, pcapng
+ * through our own block reader (nt/capture/pcapng_read.h).
  *
  * The only offline reader; it keeps <pcap/pcap.h> out of everything else.
  * Timestamps are nanoseconds whatever the file's precision (libpcap scales
@@ -44,7 +45,10 @@ int nt_pcap_file_fopen(FILE *fp, const char *name, struct nt_pcap_file **out, st
  * nt_pcap_file_linktype() - the capture's link type (LINKTYPE_/DLT_ value)
  * @f: the reader
  *
- * Return: the link type.
+ * A pcapng file's interfaces may each have their own; each frame carries
+ * its own (struct nt_frame's @linktype).
+ *
+ * Return: the link type; for pcapng, its first interface's.
  */
 int nt_pcap_file_linktype(const struct nt_pcap_file *f);
 
@@ -52,7 +56,8 @@ int nt_pcap_file_linktype(const struct nt_pcap_file *f);
  * nt_pcap_file_snaplen() - the capture's snapshot length
  * @f: the reader
  *
- * Return: the snapshot length from the file's header (or first interface).
+ * Return: the snapshot length from the file's header; for pcapng, that of
+ * the interface of the frame last returned (before any, the first one's).
  */
 unsigned nt_pcap_file_snaplen(const struct nt_pcap_file *f);
 
@@ -74,7 +79,12 @@ int nt_pcap_file_check_filter(const char *expr, struct nt_err *err);
  * @expr: pcap-filter(7) expression
  * @err: filled on failure
  *
- * Return: 0 or -EINVAL when it does not compile for this link type.
+ * For pcapng, the filter is compiled for each link type its interfaces
+ * have; the frames of a link type it does not compile for (an "ether" test
+ * on a raw-IP interface) match it nowhere.
+ *
+ * Return: 0 or -EINVAL when it does not compile for this link type (the
+ * first interface's).
  */
 int nt_pcap_file_set_filter(struct nt_pcap_file *f, const char *expr, struct nt_err *err);
 

@@ -72,6 +72,20 @@ struct nt_sockdiag_info {
 int nt_sockdiag_open(struct nt_sockdiag *sd, struct nt_err *err);
 
 /**
+ * nt_sockdiag_open_in() - open a NETLINK_SOCK_DIAG socket in another network namespace
+ * @sd: filled
+ * @netns_fd: the namespace (an open /proc/PID/ns/net)
+ * @err: on failure, one line
+ *
+ * The calling thread enters the namespace, opens the socket and returns to
+ * its own; the socket then sees that namespace's sockets only, for its
+ * whole life. Needs CAP_SYS_ADMIN (setns()).
+ *
+ * Return: 0 or a negative errno (-EPERM without CAP_SYS_ADMIN).
+ */
+int nt_sockdiag_open_in(struct nt_sockdiag *sd, int netns_fd, struct nt_err *err);
+
+/**
  * nt_sockdiag_close() - close it; safe on a closed or zeroed one
  * @sd: the socket
  */

@@ -89,6 +89,14 @@ int nt_procnet_find_tcp(const char *text, uint16_t local_port, uint16_t remote_p
 			struct nt_procnet_tcp *out);
 
 /**
+ * nt_procnet_is_pid() - is this name of a /proc entry a process's (all digits)
+ * @name: the entry's name
+ *
+ * Return: true for "1234", false for "self", "net", "".
+ */
+bool nt_procnet_is_pid(const char *name);
+
+/**
  * nt_procnet_find_inode() - the socket line of a whole file's text with this inode
  * @text: the file's text, NUL-terminated
  * @inode: the socket's inode (as sock_diag's idiag_inode gives it)

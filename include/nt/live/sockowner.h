@@ -5,7 +5,8 @@
  *
  * For each end of a stalled connection: sock_diag (nt/lab/sockdiag.h) says
  * whether a socket with that local address and port exists in watch's
- * namespace, its inode and its tcp_info (rtt, ato, unacked, notsent); the
+ * network namespace or another of this host's (a container's: see
+ * nt/live/sockns.h), its inode and its tcp_info (rtt, ato, unacked, notsent); the
  * inode leads to the process through the /proc/PID/fd links ("socket:[N]"),
  * read once per socket and cached; the ping-pong flag and the quick-ACK
  * budget, which no tcp_info field has, come from that process's own
@@ -22,6 +23,7 @@
 
 #include "nt/err.h"
 #include "nt/lab/sockdiag.h"
+#include "nt/live/sockns.h"
 #include "nt/model/watch.h"
 
 #define NT_SOCKOWNER_CACHE 1024u
@@ -60,7 +62,10 @@ struct nt_sockowner_slot {
 
 /**
  * struct nt_sockowner - the lookups and their cache
- * @sd: the sock_diag socket
+ * @sd: the sock_diag socket in watch's own network namespace
+ * @ns: one in each other namespace of this host's processes (containers)
+ * @scanned_ns: when the processes' namespaces were last scanned again
+ *              (CLOCK_MONOTONIC), 0 not since nt_sockowner_open()
  * @slot: the cache
  * @next: the slot to reuse next
  * @remote: ends found not on this host: a connection's end cannot move
@@ -72,6 +77,8 @@ struct nt_sockowner_slot {
  */
 struct nt_sockowner {
 	struct nt_sockdiag sd;
+	struct nt_sockns ns;
+	int64_t scanned_ns;
 	struct nt_sockowner_slot slot[NT_SOCKOWNER_CACHE];
 	unsigned next;
 	struct nt_sockowner_remote remote[NT_SOCKOWNER_REMOTE];

@@ -133,6 +133,7 @@ struct nt_stall_rec {
  *            NT_STALL_BATCH. Past NT_STALL_KEPT stalls, a uniform sample
  *            of NT_STALL_KEPT of them.
  * @stall_ns_cap: allocated slots of @stall_ns
+ * @out_of_order: segments out of order, both directions (nt/model/reorder.h)
  * @total_ns: sum of the durations
  * @max_ns: longest
  * @sample_state: the sample's random numbers (a fixed seed: reports repeat)
@@ -171,6 +172,7 @@ struct nt_flow_result {
 	uint32_t by_delack[3];
 	int64_t *stall_ns;
 	uint32_t stall_ns_cap;
+	uint32_t out_of_order;
 	int64_t total_ns;
 	int64_t max_ns;
 	uint64_t sample_state;
@@ -201,6 +203,7 @@ struct nt_flow_result {
  * @flows: TCP flows seen
  * @flows_with_stalls: of which stalled
  * @stalls: stall episodes
+ * @out_of_order: segments out of order (nt/model/reorder.h)
  * @error: why reading stopped early (one line), NULL when read completely
  * @sub_us: some frame's time has digits below the microsecond: times are
  *          printed with nine decimals, else six (a microsecond capture)
@@ -217,6 +220,7 @@ struct nt_analysis_file {
 	uint64_t flows;
 	uint64_t flows_with_stalls;
 	uint64_t stalls;
+	uint64_t out_of_order;
 	char *error;
 	bool sub_us;
 };
@@ -230,6 +234,8 @@ struct nt_analysis_file {
  * @flows_with_stalls: flows with at least one stall
  * @stalls: stall episodes
  * @think_time: think-time episodes
+ * @out_of_order: segments out of order (nt/model/reorder.h), both directions
+ * @flows_out_of_order: flows with at least one
  * @by_delack: stalls per enum nt_delack_class
  * @by_dir: stalls per direction of the held data (enum nt_dir: NT_DIR_C2T,
  *          the flow's client held)
@@ -250,6 +256,8 @@ struct nt_analysis_summary {
 	uint64_t flows_with_stalls;
 	uint64_t stalls;
 	uint64_t think_time;
+	uint64_t out_of_order;
+	uint64_t flows_out_of_order;
 	uint64_t by_delack[3];
 	uint64_t by_dir[2];
 	int64_t total_stall_ns;
@@ -360,6 +368,19 @@ void nt_analysis_set_linktype(struct nt_analysis *an, int linktype, const char *
  * @an->oom; analysis goes on).
  */
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen);
+
+/**
+ * nt_analysis_frame_of() - nt_analysis_frame() for a frame of its own link type
+ * @an: the analysis
+ * @linktype: the frame's link type (a pcapng file's interfaces may differ)
+ * @t_ns: capture time, ns since the epoch
+ * @frame: captured bytes
+ * @caplen: how many
+ *
+ * Return: as nt_analysis_frame().
+ */
+int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns, const uint8_t *frame,
+			 size_t caplen);
 
 /**
  * nt_analysis_decode() - a frame, decoded for the analysis

@@ -18,6 +18,7 @@
 
 #include "nt/model/decode.h"
 #include "nt/model/flow.h"
+#include "nt/model/reorder.h"
 #include "nt/model/stall.h"
 
 #define NT_FLOWTAB_NIL UINT32_MAX
@@ -74,6 +75,7 @@ struct nt_flow_result;
  * @after_left: segments still to add to the first stall's timeline
  * @think_time: think-time episodes
  * @stall: the stall rule's state
+ * @reorder: its segments out of order (nt/model/reorder.h)
  * @first_t_ns: first packet
  * @flow: client/target roles and relative sequence numbers
  * @ring: the last segments, for the first stall's timeline
@@ -95,6 +97,7 @@ struct nt_flow_entry {
 	uint8_t after_left;
 	uint32_t think_time;
 	struct nt_stall_tracker stall;
+	struct nt_reorder reorder;
 	int64_t first_t_ns;
 	struct nt_flow flow;
 	struct nt_tl_seg ring[NT_FLOW_RING];

@@ -323,6 +323,50 @@ struct nt_predict_rx {
 	bool certain;
 };
 
+/* What a segment on a round's ladder carries (nt_predict_seg.role). */
+enum nt_predict_seg_role {
+	NT_PSEG_HEADER = 0, /* header bytes: H, or a full segment before it */
+	NT_PSEG_COALESCED,  /* the header's end and the body's start: H is B */
+	NT_PSEG_BODY,	    /* body bytes: B, or a segment after it */
+	NT_PSEG_PART_ACK,   /* the target's pure ACK of part of the header */
+	NT_PSEG_ACK,	    /* A: the target's first pure ACK of the whole header */
+	NT_PSEG_BODY_ACK,   /* a pure ACK after A (of the body) */
+	NT_PSEG_REPLY,	    /* the reply, and the ACK it carries */
+	NT_PSEG_ROLE_COUNT,
+};
+
+/** nt_predict_seg_role_name() - "header", "header+body", "body", "ACK", "reply" */
+const char *nt_predict_seg_role_name(enum nt_predict_seg_role role);
+
+/**
+ * struct nt_predict_seg - one segment of a round as the simulation sent it,
+ * at the nominal time of each end
+ * @client_ns: when it passes the client's veth end (where the capture is):
+ *             sent for a client segment, received for a target segment;
+ *             from the round's first write
+ * @target_ns: when it reaches (client segment) or leaves (target segment)
+ *             the target, on the same clock
+ * @bytes: payload bytes (the reply: all its bytes, in one event)
+ * @role: enum nt_predict_seg_role
+ * @c2t: client to target
+ * @first: H (header roles), B (body), the first ACK after A (body ACK), or
+ *         the reply that carried A
+ */
+struct nt_predict_seg {
+	int64_t client_ns;
+	int64_t target_ns;
+	uint32_t bytes;
+	uint8_t role;
+	bool c2t;
+	bool first;
+};
+
+/*
+ * The segments of a round's ladder kept, the reply always among them (a body
+ * of more is told as dropped).
+ */
+#define NT_PREDICT_LADDER_MAX 16
+
 /* A verdict's bit in nt_predict_round.verdicts. */
 #define NT_PREDICT_VERDICT_BIT(v) (1u << (unsigned)(v))
 
@@ -362,6 +406,14 @@ struct nt_predict_rx {
  *             in (where nagle-trace's evidence samples it)
  * @after: the target's state after the reply
  * @hypotheses: receiver states the model carries into the next round
+ * @ladder: the round's segments on the model's nominal path (the one that
+ *          gives @verdict), in the order they were sent, at that path's
+ *          nominal times
+ * @n_ladder: how many
+ * @ladder_dropped: segments past NT_PREDICT_LADDER_MAX, not kept
+ * @write_body_ns: when write(body) returned on that path (-1: no second write)
+ * @reply_ns: when the whole reply reached the client: how long the client
+ *            waited (-1: the path did not get there)
  * @disturbed: NT_SCHED_* bits of the observed schedule this round was
  *             predicted on (nt_predict_observe()); 0: the knobs' schedule
  * @disturbed_text: the line naming it (empty when @disturbed is 0)
@@ -395,10 +447,27 @@ struct nt_predict_round {
 	unsigned delayed_acks;
 	struct nt_predict_rx at_header;
 	struct nt_predict_rx after;
+	struct nt_predict_seg ladder[NT_PREDICT_LADDER_MAX];
+	unsigned n_ladder;
+	unsigned ladder_dropped;
+	int64_t write_body_ns;
+	int64_t reply_ns;
 	unsigned hypotheses;
 	unsigned disturbed;
 	char disturbed_text[NT_PREDICT_TEXT_MAX];
 };
+
+/**
+ * nt_predict_seg_why() - the decision that sent a segment of @r's ladder
+ * @r: the round
+ * @g: one of its segments
+ *
+ * Return: one of @r's decisions (H: @r->header, a held B: @r->release, A:
+ * @r->ack, ...), or NULL for a segment no decision of its own sent (a full
+ * segment before H or after B, an ACK past the first after A).
+ */
+const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r,
+						const struct nt_predict_seg *g);
 
 /*
  * The observed schedule (nt_predict_observe()): which part of what the
@@ -424,6 +493,10 @@ struct nt_predict_round {
  * @path_late_ns: the delay line (--rtt) released a frame of the round up
  *                to this long after its deadline (the forwarder was not
  *                scheduled); -1 without a delay line
+ * @gap_late_ns: of the header -> ACK gap at the capture, the part that was
+ *               the delay line's lateness (the header's and its ACK's, as
+ *               the forwarder measured each: nt_verdict_marks.path_late_ns);
+ *               0 or -1 when none
  */
 struct nt_predict_sched {
 	int64_t read_after_ns;
@@ -431,6 +504,7 @@ struct nt_predict_sched {
 	int64_t write_gap_ns;
 	int64_t pause_ns;
 	int64_t path_late_ns;
+	int64_t gap_late_ns;
 };
 
 /* A delay line's own lateness (tens of microseconds) is not a disturbance. */

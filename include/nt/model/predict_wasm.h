@@ -83,12 +83,12 @@ int nt_predict_knobs_set(const double *v, struct nt_predict_knobs *k, struct nt_
  * @len: size of @buf
  *
  * Each round carries the members `nagle-trace predict --format json` gives
- * it (the same names, the same values), and a `ladder`: the round's
- * segments in time order, each with the decision that sent it (`why`, a key
- * of the round's why object) at the model's nominal time, and `wait_ns`, when
- * the reply reaches the client. The summary adds the verdict counts, the
- * median wait and the client's data segments per request. On -EINVAL @buf
- * holds {"error": "..."}.
+ * it (the same names, the same values), the `ladder` among them: the
+ * round's segments as the simulation sent them, at the nominal times of
+ * both ends, each with the decision that sent it, and `client_wait_ns`,
+ * when the whole reply reached the client. The summary adds the verdict
+ * counts, the median of those waits and the client's data segments per
+ * request. On -EINVAL @buf holds {"error": "..."}.
  *
  * Return: the text's length, -EINVAL for knobs the model does not take,
  * -ENOSPC when @buf is too small.

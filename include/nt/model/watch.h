@@ -31,8 +31,13 @@
 
 /**
  * struct nt_sock_state - one end of a stalled connection, as this host sees it
- * @local: a socket with this end's address and port exists in the
- *         namespace watch runs in (sock_diag answered)
+ * @local: a socket with this end's address and port exists in a network
+ *         namespace of this host watch could look into: its own, or another
+ *         one's (a container's) when watch may enter it (sock_diag answered)
+ * @netns: the inode of the network namespace the socket was found in, as
+ *         /proc/PID/ns/net names it (net:[N]); 0 when not @local
+ * @foreign: @netns is not watch's own: the end is in a container or
+ *           another namespace of this host
  * @inode: the socket's inode (0 unknown)
  * @pid: the process holding it, -1 when no /proc/PID/fd names the inode
  * @comm: its command (/proc/PID/comm), "" unknown
@@ -51,6 +56,8 @@
 struct nt_sock_state {
 	bool local;
 	bool closed;
+	bool foreign;
+	uint64_t netns;
 	uint64_t inode;
 	int pid;
 	char comm[NT_WATCH_COMM_LEN];
@@ -173,6 +180,10 @@ struct nt_watch_sum {
  *       capture's error (an interface that went away)
  * @complete: nothing was dropped and the capture did not fail
  * @oom: the flow table ran out of memory: some frames were not analysed
+ * @netns: watch's own network namespace (its inode)
+ * @netns_seen: the other network namespaces of this host's processes found
+ * @netns_denied: of which watch could not enter (no CAP_SYS_ADMIN): their
+ *                sockets show as not on this host
  */
 struct nt_watch_end {
 	const char *ifname;
@@ -189,6 +200,9 @@ struct nt_watch_end {
 	const char *why;
 	bool complete;
 	bool oom;
+	uint64_t netns;
+	uint32_t netns_seen;
+	uint32_t netns_denied;
 };
 
 /**

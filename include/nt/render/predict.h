@@ -12,7 +12,7 @@
 #include "nt/model/predict.h"
 
 /* The JSON document's schema (docs/nagle-trace-predict.schema.json). */
-#define NT_JSON_SCHEMA_PREDICT 1
+#define NT_JSON_SCHEMA_PREDICT 2
 
 /**
  * struct nt_predict_doc - one prediction to report

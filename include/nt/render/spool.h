@@ -18,6 +18,16 @@
 FILE *nt_spool_new(void);
 
 /**
+ * nt_spool_error() - why writing to @spool failed, once ferror() says it did
+ * @spool: the spool
+ *
+ * Return: 0 when no write failed, -EFBIG when the spool reached the file
+ * size limit (`ulimit -f`), -ENOSPC when its file system is full, -EIO when
+ * the file does not say.
+ */
+int nt_spool_error(FILE *spool);
+
+/**
  * nt_spool_copy() - copy bytes @from .. @to of @spool to @out
  * @spool: the spool
  * @from: first offset

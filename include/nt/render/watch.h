@@ -12,7 +12,7 @@
 #include "nt/model/watch.h"
 
 /* The schema of watch's records (docs/nagle-trace-watch.schema.json). */
-#define NT_JSON_SCHEMA_WATCH 1
+#define NT_JSON_SCHEMA_WATCH 2
 
 /**
  * nt_watch_text_stall() - one stall, one line
@@ -23,14 +23,30 @@
  */
 int nt_watch_text_stall(FILE *out, const struct nt_watch_stall *st);
 
+struct nt_watch_jsonl;
+
+/**
+ * nt_watch_jsonl_new() - the template of the "stall" record (watch_jsonl.c)
+ *
+ * Return: the template, or NULL without memory.
+ */
+struct nt_watch_jsonl *nt_watch_jsonl_new(void);
+
+/**
+ * nt_watch_jsonl_free() - drop the template; NULL is fine
+ * @t: the template
+ */
+void nt_watch_jsonl_free(struct nt_watch_jsonl *t);
+
 /**
  * nt_watch_jsonl_stall() - one stall, one "stall" record
- * @out: the stream
+ * @t: the template, set to @st's values and printed
+ * @out: the stream, not flushed: the caller flushes after a batch of records
  * @st: the stall
  *
  * Return: 0, -ENOMEM or -EIO.
  */
-int nt_watch_jsonl_stall(FILE *out, const struct nt_watch_stall *st);
+int nt_watch_jsonl_stall(struct nt_watch_jsonl *t, FILE *out, const struct nt_watch_stall *st);
 
 /**
  * nt_watch_text_summary() - the summary: totals, capture counters, per process, per flow

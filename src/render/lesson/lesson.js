@@ -119,6 +119,79 @@
 		out.sort(function (x, y) { return x.t - y.t || x.side - y.side || x.k - y.k; });
 		return out;
 	}
+	/*
+	 * On a projector every label must read at 18 px or more. A ladder the
+	 * screen cannot show whole at that size is shown through a window of
+	 * its picture: narrowed to what projector mode still draws (side by
+	 * side, half the width each), and, when it is taller than the screen,
+	 * a band of it that follows the step, with what came before above it.
+	 * The picture is the C ladder's; only its viewBox changes, and back.
+	 */
+	var MIN_PX = 18.5;
+	function fit(f, on) {
+		var svg = f && $('svg.nt-ladder', f);
+		if (!svg || (!on && !svg.dataset.viewBox)) return;
+		if (!svg.dataset.viewBox) {
+			svg.dataset.viewBox = svg.getAttribute('viewBox');
+			svg.dataset.width = svg.getAttribute('width');
+			svg.dataset.height = svg.getAttribute('height');
+		}
+		/* The box's proportions follow width and height: they change with the view. */
+		svg.setAttribute('viewBox', svg.dataset.viewBox);
+		svg.setAttribute('width', svg.dataset.width);
+		svg.setAttribute('height', svg.dataset.height);
+		if (!on) return;
+		var full = svg.dataset.viewBox.split(' ').map(Number);
+		var x0 = full[2], x1 = 0, unit = 1e9, texts = [];
+		Array.prototype.forEach.call(svg.querySelectorAll('text, line, path, rect'), function (c) {
+			/* Not the background, which spans the whole picture. */
+			if (c.tagName === 'rect' && Number(c.getAttribute('width')) >= full[2]) return;
+			var cs = getComputedStyle(c);
+			if (cs.display === 'none' || (c.parentNode.tagName === 'text' ||
+			    !c.getBBox)) return;
+			var b = c.getBBox();
+			if (!b.width && !b.height) return;
+			x0 = Math.min(x0, b.x);
+			x1 = Math.max(x1, b.x + b.width);
+			if (c.tagName === 'text') {
+				unit = Math.min(unit, parseFloat(cs.fontSize));
+				if (cs.visibility === 'visible') texts.push(b);
+			}
+		});
+		if (x1 <= x0) return;
+		var need = MIN_PX / unit;
+		var boxW = svg.parentNode.clientWidth;
+		var maxH = parseFloat(getComputedStyle(svg).maxHeight) || innerHeight;
+		var vw = full[2], vh = full[3], vx = full[0], vy = full[1];
+		if (boxW / vw < need) {
+			vw = Math.min(full[2], Math.max(x1 - x0 + 16, boxW / need));
+			vx = Math.max(0, Math.min(full[2] - vw, (x0 + x1 - vw) / 2));
+		}
+		if (maxH / vh < need) {
+			vh = maxH / need;
+			var shown = svg.querySelectorAll('.nt-st:not(.nt-future)');
+			var last = shown.length ? shown[shown.length - 1].getBBox() : null;
+			vy = last ? last.y + last.height + 24 - vh : 0;
+			vy = Math.max(0, Math.min(full[3] - vh, vy));
+			/* No label cut by the window's top edge: start below it. */
+			texts.forEach(function (b) {
+				if (b.y < vy && b.y + b.height > vy) vy = b.y + b.height + 2;
+			});
+		}
+		svg.setAttribute('viewBox', [vx, vy, vw, vh].map(function (v) {
+			return v.toFixed(1);
+		}).join(' '));
+		svg.setAttribute('width', String(Math.round(vw)));
+		svg.setAttribute('height', String(Math.round(vh)));
+	}
+	/* Fit the figures on screen; give every other one its whole picture back. */
+	function fitShown(shown) {
+		var on = body.classList.contains('nt-projector');
+		Array.prototype.forEach.call(document.querySelectorAll('.nt-round'), function (x) {
+			if (shown.indexOf(x) < 0) fit(x, false);
+		});
+		shown.forEach(function (x) { fit(x, on); });
+	}
 	function renderSbs() {
 		var p = pair();
 		state.round = Math.max(1, Math.min(state.round, rounds(p[0]), rounds(p[1])));
@@ -142,6 +215,7 @@
 			showSteps(f, at, cur && cur.f === f ? cur.k : -1);
 			strip(t);
 		});
+		fitShown(p.map(figure).filter(Boolean));
 		$('#nt-step-title').textContent = state.step === 0 ?
 			'Both rounds, one clock: press \u2192 to step' :
 			'Step ' + state.step + ' of ' + ev.length + ': ' + cur.variant;
@@ -244,6 +318,7 @@
 			showSteps(f);
 			f.classList.toggle('nt-revealed', revealed(f));
 		}
+		fitShown(f ? [f] : []);
 		panel(f);
 		strip(t);
 		guess(f);

@@ -164,14 +164,14 @@
 			box.appendChild(r);
 		}
 		var max = 1;
-		pred.rounds.forEach(function (r) { max = Math.max(max, r.wait_ns); });
+		pred.rounds.forEach(function (r) { max = Math.max(max, r.client_wait_ns || 0); });
 		var cells = pred.rounds.map(function (r) {
-			var h = Math.max(0.15, Math.log(Math.max(r.wait_ns, 1e4) / 1e4) /
+			var h = Math.max(0.15, Math.log(Math.max(r.client_wait_ns || 0, 1e4) / 1e4) /
 				Math.log(Math.max(max, 2e4) / 1e4));
 			var b = el('button', { type: 'button', 'class': 'nt-cell v-' + r.verdict +
 				(r.index === pick ? ' nt-here' : ''), 'data-model-round': String(r.index),
 				style: '--h:' + h.toFixed(2),
-				title: 'round ' + r.index + ': ' + r.verdict + ', client waits ' + ms(r.wait_ns),
+				title: 'round ' + r.index + ': ' + r.verdict + ', client waits ' + ms(r.client_wait_ns || 0),
 				'aria-label': 'model round ' + r.index + ' ' + r.verdict });
 			if (!departs && meas[r.index] && meas[r.index] !== r.verdict &&
 			    r.verdicts.indexOf(meas[r.index]) < 0)
@@ -189,57 +189,140 @@
 		}
 	}
 
+	/*
+	 * Where each end of each segment goes down the page: the times are the
+	 * model's (each segment's client_ns and target_ns, write(body)'s
+	 * return), so a lane's points keep the simulation's order. One band per
+	 * instant: first what arrives then, then what leaves then, a row each, so
+	 * segments of one instant (no RTT, everything in one jiffy) stay apart.
+	 */
+	/*
+	 * Segments no decision of their own sent (the full segments of a long
+	 * body), one after another in the same direction and size, are one row:
+	 * "body 1448 B x12" at the first one's times.
+	 */
+	function collapse(ladder) {
+		var out = [];
+		ladder.forEach(function (s) {
+			var p = out[out.length - 1];
+			if (p && !s.why && !p.why && p.dir === s.dir && p.what === s.what &&
+			    p.bytes === s.bytes && !s.first) {
+				p.count++;
+				return;
+			}
+			out.push(Object.assign({ count: 1 }, s));
+		});
+		return out;
+	}
+
+	function rows(r, segs, top, stepH, arrH) {
+		var ends = [];
+		segs.forEach(function (s, i) {
+			var dep = s.dir === 'c2t' ? s.client_ns : s.target_ns;
+			var arr = s.dir === 'c2t' ? s.target_ns : s.client_ns;
+			ends.push({ t: dep, k: 1, i: i, dep: true });
+			if (arr !== dep) ends.push({ t: arr, k: 0, i: i, dep: false });
+		});
+		/* write(body) returns after B leaves, or before, when B waits in the queue. */
+		var b = segs.findIndex(function (s) { return s.what.indexOf('body') >= 0 && s.first; });
+		var wi = b < 0 ? segs.length : b + (r.body_held ? -0.5 : 0.5);
+		if (r.write_body_ns !== null)
+			ends.push({ t: r.write_body_ns, k: 1, i: wi, dep: true, w: true });
+		/* An instant's arrivals first (an ACK releases what leaves with it), then sends in order. */
+		ends.sort(function (x, y) { return x.t - y.t || x.k - y.k || x.i - y.i; });
+		var y = top, prev = null, at = {}, breaks = [];
+		ends.forEach(function (e) {
+			if (prev !== null && e.t - prev >= 5e6) {
+				breaks.push({ y: y + 4, gap: e.t - prev });
+				y += 30;
+			}
+			prev = e.t;
+			/* Room to say what the ladder left out, before the reply it always keeps. */
+			if (e.dep && e.i === segs.length - 1 && r.ladder_dropped) {
+				at.dropped = y + 8;
+				y += 34;
+			}
+			at[e.w ? 'w' : e.i + (e.dep ? 'd' : 'a')] = y;
+			/* write(body)'s mark needs room for the label of what leaves after it. */
+			y += e.w ? 40 : e.dep ? stepH : arrH;
+		});
+		return { at: at, breaks: breaks, bottom: y };
+	}
+
 	/* The round's ladder: client and target, each segment with the rule that sent it. */
 	function ladder(r) {
 		var box = $('#nt-model-ladder');
 		box.innerHTML = '';
-		var W = 640, L = 160, R = 500, top = 44, stepH = 62;
-		var segs = r.ladder;
-		var H = top + segs.length * stepH + 30;
+		var W = 640, L = 160, R = 500, top = 56, slant = 18;
+		var segs = collapse(r.ladder);
+		var pos = rows(r, segs, top, 48, 24);
+		var H = pos.bottom + 36;
 		var svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'nt-model-svg',
 			role: 'img', 'aria-label': 'model ladder, round ' + r.index }, undefined, true);
 		svg.appendChild(el('text', { x: L, y: 22, 'text-anchor': 'middle', 'class': 'nt-ml-end' },
 			'client', true));
 		svg.appendChild(el('text', { x: R, y: 22, 'text-anchor': 'middle', 'class': 'nt-ml-end' },
 			'target', true));
-		svg.appendChild(el('line', { x1: L, y1: 30, x2: L, y2: H - 10, 'class': 'nt-ml-axis' }, undefined, true));
-		svg.appendChild(el('line', { x1: R, y1: 30, x2: R, y2: H - 10, 'class': 'nt-ml-axis' }, undefined, true));
-		var prev = 0;
+		svg.appendChild(el('line', { x1: L, y1: 30, x2: L, y2: H - 24, 'class': 'nt-ml-axis' }, undefined, true));
+		svg.appendChild(el('line', { x1: R, y1: 30, x2: R, y2: H - 24, 'class': 'nt-ml-axis' }, undefined, true));
+		pos.breaks.forEach(function (b) {
+			svg.appendChild(el('text', { x: L - 8, y: b.y + 10, 'text-anchor': 'end',
+				'class': 'nt-ml-wait' }, '\u22ee ' + ms(b.gap), true));
+		});
+		if (r.write_body_ns !== null) {
+			var wy = pos.at.w;
+			svg.appendChild(el('line', { x1: L - 10, y1: wy, x2: L + 10, y2: wy,
+				'class': 'nt-ml-axis' }, undefined, true));
+			svg.appendChild(el('text', { x: L + 14, y: wy + 6, 'class': 'nt-ml-time' },
+				'write(body) +' + ms(r.write_body_ns), true));
+		}
 		segs.forEach(function (s, i) {
-			var y = top + i * stepH;
 			var c2t = s.dir === 'c2t';
-			var why = r.why[s.why];
-			if (s.t_ns - prev >= 5e6) {
-				var wait = el('text', { x: L - 8, y: y - 24, 'text-anchor': 'end',
-					'class': 'nt-ml-wait' }, '\u22ee ' + ms(s.t_ns - prev), true);
-				svg.appendChild(wait);
-			}
-			prev = s.t_ns;
-			svg.appendChild(el('text', { x: L - 8, y: y + 6, 'text-anchor': 'end',
-				'class': 'nt-ml-time' }, '+' + ms(s.t_ns), true));
+			var y0 = pos.at[i + 'd'];
+			var y1 = pos.at[i + 'a'] !== undefined ? pos.at[i + 'a'] : y0 + slant;
+			var yc = c2t ? y0 : y1; /* where it passes the client's end: the capture */
+			var x0 = c2t ? L : R, x1 = c2t ? R - 4 : L + 4, dx = c2t ? -1 : 1;
+			var held = s.why && s.why.rule === 'released_by_ack';
 			var g = el('g', { 'class': 'nt-ml-seg ' + (c2t ? 'nt-c2t' : 'nt-t2c') +
-				(s.why === 'release' ? ' nt-ml-held' : '') }, undefined, true);
-			g.appendChild(el('line', { x1: c2t ? L : R, y1: y, x2: c2t ? R - 8 : L + 8,
-				y2: y + 22, 'class': 'nt-ml-arrow' }, undefined, true));
-			g.appendChild(el('path', { d: c2t ? 'M' + (R - 12) + ',' + (y + 14) + ' L' + R + ',' +
-				(y + 23) + ' L' + (R - 16) + ',' + (y + 25) + 'Z' : 'M' + (L + 12) + ',' +
-				(y + 14) + ' L' + L + ',' + (y + 23) + ' L' + (L + 16) + ',' + (y + 25) + 'Z',
+				(held ? ' nt-ml-held' : '') }, undefined, true);
+			g.appendChild(el('line', { x1: x0, y1: y0, x2: x1, y2: y1, 'class': 'nt-ml-arrow' },
+				undefined, true));
+			g.appendChild(el('path', { d: 'M' + x1 + ',' + y1 + ' l' + (dx * 16) + ',-7 l0,14Z',
 				'class': 'nt-ml-head' }, undefined, true));
-			g.appendChild(el('text', { x: (L + R) / 2, y: y - 2, 'text-anchor': 'middle',
-				'class': 'nt-ml-label' }, s.what + (why ? ' \u2014 ' + why.rule : ''), true));
-			var tip = el('title', {}, why ? why.text : s.what, true);
-			g.appendChild(tip);
+			/* Above its start, clear of the line, which runs down and away from it. */
+			g.appendChild(el('text', { x: c2t ? L + 12 : R - 12, y: y0 - 8,
+				'text-anchor': c2t ? 'start' : 'end', 'class': 'nt-ml-label' }, s.what + (s.bytes ? ' ' + s.bytes + ' B' : '') +
+				(s.count > 1 ? ' \u00d7' + s.count : '') +
+				(s.why ? ' \u2014 ' + s.why.rule : ''), true));
+			g.appendChild(el('text', { x: L - 8, y: yc + 6, 'text-anchor': 'end',
+				'class': 'nt-ml-time' }, '+' + ms(s.client_ns), true));
+			g.appendChild(el('title', {}, s.why ? s.why.text : s.what, true));
 			svg.appendChild(g);
 		});
-		svg.appendChild(el('text', { x: (L + R) / 2, y: H - 8, 'text-anchor': 'middle',
-			'class': 'nt-ml-time' }, 'the client waits ' + ms(r.wait_ns), true));
+		if (r.ladder_dropped)
+			svg.appendChild(el('text', { x: (L + R) / 2, y: pos.at.dropped,
+				'text-anchor': 'middle', 'class': 'nt-ml-wait' }, '\u2026 ' + r.ladder_dropped +
+				' more segments before the reply', true));
+		svg.appendChild(el('text', { x: (L + R) / 2, y: H - 6, 'text-anchor': 'middle',
+			'class': 'nt-ml-time' }, r.client_wait_ns === null ? 'the reply never came' :
+			'the client waits ' + ms(r.client_wait_ns), true));
 		box.appendChild(svg);
+		/*
+		 * On a projector no label may read under 18 px: a ladder with more
+		 * rows is drawn smaller, so its text is set larger to make up for it.
+		 */
+		if (document.body.classList.contains('nt-projector') && svg.getScreenCTM()) {
+			var px = parseFloat(getComputedStyle(svg).fontSize) * svg.getScreenCTM().a;
+			if (px > 0 && px < 18.5)
+				svg.style.fontSize = (parseFloat(getComputedStyle(svg).fontSize) * 18.5 / px)
+					.toFixed(1) + 'px';
+		}
 		var list = el('ol', { 'class': 'nt-ml-why' });
-		segs.forEach(function (s) {
-			var why = r.why[s.why];
+		r.ladder.forEach(function (s) {
+			if (!s.why) return;
 			var li = el('li');
-			li.appendChild(el('strong', {}, s.what + ': '));
-			li.appendChild(document.createTextNode(why ? why.text + ' (' + why.rule + ')' : ''));
+			li.appendChild(el('strong', {}, s.what + ' +' + ms(s.client_ns) + ': '));
+			li.appendChild(document.createTextNode(s.why.text + ' (' + s.why.rule + ')'));
 			list.appendChild(li);
 		});
 		var v = el('li');
@@ -268,13 +351,14 @@
 		sec.classList.toggle('nt-departs', departs);
 		dep.textContent = !base.measured ? 'Predicted only: nothing on this page was measured.' :
 			departs ? 'What-if, not measured: ' + changed.join(', ') +
-				' differ from the recorded run (' + base.variant + ').' :
+				(changed.length === 1 ? ' differs' : ' differ') + ' from the recorded run (' +
+				base.variant + ').' :
 			'The recorded run\u2019s knobs: the model beside what was measured.';
 		var s = pred.summary;
 		pick = Math.max(1, Math.min(pick, pred.rounds.length));
 		stats.textContent = s.verdicts.stalled + ' of ' + s.rounds + ' rounds stalled; ' +
-			'the client waits ' + ms(s.median_wait_ns) + ' (median, at the model\u2019s nominal ' +
-			'times); ' +
+			'the client waits ' + ms(s.median_wait_ns) + ' (median, on the model\u2019s nominal ' +
+			'path); ' +
 			s.packets_per_request.toFixed(1) + ' client packets per request; MSS ' +
 			pred.knobs.mss + ', ping-pong threshold ' + pred.knobs.pingpong_thresh + '.';
 		sec.dataset.stalled = String(s.verdicts.stalled);
@@ -316,6 +400,13 @@
 			update();
 		}
 	}).observe(document.body, { attributes: true, attributeFilter: ['data-round', 'data-variant'] });
+	/* Projector mode and the what-if view size the ladder's text (ladder()): draw it again. */
+	var modes = document.body.className;
+	new MutationObserver(function () {
+		if (document.body.className === modes) return;
+		modes = document.body.className;
+		update();
+	}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 	WebAssembly.compile(bytes(b64.textContent)).then(function (mod) {
 		return WebAssembly.instantiate(mod, imports(mod));

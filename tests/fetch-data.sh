@@ -4,7 +4,8 @@
 # fetched once by README's set-up command (as root):
 #
 #  - the corpus of real captures (tests/corpus/README.md): upstream tarballs
-#    of Debian source packages (tcpdump, nDPI, Wireshark, tcpflow, dpkt),
+#    of Debian source packages (tcpdump, nDPI, Wireshark, tcpflow, dpkt,
+#    dnscap, gopacket, termshark),
 #    fetched with `apt-get source --download-only`, checked against their
 #    .dsc, only the captures kept, in .cache/corpus (tests/CMakeLists.txt's
 #    default NT_CORPUS_DIR);

@@ -24,7 +24,7 @@
  * hand-over comes every few microseconds, and a thread that sleeps lets its
  * (virtual) CPU go idle: the first version, which slept at once, made 8,829
  * futex() calls for 7,930 batches and its threads took turns instead of
- * overlapping (docs/performance.md, "Round 3").
+ * overlapping (commit 079a30a).
  * Sleeping is safe against a lost wake-up: the sleeper sets its flag, then
  * checks the counter again, both under @mu; the other side stores its
  * counter, then reads the flag (both sequentially consistent, so one of

@@ -15,6 +15,7 @@
 #include "nt/exitcode.h"
 #include "nt/output.h"
 #include "nt/render/format.h"
+#include "nt/render/labels.h"
 
 static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 {
@@ -77,6 +78,8 @@ static int check_files(const struct nt_analyze_opts *o)
 
 static int run(const struct nt_analyze_opts *o)
 {
+	const struct nt_format *fmt = nt_format_find(o->out.format, NT_FORMAT_ANALYSIS);
+	struct nt_analysis_params params = o->params;
 	struct nt_analyze_trouble trouble;
 	struct nt_annotate annotate;
 	struct nt_analysis an;
@@ -88,7 +91,9 @@ static int run(const struct nt_analyze_opts *o)
 		if (nt_pcap_file_check_filter(o->filter, &err) < 0)
 			return nt_cmd_usage_error("analyze", err.msg);
 	}
-	if (nt_analysis_init(&an, &o->params) < 0) {
+	/* Every stall kept only for a report that lists them: 56 bytes a stall. */
+	params.keep_stalls = fmt->lists_stalls;
+	if (nt_analysis_init(&an, &params) < 0) {
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;
 	}
@@ -115,6 +120,12 @@ static int run(const struct nt_analyze_opts *o)
 	}
 	if (an.oom)
 		fprintf(stderr, "nagle-trace: analyze: out of memory: the report is incomplete\n");
+	if (an.sum.evicted_full) {
+		char full[160];
+
+		fprintf(stderr, "nagle-trace: analyze: warning: %s; the report is incomplete\n",
+			nt_label_table_full(&an, full, sizeof(full)));
+	}
 	nt_annotate_fini(&annotate);
 	nt_analysis_fini(&an);
 	return code;

@@ -29,6 +29,7 @@
 #include "nt/model/annotate.h"
 #include "nt/output.h"
 #include "nt/render/fmt.h"
+#include "nt/render/format.h"
 #include "nt/render/run.h"
 
 /**
@@ -172,6 +173,9 @@ static void progress(const struct run_cmd *rc, unsigned i)
 /* Every fix in its own lab, until a signal; returns 0 or a negative errno (reported). */
 static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 {
+	/* Every stall kept only for a report that lists them: 56 bytes a stall. */
+	rc->opt.params.keep_stalls =
+		nt_format_find(rc->opt.out.format, NT_FORMAT_ANALYSIS)->lists_stalls;
 	for (unsigned i = 0; i < rc->opt.n_fixes; i++) {
 		struct nt_userrun_config uc;
 		int ret;

@@ -636,6 +636,15 @@ int64_t nt_lab_wire_late_since(struct nt_lab *lab,
 	return late_ns;
 }
 
+void nt_lab_wire_late_copy(struct nt_lab *lab, struct nt_wire_late_log out[NT_WIRE_DIRS])
+{
+	if (strcmp(lab->delay_line, "wire") != 0) {
+		memset(out, 0, sizeof(struct nt_wire_late_log) * NT_WIRE_DIRS);
+		return;
+	}
+	nt_wire_late_copy(&lab->wire, out);
+}
+
 int nt_lab_side_parse(const char *name, enum nt_lab_side *side)
 {
 	if (strcmp(name, "client") == 0)

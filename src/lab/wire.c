@@ -223,6 +223,15 @@ int nt_wire_stats(struct nt_wire *w, struct nt_wire_stats *st, struct nt_err *er
 	return ret;
 }
 
+void nt_wire_late_copy(struct nt_wire *w, struct nt_wire_late_log out[NT_WIRE_DIRS])
+{
+	if (w->running)
+		pthread_mutex_lock(&w->lock);
+	memcpy(out, w->late, sizeof(w->late));
+	if (w->running)
+		pthread_mutex_unlock(&w->lock);
+}
+
 void nt_wire_close(struct nt_wire *w)
 {
 	uint64_t one = 1;

@@ -144,3 +144,23 @@ int64_t nt_wire_hist_quantile_ns(const struct nt_wire_hist *h, double q)
 	}
 	return h->max_ns;
 }
+
+void nt_wire_late_add(struct nt_wire_late_log *log, const struct nt_wire_late *e)
+{
+	log->e[log->added % NT_WIRE_LATE_LOG] = *e;
+	log->added++;
+}
+
+int64_t nt_wire_late_find(const struct nt_wire_late_log *log, const struct nt_wire_late *key)
+{
+	uint64_t n = log->added < NT_WIRE_LATE_LOG ? log->added : NT_WIRE_LATE_LOG;
+
+	for (uint64_t i = log->added - n; i < log->added; i++) {
+		const struct nt_wire_late *e = &log->e[i % NT_WIRE_LATE_LOG];
+
+		if (e->seq == key->seq && e->ack == key->ack && e->len == key->len &&
+		    e->flags == key->flags)
+			return e->late_ns;
+	}
+	return -1;
+}

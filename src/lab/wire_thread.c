@@ -58,6 +58,7 @@
 
 #include "nt/clock.h"
 #include "nt/lab/wire.h"
+#include "nt/model/decode.h"
 
 /* Frames read per pass before due frames get another look. */
 #define WIRE_DRAIN_BATCH 64
@@ -207,6 +208,32 @@ static int next_dir(const struct nt_wire *w, int64_t *deadline_ns)
 	return best;
 }
 
+/*
+ * The segment's lateness, by its TCP header, for the verdict: a round's
+ * header and its ACK crossed here, and the part of the gap between them
+ * that is this thread's lateness is not the target's (nt_verdict_marks).
+ * Decoded with the capture's own decoder, past the virtio_net_hdr every
+ * slot begins with; a frame it cannot read is not remembered.
+ */
+static void note_late(struct nt_wire *w, int d, const uint8_t *slot, uint32_t len, int64_t late_ns)
+{
+	const size_t vnet = sizeof(struct virtio_net_hdr);
+	struct nt_tcp_packet pkt;
+	struct nt_wire_late e;
+
+	if (len <= vnet ||
+	    nt_decode_frame(NT_LINKTYPE_ETHERNET, slot + vnet, len - vnet, &pkt) != NT_DECODE_OK)
+		return;
+	e = (struct nt_wire_late){ .seq = pkt.seq,
+				   .ack = pkt.ack,
+				   .len = pkt.payload_bytes,
+				   .flags = pkt.flags,
+				   .late_ns = late_ns > 0 ? late_ns : 0 };
+	pthread_mutex_lock(&w->lock);
+	nt_wire_late_add(&w->late[d], &e);
+	pthread_mutex_unlock(&w->lock);
+}
+
 static void send_head(struct pass *p, int d, int64_t now_ns)
 {
 	struct nt_wire *w = p->w;
@@ -221,6 +248,7 @@ static void send_head(struct pass *p, int d, int64_t now_ns)
 	} else {
 		ds->forwarded++;
 		nt_wire_hist_add(&ds->lateness, now_ns - s->deadline_ns);
+		note_late(w, d, data, s->len, now_ns - s->deadline_ns);
 	}
 	nt_wire_queue_pop(&w->queue[d]);
 }

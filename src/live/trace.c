@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -70,7 +71,23 @@ struct pipeline {
 	struct nt_evidence *evidence;
 	struct nt_lab *lab;
 	uint64_t wire_late_seen[NT_WIRE_DIRS][NT_WIRE_HIST_BUCKETS];
+	struct nt_wire_late_log *wire_late;
 };
+
+/*
+ * How late the delay line forwarded @seg, from @ctx, its NT_WIRE_DIRS logs as
+ * last copied (run->segment_late).
+ */
+static int64_t segment_late(const void *ctx, const struct nt_segment *seg)
+{
+	const struct nt_wire_late_log *logs = ctx;
+	const struct nt_wire_late key = {
+		.seq = seg->seq, .ack = seg->ack, .len = seg->payload_bytes, .flags = seg->flags
+	};
+
+	return nt_wire_late_find(
+		&logs[seg->dir == NT_DIR_C2T ? NT_WIRE_TO_TARGET : NT_WIRE_TO_CLIENT], &key);
+}
 
 static void fill_sockaddr(struct sockaddr_storage *ss, int family, const struct in6_addr *addr,
 			  uint16_t port)
@@ -265,8 +282,11 @@ static int retire_below(struct pipeline *pl, unsigned n, struct nt_err *err)
 
 	note_mss(pl);
 	/* The model judges these rounds on a path as late as the forwarder was. */
-	if (pl->lab)
+	if (pl->lab) {
 		pl->run->path_late_ns = nt_lab_wire_late_since(pl->lab, pl->wire_late_seen);
+		if (pl->wire_late)
+			nt_lab_wire_late_copy(pl->lab, pl->wire_late);
+	}
 	ret = nt_run_retire(pl->run, n, pl->sink);
 	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
 }
@@ -544,19 +564,33 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	int ret;
 
 	memset(&evidence, 0, sizeof(evidence));
+	/* The delay line's lateness per segment, for the verdict (run->segment_late). */
+	if (opt->rtt_ns > 0) {
+		pl.wire_late = calloc(NT_WIRE_DIRS, sizeof(*pl.wire_late));
+		if (!pl.wire_late)
+			return nt_err_set(err, -ENOMEM, "allocate the delay line's lateness log");
+	}
 	ret = nt_lab_up(&lab, &lab_cfg, err);
-	if (ret < 0)
+	if (ret < 0) {
+		free(pl.wire_late);
 		return ret;
+	}
 	tm->lab_ns = lap(&t);
 	/* In the client namespace: its tcp_rmem is the target's, both copied from the first. */
 	nt_kernel_facts_read(&kf);
 	describe_run(run, opt, &lab, &kf);
 	start_prediction(run, opt, &kf);
+	if (pl.wire_late) {
+		run->segment_late = segment_late;
+		run->segment_late_ctx = pl.wire_late;
+	}
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	if (ret == 0)
 		ret = nt_lab_wire_dropped(&lab, &run->counts.wire_dropped, err);
 	/* For the rounds nt_run_finish() retires, after the lab is down. */
 	run->path_late_ns = nt_lab_wire_late_since(&lab, pl.wire_late_seen);
+	if (pl.wire_late)
+		nt_lab_wire_late_copy(&lab, pl.wire_late);
 	nt_lab_down(&lab);
 	pl.lab = NULL;
 	/* Closing the capture, the sockets and the lab (packet_release() waits for RCU). */
@@ -571,5 +605,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 		if (ret < 0)
 			nt_err_set(err, ret, "write the report");
 	}
+	run->segment_late = NULL; /* it reads the log, freed here */
+	free(pl.wire_late);
 	return ret;
 }

@@ -183,15 +183,17 @@ static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt
 }
 
 /* The flow's first stall and the segments around it, from the ring (oldest first, R included). */
-static void set_first(struct nt_flow_result *r, struct nt_flow_entry *e,
+static void set_first(struct nt_analysis *an, struct nt_flow_result *r, struct nt_flow_entry *e,
 		      const struct nt_stall_episode *ep)
 {
+	const struct nt_flow_ring *ring = nt_flowtab_ring(&an->tab, e);
+
 	r->first = *ep;
 	r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	for (unsigned k = 0; k < e->ring_n; k++) {
 		unsigned at = (e->ring_head + NT_FLOW_RING - e->ring_n + k) % NT_FLOW_RING;
 
-		r->timeline[r->n_timeline++] = e->ring[at];
+		r->timeline[r->n_timeline++] = ring->seg[at];
 	}
 	e->after_left = NT_FLOW_AFTER;
 }
@@ -310,7 +312,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		if (!r)
 			return -ENOMEM;
 		e->res = r;
-		set_first(r, e, ep);
+		set_first(an, r, e, ep);
 		an->files[an->n_files - 1].flows_with_stalls++;
 		an->sum.flows_with_stalls++;
 	} else if (e->after_left && ep->held_t_ns < r->first.held_t_ns) {
@@ -327,7 +329,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (keep_duration(r, ep->stall_ns) < 0 || keep_rec(r, ep) < 0)
+	if (keep_duration(r, ep->stall_ns) < 0 || (an->params.keep_stalls && keep_rec(r, ep) < 0))
 		return -ENOMEM;
 	r->stalls++;
 	r->total_ns += ep->stall_ns;
@@ -415,8 +417,9 @@ static void flow_start(struct nt_analysis *an, struct nt_analysis_file *f, struc
  * flow state matters only for what a SYN sets (syn_seen, mss), so most
  * packets of a stalling flow skip this part.
  */
-static void note_timeline(struct nt_flow_entry *e, const struct nt_tcp_packet *pkt, enum nt_dir dir,
-			  int64_t t_ns, uint64_t frame)
+static void note_timeline(struct nt_analysis *an, struct nt_flow_entry *e,
+			  const struct nt_tcp_packet *pkt, enum nt_dir dir, int64_t t_ns,
+			  uint64_t frame)
 {
 	struct nt_segment seg;
 
@@ -427,14 +430,14 @@ static void note_timeline(struct nt_flow_entry *e, const struct nt_tcp_packet *p
 	struct nt_tl_seg tl = {
 		.t_ns = t_ns,
 		.frame = frame,
-		.dir = dir,
+		.dir = (uint8_t)dir,
 		.flags = pkt->flags,
 		.seq_rel = seg.seq_rel,
 		.ack_rel = seg.ack_rel,
 		.len = pkt->payload_bytes,
 	};
 	if (!e->res) {
-		e->ring[e->ring_head] = tl;
+		nt_flowtab_ring(&an->tab, e)->seg[e->ring_head] = tl;
 		e->ring_head = (e->ring_head + 1) % NT_FLOW_RING;
 		if (e->ring_n < NT_FLOW_RING)
 			e->ring_n++;
@@ -490,7 +493,7 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 		flow_start(an, f, e, &p->pkt, src_first);
 	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
 	e->packets++;
-	note_timeline(e, &p->pkt, dir, p->t_ns, frame);
+	note_timeline(an, e, &p->pkt, dir, p->t_ns, frame);
 	count_reordered(an, f, e, &p->pkt, dir, p->t_ns);
 
 	struct nt_stall_seg ss = {
@@ -681,6 +684,11 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 	sum_add(&an->sum, &part->sum);
 	an->oom |= part->oom;
 	return 0;
+}
+
+bool nt_analysis_complete(const struct nt_analysis *an)
+{
+	return !an->oom && !an->sum.files_damaged && !an->sum.evicted_full;
 }
 
 static int cmp_result(const void *a, const void *b)

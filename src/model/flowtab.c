@@ -24,6 +24,9 @@
 #define KEY_WORDS (sizeof(struct nt_flow_key) / 8)
 
 _Static_assert(sizeof(struct nt_flow_key) == 40, "key is five whole words, no padding");
+_Static_assert(sizeof(struct nt_tl_seg) == 32, "a ring is four cache lines");
+_Static_assert(offsetof(struct nt_flow_entry, first_t_ns) <= (size_t)7 * 64,
+	       "what every packet reads is seven cache lines");
 
 /* Word @i of a key, as its bytes lie in memory. */
 static inline uint64_t load_word(const struct nt_flow_key *k, size_t i)
@@ -109,6 +112,7 @@ int nt_flowtab_init(struct nt_flowtab *tab, uint32_t max_flows, int64_t idle_ns,
 void nt_flowtab_fini(struct nt_flowtab *tab)
 {
 	free(tab->e);
+	free(tab->ring);
 	free(tab->lru);
 	free(tab->bucket);
 	memset(tab, 0, sizeof(*tab));
@@ -257,6 +261,7 @@ static int grow(struct nt_flowtab *tab)
 	uint32_t nb = tab->mask + 1;
 	uint32_t *bucket = NULL;
 	struct nt_flowtab_lru *lru;
+	struct nt_flow_ring *ring;
 	struct nt_flow_entry *e;
 
 	if (n > tab->max_flows || n < tab->n_alloc)
@@ -272,9 +277,17 @@ static int grow(struct nt_flowtab *tab)
 	if (!lru)
 		goto free_bucket;
 	tab->lru = lru;
-	e = realloc(tab->e, (size_t)n * sizeof(*e));
+	ring = realloc(tab->ring, (size_t)n * sizeof(*ring));
+	if (!ring)
+		goto free_bucket;
+	tab->ring = ring;
+	/* realloc() keeps 16-byte alignment only: a new array, the old copied in. */
+	e = aligned_alloc(_Alignof(struct nt_flow_entry), (size_t)n * sizeof(*e));
 	if (!e)
 		goto free_bucket;
+	if (tab->n_alloc)
+		memcpy(e, tab->e, (size_t)tab->n_alloc * sizeof(*e));
+	free(tab->e);
 	tab->e = e;
 	if (bucket)
 		rehash(tab, bucket, nb);

@@ -328,6 +328,8 @@ struct nt_psim {
 	/* the observed schedule (predict_sched.c): NULL on the knobs' own */
 	const struct nt_predict_sched *sched;
 	unsigned sched_parts;
+	/* the part of H -> A the delay line's lateness was measured to be (0: none) */
+	int64_t gap_late_ns;
 	struct nt_ptime req_whole;
 	bool req_whole_seen;
 	bool late_read_done;
@@ -455,6 +457,12 @@ bool nt_psim_late_read(struct nt_psim *s);
 struct nt_ptime nt_psim_reply_at(struct nt_psim *s);
 /** nt_psim_path_late() - how late the delay line may release a frame this round (0: on time) */
 int64_t nt_psim_path_late(const struct nt_psim *s);
+
+/**
+ * nt_psim_gap_late() - how much of the round's header -> ACK gap was the delay
+ * line's lateness, as measured (nt_predict_sched.gap_late_ns; 0: none)
+ */
+int64_t nt_psim_gap_late(const struct nt_psim *s);
 /** nt_psim_write_gap() - the client's write gap in effect this round */
 int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed);
 /** nt_predict_sched_shift() - a late round start moves the target's last receive back */

@@ -31,6 +31,7 @@ void nt_predict_sched_unknown(struct nt_predict_sched *out)
 		.write_gap_ns = -1,
 		.pause_ns = -1,
 		.path_late_ns = -1,
+		.gap_late_ns = -1,
 	};
 }
 
@@ -174,6 +175,11 @@ struct nt_ptime nt_psim_reply_at(struct nt_psim *s)
 int64_t nt_psim_path_late(const struct nt_psim *s)
 {
 	return (s->sched_parts & NT_SCHED_PATH) ? s->sched->path_late_ns : 0;
+}
+
+int64_t nt_psim_gap_late(const struct nt_psim *s)
+{
+	return s->gap_late_ns;
 }
 
 int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed)

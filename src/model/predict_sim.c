@@ -98,6 +98,7 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->at_header = (struct nt_predict_rx){ 0 };
 	s->sched = p->sched_parts ? &p->sched : NULL;
 	s->sched_parts = p->sched_parts;
+	s->gap_late_ns = p->sched.gap_late_ns > 0 ? p->sched.gap_late_ns : 0;
 	s->req_whole_seen = false;
 	s->late_read_done = false;
 	s->body_ack_seen = false;
@@ -169,12 +170,14 @@ static void window(const struct nt_psim *s, struct nt_pwindow *w)
  * H -> A (pure) -> B, judged by nt_verdict_rule()'s two halves: the order
  * of the marks, then the gap, which the model knows as a range. The
  * threshold is on the target's delay, so the path's RTT, which a prompt ACK
- * takes as well, is added to it (run.c, verdict_threshold_ns()).
+ * takes as well, is added to it (run.c, verdict_threshold_ns()), and so is
+ * the part of the gap the delay line's lateness was measured to be (run.c,
+ * verdict_path_late_ns()).
  */
 static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 {
 	const struct nt_pwindow *w = &s->window;
-	int64_t thr = s->k->threshold_ns + s->k->rtt_ns;
+	int64_t thr = s->k->threshold_ns + s->k->rtt_ns + nt_psim_gap_late(s);
 	/*
 	 * Events are ordered by their index on the timeline: the rule's only
 	 * use of time beyond H -> A is whether write(body) returned after A.
@@ -225,7 +228,8 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 		break;
 	default:
 		NT_PSIM_WHY(&s->out->verdict_why, why, NT_SAY_WINDOW, s->verdict, w->lo, w->hi,
-			    w->delay_lo, w->delay_hi, s->k->rtt_ns, s->k->threshold_ns);
+			    w->delay_lo, w->delay_hi, s->k->rtt_ns, s->k->threshold_ns,
+			    nt_psim_gap_late(s));
 		break;
 	}
 	if (!s->b.seen || !s->out->body_held)

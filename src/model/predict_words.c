@@ -243,18 +243,21 @@ static const char *target_words(const struct nt_predict_why *w, struct nt_predic
 static const char *verdict_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
 	const int64_t *n = w->n;
-	char list[64];
+	char list[64], late[48] = "";
 
 	switch (w->say) {
 	case NT_SAY_WINDOW:
 		/* The gap at the capture: the target's delay plus the path's RTT. */
+		if (n[7])
+			snprintf(late, sizeof(late), ", the delay line %.3f ms late",
+				 nt_ns_to_ms(n[7]));
 		return put(
 			b,
-			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms) "
+			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms%s) "
 			"against a threshold of %.3f ms%s",
 			nt_verdict_name((enum nt_verdict)n[0]), nt_ns_to_ms(n[1]),
 			nt_ns_to_ms(n[2]), nt_ns_to_ms(n[3]), nt_ns_to_ms(n[4]), nt_ns_to_ms(n[5]),
-			nt_ns_to_ms(n[6]),
+			late, nt_ns_to_ms(n[6]),
 			w->rule == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
 			: w->rule == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
 							   : "");

@@ -102,6 +102,7 @@ static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k
 	nt_run_observe_schedule(run->scratch, n, at_target ? 0 : run->cfg.rtt_ns / 2,
 				&run->prev_reply_read_ns, &run->sched);
 	run->sched.path_late_ns = run->path_late_ns;
+	run->sched.gap_late_ns = r->marks.path_late_ns;
 	if (nt_predict_observe(&run->predict, &run->sched))
 		run->disturbed_rounds++;
 	nt_predict_measured(&run->predict, r->verdict);
@@ -129,6 +130,33 @@ static int64_t verdict_threshold_ns(const struct nt_run *run)
 	return c->threshold_ns + (at_target ? 0 : c->rtt_ns);
 }
 
+/*
+ * The part of H -> A the delay line's lateness explains (nt_verdict_marks):
+ * at the client, H crossed it to the target and A crossed it back, so the
+ * gap holds both segments' lateness, as the forwarder measured each. At the
+ * target, H is captured after the delay line and A before it: none.
+ */
+static int64_t verdict_path_late_ns(const struct nt_run *run, const struct nt_round *r)
+{
+	const struct nt_run_config *c = &run->cfg;
+	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
+	const long marks[] = { r->marks.h, r->marks.a };
+	int64_t sum = 0;
+
+	if (at_target || c->rtt_ns <= 0 || !run->segment_late)
+		return 0;
+	for (unsigned i = 0; i < 2; i++) {
+		int64_t late;
+
+		if (marks[i] < 0)
+			continue;
+		late = run->segment_late(run->segment_late_ctx, &run->scratch[marks[i]].seg);
+		if (late > 0)
+			sum += late;
+	}
+	return sum;
+}
+
 static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
 {
 	struct nt_round r;
@@ -141,6 +169,10 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 		return (int)n;
 	nt_rounds_assemble(run->scratch, (size_t)n, &run->cfg.shape, verdict_threshold_ns(run), k,
 			   1, &r);
+	/* A slow H -> A may be the delay line's: judged again less its measured lateness. */
+	r.marks.path_late_ns = verdict_path_late_ns(run, &r);
+	if (r.marks.path_late_ns)
+		nt_verdict_round(&r, verdict_threshold_ns(run));
 	if (k == 1)
 		run->first_start_ns = r.start_ns;
 	if (re)

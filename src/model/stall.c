@@ -25,8 +25,15 @@
  *    unacknowledged (tcp_nagle_check() -> tcp_minshall_check(): snd_sml,
  *    the end of the last small segment, must be acknowledged). A sender seen
  *    with two at once (neither a retransmission nor carrying FIN, which
- *    tcp_send_fin() pushes with TCP_NAGLE_OFF) has TCP_NODELAY set: nothing
- *    of its is held by Nagle, for the rest of the connection;
+ *    tcp_send_fin() pushes with TCP_NAGLE_OFF, nor sent in urgent mode) has
+ *    TCP_NODELAY set: nothing of its is held by Nagle, for the rest of the
+ *    connection;
+ *  - "not in urgent mode": from send(MSG_OOB) until the peer acknowledges
+ *    the urgent byte (tcp_urg_mode(): snd_una != snd_up), tcp_nagle_test()
+ *    sends every segment at once, so such segments are no evidence of
+ *    TCP_NODELAY and nothing waits behind them (termshark's telnet capture:
+ *    telnetd's Synch after an Interrupt Process, three small segments in
+ *    flight, then the prompt held behind its output as before);
  *  - "not a retransmission", and any data from A cancels H: an RTO or a fast
  *    retransmit also produces a late ACK followed by data; that is loss, not
  *    Nagle (Karn's rule keeps retransmitted data out of RTT samples, too);
@@ -181,6 +188,24 @@ static int64_t side_answer_lo(const struct nt_stall_side *a)
 int64_t nt_stall_rtt(const struct nt_stall_tracker *tr, enum nt_dir dir)
 {
 	return side_rtt(&tr->side[dir]);
+}
+
+/*
+ * Urgent mode, as tcp_urg_mode() has it: a segment with URG, or one sent
+ * before the peer acknowledged the last one with URG. The urgent pointer
+ * itself is not read: the end of the segment that carried URG bounds SND.UP.
+ */
+static bool in_urgent_mode(struct nt_stall_side *a, const struct nt_stall_side *b,
+			   const struct nt_stall_seg *seg, uint32_t end)
+{
+	bool was = a->urg_seen && (!b->ack_seen || nt_seq_after(a->urg_end, b->ack_max));
+
+	if (seg->flags & NT_TCP_URG) {
+		a->urg_end = end;
+		a->urg_seen = true;
+		return true;
+	}
+	return was;
 }
 
 static bool is_pure_ack(const struct nt_stall_seg *seg)
@@ -347,7 +372,9 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 	}
 
 	if (seg->len > 0) {
-		bool fin = seg->flags & (NT_TCP_SYN | NT_TCP_FIN);
+		bool urgent = in_urgent_mode(a, b, seg, end);
+		/* What tcp_nagle_test() lets past Nagle: a FIN, urgent mode. */
+		bool pushed = (seg->flags & (NT_TCP_SYN | NT_TCP_FIN)) || urgent;
 		bool small;
 
 		if (seg->has_ts)
@@ -359,7 +386,7 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 			b->answer_frame = seg->frame_index;
 		}
 		/* A second small segment while the last is unacknowledged: no Nagle. */
-		if (small && !retx && !fin && a->small_seen && b->ack_seen &&
+		if (small && !retx && !pushed && a->small_seen && b->ack_seen &&
 		    nt_seq_after(a->small_end, b->ack_max))
 			a->nagle_off = true;
 
@@ -370,7 +397,7 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 			a->small_end = end;
 			a->small_seen = true;
 		}
-		if (!retx && small && !fin && !a->nagle_off) {
+		if (!retx && small && !pushed && !a->nagle_off) {
 			a->state = NT_STALL_HELD;
 			a->h_t_ns = seg->t_ns;
 			a->h_seq = seg->seq;

@@ -36,7 +36,7 @@
 static void summary(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
-	char tot[128];
+	char tot[128], full[160];
 
 	fputs("<p>", out);
 	for (size_t i = 0; i < an->n_files; i++) {
@@ -69,6 +69,11 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 		s->think_time,
 		an->oom ? " <span class=\"notmet\">Out of memory: results are incomplete.</span>"
 			: "");
+	if (s->evicted_full)
+		fprintf(out,
+			"<p><span class=\"notmet\">Incomplete: %s (raise <code>--max-flows</code>)."
+			"</span></p>\n",
+			nt_label_table_full(an, full, sizeof(full)));
 }
 
 static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,

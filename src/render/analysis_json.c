@@ -114,9 +114,11 @@ static struct json_object *summary_json(bool *oom, const struct nt_analysis *an)
 	nt_json_put(oom, sum, "evicted_idle", nt_json_u64(s->evicted_idle));
 	nt_json_put(oom, sum, "evicted_full", nt_json_u64(s->evicted_full));
 	nt_json_put(oom, sum, "files_damaged", nt_json_u64(s->files_damaged));
-	/* Out of memory, or a file that could not be read to its end: not every frame is in it. */
-	nt_json_put(oom, sum, "incomplete",
-		    json_object_new_boolean(an->oom || s->files_damaged > 0));
+	/*
+	 * Out of memory, a file that could not be read to its end, or flows
+	 * evicted from a full table while active: stalls may be missing.
+	 */
+	nt_json_put(oom, sum, "incomplete", json_object_new_boolean(!nt_analysis_complete(an)));
 	return sum;
 }
 
@@ -274,7 +276,7 @@ static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool
 			first = false;
 			ret = nt_json_layout_write(l, out);
 			if (!ret && record)
-				ret = nt_json_line_end(out);
+				ret = nt_json_record_end(out);
 		}
 	}
 	if (!oom && !ret && !record)

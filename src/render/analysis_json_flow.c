@@ -444,7 +444,7 @@ int nt_json_flow_write_record(struct nt_json_flow *t, FILE *out)
 	if (!l)
 		return nt_json_line(out, t->record);
 	ret = nt_json_layout_write(l, out);
-	return ret ? ret : nt_json_line_end(out);
+	return ret ? ret : nt_json_record_end(out);
 }
 
 struct nt_json_flow *nt_json_flow_new(void)

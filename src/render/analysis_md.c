@@ -27,7 +27,7 @@
 static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
 	const struct nt_analysis_summary *s = &an->sum;
-	char tot[128];
+	char tot[128], full[160];
 
 	for (size_t i = 0; i < an->n_files; i++) {
 		const struct nt_analysis_file *f = &an->files[i];
@@ -56,6 +56,9 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 		nt_label_lost_sum(s->stalled_wall_min_ns, s->stalled_wall_ns, s->total_stall_ns,
 				  s->stalls, tot, sizeof(tot)),
 		s->think_time, an->oom ? " (out of memory: results are incomplete)" : "");
+	if (s->evicted_full)
+		fprintf(out, "\n**Incomplete:** %s (raise `--max-flows`).\n",
+			nt_label_table_full(an, full, sizeof(full)));
 }
 
 static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,

@@ -140,7 +140,7 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 {
 	const struct nt_analysis_summary *s = &an->sum;
 	const char *why, *fix;
-	char lost[128];
+	char lost[128], full[160];
 	int ret;
 
 	if (v->run)
@@ -193,5 +193,8 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 		fprintf(out, "  why: %s;\n  fix: %s\n", why, fix);
 	if (an->oom)
 		fputs("  warning: out of memory, results are incomplete\n", out);
+	if (s->evicted_full)
+		fprintf(out, "  warning: %s; results are incomplete (raise --max-flows)\n",
+			nt_label_table_full(an, full, sizeof(full)));
 	return ferror(out) ? -EIO : 0;
 }

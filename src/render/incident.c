@@ -8,7 +8,8 @@
  * conclusion first; the before/after table; the request -> answer latency
  * distribution of each fix as a picture (a Mermaid bar chart in Markdown, an
  * SVG the size of a slide in HTML); which requests stalled (the first
- * INCIDENT_STALLS_MAX with their time and cost); the target's sockets as
+ * INCIDENT_STALLS_MAX per fix, each with its request's number, start and
+ * request -> answer time, and its cost: run_stalled.c); the target's sockets as
  * sampled (ping-pong, ato, quick-ACK budget); the first stall's ladder; and
  * the command that reproduces the run. The HTML page loads nothing: its
  * style is inline and it has no script.
@@ -19,7 +20,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "nt/model/annotate.h"
 #include "nt/model/conclusion.h"
 #include "nt/render/analysis.h"
 #include "nt/render/escape.h"
@@ -174,38 +174,6 @@ static void md_latency(FILE *out, const struct nt_run_report *r)
 	fputs("]\n```\n", out);
 }
 
-static void md_stalls(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_annot_list *l = r->annot;
-	int64_t t0 = r->an->n_files ? r->an->files[0].first_t_ns : 0;
-
-	if (!r->an->sum.stalls) {
-		fprintf(out, "\n`%s`: no stall.\n", r->ri->fix);
-		return;
-	}
-	fprintf(out, "\n`%s`: %" PRIu64 " stall%s", r->ri->fix, r->an->sum.stalls,
-		nt_plural(r->an->sum.stalls));
-	if (!l || !l->n_stalls) {
-		fputs(" (not listed: the run kept no list).\n", out);
-		return;
-	}
-	fprintf(out,
-		"%s\n\n| # | at (ms into the capture) | held at | last sent (bytes) | ACK after "
-		"| cost |\n|---:|---:|---|---:|---:|---:|\n",
-		l->n_stalls > INCIDENT_STALLS_MAX ? ", the first ten:" : ":");
-	for (size_t i = 0; i < l->n_stalls && i < INCIDENT_STALLS_MAX; i++) {
-		const struct nt_annot_stall *s = &l->stalls[i];
-		char at[NT_FMT_MS_LEN], ack[NT_FMT_MS_LEN], cost[NT_FMT_MS_LEN];
-
-		fprintf(out, "| %zu | %s | %s | %" PRIu32 " | %s ms (%s) | %s ms |\n", i + 1,
-			nt_fmt_ms_trunc(s->held_t_ns - t0, at, sizeof(at)),
-			s->dir == NT_DIR_C2T ? "client" : "target", s->held_len,
-			nt_fmt_ms_trunc(s->ack_delay_ns, ack, sizeof(ack)),
-			nt_delack_name(s->delack),
-			nt_fmt_ms_trunc(s->stall_ns, cost, sizeof(cost)));
-	}
-}
-
 static void md_sockets(FILE *out, const struct nt_run_report *r)
 {
 	const struct nt_runinfo *ri = r->ri;
@@ -283,7 +251,7 @@ int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, siz
 		md_latency(out, &runs[i]);
 	fputs("\n## Which requests stalled\n", out);
 	for (size_t i = 0; i < n; i++)
-		md_stalls(out, &runs[i]);
+		nt_run_stalled_markdown(out, runs[i].ri, INCIDENT_STALLS_MAX);
 	fputs("\n## The target's sockets, as sampled\n\nFrom the target namespace's "
 	      "`/proc/net/tcp`: ping-pong mode (the receiver delays every ACK, "
 	      "`__tcp_ack_snd_check()`), quick-ACK budget left (`icsk_ack.quick`), and `ato`.\n",
@@ -307,7 +275,7 @@ static const char page_css[] =
 	"table{border-collapse:collapse;margin:.6em 0;display:block;overflow-x:auto;"
 	"max-width:100%}\n"
 	"th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left}\n"
-	"td.n{text-align:right}\n"
+	"td.n{text-align:right;white-space:nowrap}\n"
 	"code,pre{font:14px/1.4 ui-monospace,monospace}\n"
 	"pre{background:#f6f8fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}\n"
 	"figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
@@ -394,41 +362,6 @@ static void html_latency(FILE *out, const struct nt_run_report *r)
 		"font-family=\"sans-serif\">ms (red: a delayed-ACK stall's range)</text>\n"
 		"</svg></figure>\n",
 		SLIDE_W / 2, SLIDE_H - 20);
-}
-
-static void html_stalls(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_annot_list *l = r->annot;
-	int64_t t0 = r->an->n_files ? r->an->files[0].first_t_ns : 0;
-
-	fputs("<p><code>", out);
-	html_text(out, r->ri->fix);
-	fprintf(out, "</code>: %" PRIu64 " stall%s%s</p>\n", r->an->sum.stalls,
-		nt_plural(r->an->sum.stalls),
-		!r->an->sum.stalls			 ? ""
-		: l && l->n_stalls > INCIDENT_STALLS_MAX ? ", the first ten:"
-							 : ":");
-	if (!l || !l->n_stalls)
-		return;
-	fputs("<table>\n<tr><th>#</th><th>at (ms into the capture)</th><th>held at</th><th>last "
-	      "sent "
-	      "(bytes)</th><th>ACK after</th><th>cost</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < l->n_stalls && i < INCIDENT_STALLS_MAX; i++) {
-		const struct nt_annot_stall *s = &l->stalls[i];
-		char at[NT_FMT_MS_LEN], ack[NT_FMT_MS_LEN], cost[NT_FMT_MS_LEN];
-
-		fprintf(out,
-			"<tr><td class=\"n\">%zu</td><td class=\"n\">%s</td><td>%s</td><td "
-			"class=\"n\">%" PRIu32 "</td><td class=\"n\">%s ms (%s)</td><td "
-			"class=\"n\">%s ms</td></tr>\n",
-			i + 1, nt_fmt_ms_trunc(s->held_t_ns - t0, at, sizeof(at)),
-			s->dir == NT_DIR_C2T ? "client" : "target", s->held_len,
-			nt_fmt_ms_trunc(s->ack_delay_ns, ack, sizeof(ack)),
-			nt_delack_name(s->delack),
-			nt_fmt_ms_trunc(s->stall_ns, cost, sizeof(cost)));
-	}
-	fputs("</table>\n", out);
 }
 
 static void html_sockets(FILE *out, const struct nt_run_report *r)
@@ -589,7 +522,7 @@ int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t 
 		html_latency(out, &runs[i]);
 	fputs("<h2>Which requests stalled</h2>\n", out);
 	for (size_t i = 0; i < n; i++)
-		html_stalls(out, &runs[i]);
+		nt_run_stalled_html(out, runs[i].ri, INCIDENT_STALLS_MAX);
 	fputs("<h2>The target's sockets, as sampled</h2>\n<p>From the target namespace's "
 	      "<code>/proc/net/tcp</code>: ping-pong mode (the receiver delays every ACK, "
 	      "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",

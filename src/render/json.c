@@ -212,6 +212,10 @@ static struct json_object *round_json(bool *oom, const struct nt_run *run,
 	nt_json_put_i64(oom, o, "rtt_ns", r->rtt_ns, r->rtt_ns >= 0);
 	nt_json_put_i64(oom, o, "header_ack_gap_ns", r->gap_ns, r->gap_ns >= 0);
 	nt_json_put_i64(oom, o, "ack_body_gap_ns", r->release_ns, r->release_ns >= 0);
+	/* Only with a delay line that was late: the gap less this is the target's. */
+	if (r->marks.path_late_ns > 0)
+		nt_json_put(oom, o, "header_ack_wire_late_ns",
+			    json_object_new_int64(r->marks.path_late_ns));
 	nt_json_put(oom, o, "client_data_segments",
 		    json_object_new_int((int)r->client_data_segments));
 	nt_json_put(oom, o, "body_written_after_ack",

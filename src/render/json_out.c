@@ -199,7 +199,12 @@ int nt_json_line(FILE *out, struct json_object *o)
 
 int nt_json_line_end(FILE *out)
 {
-	return fputc('\n', out) == EOF || fflush(out) == EOF ? write_failed() : 0;
+	return nt_json_record_end(out) < 0 || fflush(out) == EOF ? write_failed() : 0;
+}
+
+int nt_json_record_end(FILE *out)
+{
+	return fputc('\n', out) == EOF ? write_failed() : 0;
 }
 
 int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth, bool more)

@@ -241,3 +241,13 @@ const char *nt_label_stall_cost(const struct nt_run_config *c, int64_t lo_ns, in
 	}
 	return buf;
 }
+
+const char *nt_label_table_full(const struct nt_analysis *an, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "the flow table was full (--max-flows %" PRIu32 "): %" PRIu64
+		 " active flow%s evicted, stalls on them may be missed",
+		 an->params.max_flows, an->sum.evicted_full,
+		 an->sum.evicted_full == 1 ? " was" : "s were");
+	return buf;
+}

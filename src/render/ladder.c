@@ -297,7 +297,7 @@ static int footers(const struct nt_ladder *l)
 {
 	int n = 0;
 
-	while (n < 3 && l->footer[n])
+	while (n < NT_LADDER_FOOTERS && l->footer[n])
 		n++;
 	return n;
 }

@@ -4,6 +4,7 @@
  * nt/render/pick.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,9 @@ int nt_pick_offer(struct nt_pick *p, const struct nt_round_view *rv)
 	p->has_evidence = rv->evidence != NULL;
 	if (rv->evidence)
 		p->evidence = *rv->evidence;
+	p->disturbed[0] = '\0';
+	if (rv->predicted && rv->predicted->disturbed)
+		snprintf(p->disturbed, sizeof(p->disturbed), "%s", rv->predicted->disturbed_text);
 	p->set = true;
 	return 0;
 }

@@ -20,8 +20,9 @@
 #include "nt/render/labels.h"
 #include "nt/render/run.h"
 
-/* Target sockets the text block lists; the JSON has them all. */
+/* Target sockets and stalled requests the text block lists; the JSON has them all. */
 #define TEXT_SOCKETS_MAX 8
+#define TEXT_STALLED_MAX 10
 
 /* JSON keys of the counters, as the trace document names them. */
 static const char *const counter_keys[NT_RUN_COUNTER_COUNT] = {
@@ -241,6 +242,7 @@ void nt_run_text_header(FILE *out, const struct nt_runinfo *ri)
 	}
 	capture_text(out, ri);
 	exchanges_text(out, ri);
+	nt_run_stalled_text(out, ri, TEXT_STALLED_MAX);
 	counters_line(out, ri);
 	sockets_text(out, ri);
 	if (ri->notes[0])
@@ -454,6 +456,8 @@ struct json_object *nt_run_json(bool *oom, const struct nt_runinfo *ri)
 	nt_json_put(oom, o, "interrupted", json_object_new_boolean(ri->interrupted));
 	nt_json_put(oom, o, "capture", capture_json(oom, ri));
 	nt_json_put(oom, o, "exchanges", exchanges_json(oom, ri));
+	nt_json_put(oom, o, "stalled_requests", nt_run_stalled_json(oom, ri));
+	nt_json_put(oom, o, "stalled_requests_dropped", nt_json_u64(ri->stalled_dropped));
 	nt_json_put(oom, o, "counters", counters_json(oom, ri));
 	nt_json_put(oom, o, "target_sockets", sockets_json(oom, ri));
 	nt_json_put_str(oom, o, "notes", ri->notes[0] ? ri->notes : NULL);

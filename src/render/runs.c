@@ -136,27 +136,76 @@ static void before_after(FILE *out, const char *name, int64_t a, int64_t b)
 }
 
 /*
+ * The stalled requests of a run: how many (a request that stalled twice
+ * counts once: its stalls are found one after the other), whose data was
+ * held in most, and the mean request -> answer time of those answered.
+ */
+static void stalled_requests(const struct nt_runinfo *ri, uint64_t *n_req, bool *by_client,
+			     int64_t *mean_answer_ns)
+{
+	uint64_t last = 0, client = 0, answered = 0;
+	int64_t sum = 0;
+
+	*n_req = 0;
+	for (size_t i = 0; i < ri->n_stalled; i++) {
+		struct nt_run_stalled_view v;
+
+		nt_run_stalled_view(ri, i, &v);
+		client += v.s->held_by_client;
+		if (v.s->request && v.s->request == last)
+			continue;
+		last = v.s->request;
+		(*n_req)++;
+		if (v.answer_ns >= 0) {
+			sum += v.answer_ns;
+			answered++;
+		}
+	}
+	*by_client = client * 2 > ri->n_stalled;
+	*mean_answer_ns = answered ? sum / (int64_t)answered : -1;
+}
+
+/*
  * Stalls behind a healthy median: the request -> answer time ends at the
  * answer's first segment, so a reply whose tail was held (a hold at the
  * target) or a few stalled requests among many leave p50 small. Named with
- * the stalls' own mean duration.
+ * the stalls' own mean duration, and which of the two it is, from the
+ * requests they were tied to.
  */
 void nt_run_hidden_stalls(FILE *out, const struct nt_run_report *r, const char *bullet,
 			  const char *code_open, const char *code_close)
 {
 	const struct nt_analysis_summary *s = &r->an->sum;
-	char m[NT_FMT_MS_LEN], p[NT_FMT_MS_LEN];
+	const struct nt_runinfo *ri = r->ri;
+	char m[NT_FMT_MS_LEN], p[NT_FMT_MS_LEN], a[NT_FMT_MS_LEN];
+	uint64_t n_req;
+	bool by_client;
+	int64_t mean_answer_ns;
 
-	if (!s->stalls || r->ri->turns.p50_ns < 0 ||
-	    r->ri->turns.p50_ns * 4 >= s->total_stall_ns / (int64_t)s->stalls)
+	if (!s->stalls || ri->turns.p50_ns < 0 ||
+	    ri->turns.p50_ns * 4 >= s->total_stall_ns / (int64_t)s->stalls)
 		return;
+	stalled_requests(ri, &n_req, &by_client, &mean_answer_ns);
 	fprintf(out,
 		"%s%s%s%s: %" PRIu64 " stall%s of %s ms each on average hide behind a request -> "
-		"answer p50 of %s ms: the held data left after the answer's first segment (or "
-		"only some requests stalled)\n",
-		bullet, code_open, r->ri->fix, code_close, s->stalls, nt_plural(s->stalls),
+		"answer p50 of %s ms: ",
+		bullet, code_open, ri->fix, code_close, s->stalls, nt_plural(s->stalls),
 		nt_fmt_ms_trunc(s->total_stall_ns / (int64_t)s->stalls, m, sizeof(m)),
-		nt_fmt_ms_trunc(r->ri->turns.p50_ns, p, sizeof(p)));
+		nt_fmt_ms_trunc(ri->turns.p50_ns, p, sizeof(p)));
+	if (!ri->n_stalled)
+		fputs("the held data left after the answer's first segment, or only some requests "
+		      "stalled\n",
+		      out);
+	else if (by_client && mean_answer_ns >= 0)
+		fprintf(out,
+			"only %" PRIu64 " of %" PRIu64 " requests stalled, and those took %s ms "
+			"from request to answer on average\n",
+			n_req, ri->turns.started, nt_fmt_ms_trunc(mean_answer_ns, a, sizeof(a)));
+	else
+		fprintf(out,
+			"the held data left after the answer's first segment (the target's reply "
+			"tail, in %" PRIu64 " of %" PRIu64 " requests)\n",
+			n_req, ri->turns.started);
 }
 
 void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t n,

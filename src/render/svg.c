@@ -24,6 +24,10 @@
 #include "nt/render/render.h"
 #include "nt/render/svg.h"
 
+/* A disturbed line is up to NT_PREDICT_TEXT_MAX characters: wrapped to the panel's width. */
+#define DISTURBED_LINES 3
+#define DISTURBED_COLS	96
+
 /**
  * struct panel - one run's panel being described
  * @l: what the ladder draws
@@ -33,6 +37,8 @@
  * @footer: @l's footer line (markup)
  * @path: @l's second footer line with an RTT: the path (markup)
  * @cost: @l's third, a stalled round's cost on that path (markup)
+ * @disturbed: the lines after those: the round's disturbed line, wrapped,
+ *             or how many of the run's rounds were (markup)
  */
 struct panel {
 	struct nt_ladder l;
@@ -42,6 +48,7 @@ struct panel {
 	char footer[256];
 	char *path;
 	char *cost;
+	char *disturbed[DISTURBED_LINES];
 };
 
 static void break_text(const struct nt_ladder *l, int64_t gap_ns, bool in_stall, char *label,
@@ -104,6 +111,8 @@ static void panel_fini(struct panel *p)
 	free(p->subtitle);
 	free(p->path);
 	free(p->cost);
+	for (unsigned i = 0; i < DISTURBED_LINES; i++)
+		free(p->disturbed[i]);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -128,7 +137,64 @@ static int path_footers(struct panel *p, const struct nt_run_config *c, bool sta
 	return 0;
 }
 
-static int panel_init(struct panel *p, const struct nt_run *run, const struct nt_round_view *rv)
+/* The first footer slot free after the ones already set. */
+static unsigned footers_used(const struct nt_ladder *l)
+{
+	unsigned n = 0;
+
+	while (n < NT_LADDER_FOOTERS && l->footer[n])
+		n++;
+	return n;
+}
+
+/*
+ * The round was played on a schedule the knobs do not allow (the programs
+ * were not scheduled in time, nt_predict_observe()): the line the text and
+ * JSON reports carry, wrapped at a space within DISTURBED_COLS, the last
+ * line cut with an ellipsis if it still does not fit. A round that was not
+ * disturbed in a run with others that were: how many.
+ */
+static int disturbed_footers(struct panel *p, const struct nt_run *run, const char *text)
+{
+	char all[NT_PREDICT_TEXT_MAX + 48];
+	const char *s = all;
+	unsigned slot = footers_used(&p->l);
+
+	if (text && text[0])
+		snprintf(all, sizeof(all), "disturbed: %s", text);
+	else if (run->disturbed_rounds)
+		snprintf(all, sizeof(all),
+			 "disturbed: %u round%s of this run, judged on the schedule the programs "
+			 "kept",
+			 run->disturbed_rounds, run->disturbed_rounds == 1 ? "" : "s");
+	else
+		return 0;
+	for (unsigned i = 0; i < DISTURBED_LINES && *s && slot < NT_LADDER_FOOTERS; i++) {
+		size_t len = strlen(s), cut = len;
+		char line[DISTURBED_COLS + 4];
+
+		if (len > DISTURBED_COLS) {
+			cut = DISTURBED_COLS;
+			while (cut > DISTURBED_COLS / 2 && s[cut] != ' ')
+				cut--;
+		}
+		if (i + 1 == DISTURBED_LINES && cut < len)
+			snprintf(line, sizeof(line), "%.*s...", (int)(DISTURBED_COLS - 3), s);
+		else
+			snprintf(line, sizeof(line), "%.*s", (int)cut, s);
+		p->disturbed[i] = markup("", line, "");
+		if (!p->disturbed[i])
+			return -ENOMEM;
+		p->l.footer[slot++] = p->disturbed[i];
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return 0;
+}
+
+static int panel_init(struct panel *p, const struct nt_run *run, const struct nt_round_view *rv,
+		      const char *disturbed)
 {
 	const struct nt_run_config *c = &run->cfg;
 	const struct nt_round *r = rv->round;
@@ -166,7 +232,8 @@ static int panel_init(struct panel *p, const struct nt_run *run, const struct nt
 		 c->capture_at && strcmp(c->capture_at, "target") == 0 ? "target" : "client");
 	p->l.title = p->title;
 	p->l.subtitle = p->subtitle;
-	if (c->rtt_ns > 0 && path_footers(p, c, stalled) < 0) {
+	if ((c->rtt_ns > 0 && path_footers(p, c, stalled) < 0) ||
+	    disturbed_footers(p, run, disturbed) < 0) {
 		panel_fini(p);
 		return -ENOMEM;
 	}
@@ -275,7 +342,7 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *pic
 
 	for (unsigned i = 0; !ret && i < n_runs; i++)
 		if (nt_pick_get(&picks[i], &rv))
-			ret = panel_init(&panels[i], &runs[i], &rv);
+			ret = panel_init(&panels[i], &runs[i], &rv, picks[i].disturbed);
 	/* Two passes over the rows: the document's height first, then the drawing. */
 	for (unsigned r = 0; !ret && r < n_rows; r++) {
 		unsigned n = n_runs - r * cols < cols ? n_runs - r * cols : cols;
@@ -313,8 +380,9 @@ out:
 
 int nt_svg_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
 {
+	const struct nt_predict_round *pr = rv->predicted;
 	struct panel p;
-	int height, ret = panel_init(&p, run, rv);
+	int height, ret = panel_init(&p, run, rv, pr && pr->disturbed ? pr->disturbed_text : NULL);
 
 	if (ret)
 		return ret;

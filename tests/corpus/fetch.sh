@@ -23,7 +23,10 @@ PKGS="tcpdump=4.99.3-1:tcpdump_4.99.3.orig.tar.gz
 ndpi=4.2-2:ndpi_4.2.orig.tar.gz
 wireshark=4.0.17-0+deb12u3:wireshark_4.0.17.orig.tar.bz2
 tcpflow=1.6.1-2:tcpflow_1.6.1.orig.tar.gz
-python-dpkt=1.9.8-1:python-dpkt_1.9.8.orig.tar.gz"
+python-dpkt=1.9.8-1:python-dpkt_1.9.8.orig.tar.gz
+dnscap=2.1.1-1:dnscap_2.1.1.orig.tar.xz
+gopacket=1.1.19-3:gopacket_1.1.19.orig.tar.gz
+termshark=2.4.0-1:termshark_2.4.0.orig.tar.gz"
 
 die() {
 	echo "fetch.sh: $*" >&2

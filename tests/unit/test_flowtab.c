@@ -87,6 +87,43 @@ static void test_both_directions(void **state)
 	nt_flowtab_fini(&tab);
 }
 
+/*
+ * The table grows by doubling (64 entries first): each entry stays on a
+ * cache line, and what a flow keeps, in its entry and in its ring apart,
+ * moves with it.
+ */
+static void test_growth_keeps_flows(void **state)
+{
+	enum { FLOWS = 300 };
+	struct nt_flowtab tab;
+	bool created, first;
+
+	(void)state;
+	assert_int_equal(nt_flowtab_init(&tab, 1024, 0, NULL, NULL), 0);
+	for (unsigned i = 0; i < FLOWS; i++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.2", (uint16_t)(1000 + i), "10.0.0.1", 80);
+		struct nt_flow_entry *e = look(&tab, &p, i, &created, &first);
+
+		assert_non_null(e);
+		assert_true(created);
+		e->packets = 7u + i;
+		nt_flowtab_ring(&tab, e)->seg[NT_FLOW_RING - 1].frame = 100000u + i;
+	}
+	assert_true(tab.n_alloc >= FLOWS && tab.n_alloc < 2 * FLOWS);
+	for (unsigned i = 0; i < FLOWS; i++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.1", 80, "10.0.0.2", (uint16_t)(1000 + i));
+		struct nt_flow_entry *e = look(&tab, &p, FLOWS + i, &created, &first);
+
+		assert_non_null(e);
+		assert_false(created);
+		assert_int_equal((uintptr_t)e % 64, 0);
+		assert_int_equal(e->packets, 7u + i);
+		assert_int_equal(nt_flowtab_ring(&tab, e)->seg[NT_FLOW_RING - 1].frame,
+				 100000u + i);
+	}
+	nt_flowtab_fini(&tab);
+}
+
 static void test_full_evicts_lru(void **state)
 {
 	struct evictions ev = { { 0 }, 0 };
@@ -156,6 +193,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_both_directions),
+		cmocka_unit_test(test_growth_keeps_flows),
 		cmocka_unit_test(test_full_evicts_lru),
 		cmocka_unit_test(test_idle_eviction),
 	};

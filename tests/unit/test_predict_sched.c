@@ -43,7 +43,7 @@ static struct nt_predict_knobs knobs(unsigned rounds)
 static struct nt_predict_sched sched(int64_t read_after, int64_t reply_after, int64_t gap,
 				     int64_t pause)
 {
-	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1 };
+	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1, -1 };
 }
 
 /* Rounds 1..n predicted; round @late (0: none) on @sc, the others on a quiet schedule. */
@@ -297,13 +297,37 @@ static void test_schedule_from_events(void **state)
 	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
 	assert_int_equal(sc.read_after_ns, 143809000 - 47794000);
 	assert_int_equal(sc.reply_after_ns, 1000);
-	assert_int_equal(sc.write_gap_ns, 1000);
+	assert_int_equal(sc.write_gap_ns, 5000);
 	assert_int_equal(sc.pause_ns, -1);
 	assert_int_equal(prev, 143851000);
 	/* A read of the reply that returned after the next write(header): no pause to tell. */
 	nt_run_observe_schedule(ev, 2, 5 * MS, &prev, &sc);
 	assert_int_equal(sc.pause_ns, -1);
 	assert_int_equal(sc.read_after_ns, -1); /* the request's end was not captured */
+}
+
+/*
+ * The client was not scheduled inside write(header) for 52 ms (the header
+ * had left, its delayed ACK came back meanwhile): the body is written late,
+ * a disturbed write gap, though write(body) followed write(header)'s return
+ * at once.
+ */
+static void test_gap_inside_write_header(void **state)
+{
+	const struct nt_event ev[] = {
+		seg(3000, NT_DIR_C2T, 1, 64),
+		seg(44 * MS, NT_DIR_T2C, 1, 0),
+		sys(0, 52 * MS, NT_SIDE_CLIENT, NT_CALL_WRITE_HEADER),
+		sys(52 * MS + 2000, 52 * MS + 9000, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY),
+	};
+	struct nt_predict_knobs k = knobs(2);
+	struct nt_predict_sched sc;
+	int64_t prev = NT_UNKNOWN;
+
+	(void)state;
+	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
+	assert_int_equal(sc.write_gap_ns, 52 * MS + 2000);
+	assert_int_equal(nt_predict_disturbed(&k, &sc), NT_SCHED_GAP);
 }
 
 /* The round begins 30 ms after the last reply was read: the pause, from the first write's entry. */
@@ -448,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_schedule_from_events),
 		cmocka_unit_test(test_pause_from_events),
 		cmocka_unit_test(test_fix_sentence_write_gap),
+		cmocka_unit_test(test_gap_inside_write_header),
 		cmocka_unit_test(test_fix_sentence_two_frame_header),
 		cmocka_unit_test(test_fix_sentence_quickack_sawtooth),
 		cmocka_unit_test(test_every_pure_ack_has_a_why),

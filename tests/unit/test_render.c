@@ -24,6 +24,7 @@
 #include "nt/render/ladder.h"
 #include "nt/render/pick.h"
 #include "nt/render/render.h"
+#include "nt/render/svg.h"
 #include "render_fixture.h"
 
 #define GOLDEN_DIR NT_TEST_DATA_DIR "/golden/render/"
@@ -606,6 +607,67 @@ static void test_lesson_page(void **state)
 	nt_run_fini(&run);
 }
 
+/*
+ * what this checks: a round the programs were not scheduled for carries its
+ * disturbed line in the SVG as in the other formats, wrapped at spaces to
+ * the panel's width, escaped; an undisturbed round in a run with disturbed
+ * ones says how many; a quiet run has no such line
+ */
+static void test_svg_disturbed(void **state)
+{
+	struct nt_predict_round pr = { .disturbed = NT_SCHED_READ | NT_SCHED_PATH };
+	struct collected c;
+	struct nt_run run;
+	struct nt_round_view rv;
+	char *got = NULL;
+	size_t size = 0;
+	FILE *fp;
+	const char *l1, *l2;
+
+	(void)state;
+	fixture_collect(&run, &c);
+	snprintf(pr.disturbed_text, sizeof(pr.disturbed_text), "%s",
+		 "the target read the request 15.0 ms after it arrived; the delay line forwarded "
+		 "a frame up to 16.4 ms late (it was not scheduled): the round is judged on that "
+		 "schedule & <more>");
+	rv = (struct nt_round_view){
+		.round = &c.rounds[0], .predicted = &pr, .ev = c.ev[0], .n = c.n[0]
+	};
+	fp = open_memstream(&got, &size);
+	assert_non_null(fp);
+	assert_int_equal(nt_svg_round(fp, &run, &rv), 0);
+	assert_int_equal(fclose(fp), 0);
+	l1 = strstr(got, ">disturbed: the target read the request 15.0 ms after it arrived; the "
+			 "delay line forwarded a</text>");
+	assert_non_null(l1);
+	l2 = strstr(l1, ">frame up to 16.4 ms late (it was not scheduled): the round is judged on "
+			"that schedule &amp; &lt;more&gt;</text>");
+	assert_non_null(l2);
+	free(got);
+
+	/* Not this round, but others of the run: how many. */
+	pr.disturbed = 0;
+	run.disturbed_rounds = 3;
+	got = NULL;
+	fp = open_memstream(&got, &size);
+	assert_non_null(fp);
+	assert_int_equal(nt_svg_round(fp, &run, &rv), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(got, ">disturbed: 3 rounds of this run, judged on the "
+				    "schedule the programs kept</text>"));
+	free(got);
+
+	run.disturbed_rounds = 0;
+	got = NULL;
+	fp = open_memstream(&got, &size);
+	assert_non_null(fp);
+	assert_int_equal(nt_svg_round(fp, &run, &rv), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_null(strstr(got, "disturbed"));
+	free(got);
+	nt_run_fini(&run);
+}
+
 /* Items of one round of the fixture as ladder items (arrows and ticks as svg.c makes them). */
 static size_t ladder_items(const struct collected *c, unsigned round, struct nt_ladder_item *items)
 {
@@ -810,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_golden_text_explain),
 		cmocka_unit_test(test_golden_markdown),
 		cmocka_unit_test(test_golden_svg),
+		cmocka_unit_test(test_svg_disturbed),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_two_runs),
 		cmocka_unit_test(test_markdown_mermaid),

@@ -1077,6 +1077,73 @@ static void test_run_finish_met(void **state)
 	assert_null(run->acc.rtt);
 }
 
+/* The delay line forwarded every client segment @ctx ns late, the target's on time. */
+static int64_t client_side_late(const void *ctx, const struct nt_segment *seg)
+{
+	return seg->dir == NT_DIR_C2T ? *(const int64_t *)ctx : 0;
+}
+
+/*
+ * A --rtt 10 exchange at the client: round 1's quick ACK reached the client
+ * 24 ms after the header (the delay line forwarded the header 14 ms late),
+ * rounds 2..4 stalled (the delayed ACK plus the RTT, the headers as late).
+ */
+static struct nt_run *late_path_setup(const int64_t *late_ns, const char *capture_at)
+{
+	struct nt_run *run = &the_run;
+	int64_t reply;
+
+	memset(run, 0, sizeof(*run));
+	run->cfg.variant = "default";
+	run->cfg.shape = shape4;
+	run->cfg.threshold_ns = THRESHOLD;
+	run->cfg.expect = NT_EXPECT_ANY;
+	run->cfg.rtt_ns = 10 * MS;
+	run->cfg.capture_at = capture_at;
+	if (late_ns) {
+		run->segment_late = client_side_late;
+		run->segment_late_ctx = late_ns;
+	}
+	handshake(&run->tl);
+	nagle_round(&run->tl, 1, 24 * MS, PLAIN);
+	nagle_round(&run->tl, 2, 53900 * US, PLAIN);
+	nagle_round(&run->tl, 3, 50100 * US, PLAIN);
+	reply = nagle_round(&run->tl, 4, 51000 * US, PLAIN);
+	final_ack(&run->tl, 4, reply);
+	teardown(&run->tl, 4, 500 * MS);
+	return run;
+}
+
+/*
+ * what this checks: a live run takes the delay line's measured lateness of
+ * H and A off H -> A at the client (round 1 held, the delayed ACKs still
+ * stalled); not when the lateness is unknown or there is no delay line's
+ * measure, and not at the target, where H is captured after the delay line
+ * and A before it
+ */
+static void test_run_late_path(void **state)
+{
+	static const int64_t late14 = 14 * MS, late4 = 4 * MS, unknown = -1;
+	static const struct {
+		const int64_t *late_ns;
+		const char *at;
+		unsigned stalled;
+	} cases[] = {
+		{ &late14, "client", 3 },  { &late14, NULL, 3 },  { &late4, "client", 4 },
+		{ &unknown, "client", 4 }, { NULL, "client", 4 }, { &late14, "target", 4 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nt_run *run = late_path_setup(cases[i].late_ns, cases[i].at);
+
+		assert_int_equal(nt_run_finish(run, NULL), 0);
+		assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], cases[i].stalled);
+		assert_int_equal(run->summary.verdicts[NT_VERDICT_HELD], 4 - cases[i].stalled);
+		nt_run_fini(run);
+	}
+}
+
 /* what this checks: a failed expectation without drops: not met, its own reason, certain */
 static void test_run_finish_not_met(void **state)
 {
@@ -1223,6 +1290,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_run_finish_not_met, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_kernel_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_if_dropped, run_teardown),
+		cmocka_unit_test_teardown(test_run_late_path, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_failed_and_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_interrupted, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_interrupted_partial, run_teardown),

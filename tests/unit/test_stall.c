@@ -517,6 +517,42 @@ static void test_nagle_off(void **state)
 }
 
 /*
+ * Urgent mode (tcp_urg_mode(): from the URG segment until the peer acks it)
+ * takes tcp_nagle_test() past Nagle: telnetd's Synch after an Interrupt
+ * Process, three small segments in flight, is no evidence of TCP_NODELAY,
+ * and its later output-then-prompt hold is still a stall. A small segment
+ * sent in urgent mode holds nothing: data written behind it goes at once.
+ */
+static void test_urgent_mode(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA, 5001, 1001, 3);
+	seg(&s, 1010, T, PA | NT_TCP_URG, 5004, 1001, 1);
+	seg(&s, 1020, T, PA, 5005, 1001, 1); /* in urgent mode: 5005 not acked */
+	seg(&s, 16000, C, A, 1001, 5006, 0);
+	assert_false(s.tr.side[T].nagle_off);
+	seg(&s, 16100, T, PA, 5006, 1001, 150);
+	seg(&s, 16200, C, A, 1001, 5156, 0);
+	seg(&s, 100000, T, PA, 5156, 1001, 69);
+	seg(&s, 112000, C, A, 1001, 5225, 0);
+	seg(&s, 112060, T, PA, 5225, 1001, 2);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].held_seq, 5156);
+
+	/* The small segment sent in urgent mode is no H. */
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, T, PA | NT_TCP_URG, 5001, 1001, 1);
+	seg(&s, 41000, C, A, 1001, 5002, 0);
+	seg(&s, 41060, T, PA, 5002, 1001, 100);
+	assert_int_equal(s.n_ep, 0);
+}
+
+/*
  * The lower bound. Seen at the target, 20 ms from the client (handshake):
  * R shows 0.2 ms after the ACK, so it left the client about 10 ms before
  * the ACK got there: not released by it. 20 ms after: released. (nDPI's
@@ -724,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_effective_mss),
 		cmocka_unit_test(test_full_release),
 		cmocka_unit_test(test_nagle_off),
+		cmocka_unit_test(test_urgent_mode),
 		cmocka_unit_test(test_release_too_early),
 		cmocka_unit_test(test_rtt_robust),
 		cmocka_unit_test(test_rtt_jitter),

@@ -185,6 +185,35 @@ static void test_threshold_boundary(void **state)
 	assert_int_equal(nt_verdict_rule(&m, 3 * MS + 1), NT_VERDICT_HELD);
 }
 
+/*
+ * what this checks: the delay line's lateness is the path's part of H -> A,
+ * not the target's: round 1 of a --rtt 10 run under load, a quick ACK 24 ms
+ * after the header (10 ms RTT, the header forwarded 14 ms late), against
+ * the threshold plus the RTT (20 ms), is held when the delay line was
+ * measured up to 16.4 ms late, stalled when it was on time; a delayed ACK
+ * (61 ms) on the same late path is still a stall
+ */
+static void test_late_path_is_not_a_stall(void **state)
+{
+	const int64_t thr = THRESHOLD + 10 * MS;
+	struct nt_verdict_marks m = ordered(1 * MS + 24 * MS, 1 * MS + 24050000);
+
+	(void)state;
+	m.write_body_ns = 1 * MS + 10000;
+	assert_int_equal(nt_verdict_rule(&m, thr), NT_VERDICT_STALLED);
+	m.path_late_ns = 16384000;
+	assert_int_equal(nt_verdict_rule(&m, thr), NT_VERDICT_HELD);
+	/* the boundary moves by the lateness, to the nanosecond */
+	m.a_ns = m.h_ns + thr + m.path_late_ns;
+	assert_int_equal(nt_verdict_rule(&m, thr), NT_VERDICT_STALLED);
+	m.a_ns--;
+	assert_int_equal(nt_verdict_rule(&m, thr), NT_VERDICT_HELD);
+	m.a_ns = 1 * MS + 61 * MS;
+	m.b_ns = m.a_ns + 50000;
+	m.path_late_ns = 8192000;
+	assert_int_equal(nt_verdict_rule(&m, thr), NT_VERDICT_STALLED);
+}
+
 /* what this checks: every verdict's public name */
 static void test_names_round_trip(void **state)
 {
@@ -223,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_held_body_written_after_ack),
 		cmocka_unit_test(test_stalled),
 		cmocka_unit_test(test_threshold_boundary),
+		cmocka_unit_test(test_late_path_is_not_a_stall),
 		cmocka_unit_test(test_names_round_trip),
 		cmocka_unit_test(test_names_unknown),
 	};

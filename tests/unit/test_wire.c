@@ -261,10 +261,49 @@ static void test_open_missing_link(void **state)
 	assert_string_equal(err.msg, "wire: read the MTU of nt-nope: No such device");
 }
 
+/*
+ * what this checks: the lateness log finds a segment by its TCP header, the
+ * first transmission where a retransmission repeats it, and forgets the
+ * oldest once NT_WIRE_LATE_LOG newer ones came
+ */
+static void test_late_log(void **state)
+{
+	static struct nt_wire_late_log log;
+	struct nt_wire_late h = { .seq = 1001, .ack = 7001, .len = 4, .flags = 0x18 };
+	struct nt_wire_late a = { .seq = 7001, .ack = 1005, .len = 0, .flags = 0x10 };
+
+	(void)state;
+	assert_int_equal(nt_wire_late_find(&log, &h), -1);
+	h.late_ns = 14000000;
+	nt_wire_late_add(&log, &h);
+	a.late_ns = 0;
+	nt_wire_late_add(&log, &a);
+	h.late_ns = 3; /* its retransmission */
+	nt_wire_late_add(&log, &h);
+	assert_int_equal(nt_wire_late_find(&log, &h), 14000000);
+	assert_int_equal(nt_wire_late_find(&log, &a), 0);
+	/* another flag, length or number is another segment */
+	a.flags = 0x11;
+	assert_int_equal(nt_wire_late_find(&log, &a), -1);
+	a.flags = 0x10;
+	a.len = 1;
+	assert_int_equal(nt_wire_late_find(&log, &a), -1);
+	a.len = 0;
+	for (uint32_t i = 0; i < NT_WIRE_LATE_LOG - 1; i++) {
+		struct nt_wire_late e = { .seq = 9000 + i, .ack = 1, .late_ns = i };
+
+		nt_wire_late_add(&log, &e);
+	}
+	/* the two oldest are overwritten; the retransmission, newer, is still held */
+	assert_int_equal(nt_wire_late_find(&log, &h), 3);
+	assert_int_equal(nt_wire_late_find(&log, &a), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_rejects_zero_sizes),
+		cmocka_unit_test(test_late_log),
 		cmocka_unit_test(test_fifo_and_full),
 		cmocka_unit_test(test_wraps_in_order),
 		cmocka_unit_test(test_empty_queue_reuses_first_slots),

@@ -14,8 +14,17 @@
 #include "nt/model/analysis.h"
 
 /* A flow with no packet for this long (capture time) leaves the table. */
-#define NT_ANALYZE_IDLE_NS	  60000000000LL /* 60 s */
-#define NT_ANALYZE_MAX_FLOWS	  65536u
+#define NT_ANALYZE_IDLE_NS 60000000000LL /* 60 s */
+/*
+ * The flow table's cap: a bound on memory, not its size (the table grows by
+ * doubling with the flows active at once, about 750 bytes each, so 2^20 of
+ * them are 0.8 GB at most). An active flow evicted to make room loses its
+ * state and its stalls may be missed, so the cap sits far above what real
+ * captures hold at once; like Zeek, which keeps every connection until its
+ * inactivity timeout, the table is meant to hold them all, and a report
+ * whose table was full anyway says it is incomplete.
+ */
+#define NT_ANALYZE_MAX_FLOWS	  (1u << 20)
 #define NT_ANALYZE_MAX_FLOWS_MAX  (1u << 24)
 #define NT_ANALYZE_RELEASE_US_MAX 60000000u
 
@@ -38,7 +47,7 @@ enum {
 #define NT_STALL_OPTS_HELP                                                                   \
 	"  --threshold MS      smallest H -> ACK delay that counts (default 10)\n"           \
 	"  --release-us US     release window after the ACK, at the sender (default 1000)\n" \
-	"  --max-flows N       flows tracked at once; least recent evicted (default 65536)\n"
+	"  --max-flows N       flows tracked at once, at most (default 1048576)\n"
 
 /**
  * nt_stall_opts_defaults() - the analysis knobs before any option

@@ -207,6 +207,14 @@ int64_t nt_lab_wire_late_since(struct nt_lab *lab,
 			       uint64_t seen[NT_WIRE_DIRS][NT_WIRE_HIST_BUCKETS]);
 
 /**
+ * nt_lab_wire_late_copy() - how late the delay line forwarded its last TCP
+ * segments, per direction (nt_wire_late_find())
+ * @lab: a lab that is up
+ * @out: filled; every log empty without a delay line
+ */
+void nt_lab_wire_late_copy(struct nt_lab *lab, struct nt_wire_late_log out[NT_WIRE_DIRS]);
+
+/**
  * nt_lab_down() - stop and join the forwarder, release the lab's descriptors;
  * idempotent, safe on a partly built or zeroed lab (descriptors of 0 are
  * treated as unset only when the lab was never initialised: nt_lab_up() sets

@@ -149,8 +149,9 @@ static inline uint64_t nt_wire_dropped(const struct nt_wire_stats *st)
  * @queue: frames waiting, per direction
  * @scratch: where each frame is read, before its direction (its link) is known
  * @thread: the forwarder
- * @lock: guards @stats and @thread_err
+ * @lock: guards @stats, @late and @thread_err
  * @stats: counters as of the thread's last pass, under @lock
+ * @late: per direction, how late the last TCP segments left, under @lock
  * @kernel_drops: tp_drops accumulated by nt_wire_stats() (the kernel resets
  *                them on every read); the owner's thread only
  * @cpu_ns: the thread's CPU time when it was joined
@@ -171,6 +172,7 @@ struct nt_wire {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	struct nt_wire_stats stats;
+	struct nt_wire_late_log late[NT_WIRE_DIRS];
 	uint64_t kernel_drops;
 	int64_t cpu_ns;
 	int thread_ret;
@@ -215,6 +217,13 @@ int nt_wire_start(struct nt_wire *w, struct nt_err *err);
  * counters are filled either way).
  */
 int nt_wire_stats(struct nt_wire *w, struct nt_wire_stats *st, struct nt_err *err);
+
+/**
+ * nt_wire_late_copy() - how late the wire forwarded its last TCP segments
+ * @w: an open wire, running or stopped
+ * @out: filled with a copy of each direction's log (nt_wire_late_find())
+ */
+void nt_wire_late_copy(struct nt_wire *w, struct nt_wire_late_log out[NT_WIRE_DIRS]);
 
 /**
  * nt_wire_close() - stop and join the thread, close the socket, free the

@@ -171,4 +171,55 @@ void nt_wire_hist_add(struct nt_wire_hist *h, int64_t value_ns);
  */
 int64_t nt_wire_hist_quantile_ns(const struct nt_wire_hist *h, double q);
 
+/* Forwarded frames whose lateness one direction remembers: a few rounds' worth. */
+#define NT_WIRE_LATE_LOG 256
+
+/**
+ * struct nt_wire_late - how late one forwarded TCP segment left, by its header
+ * @seq: its sequence number (network order undone)
+ * @ack: its acknowledgment number
+ * @len: its payload bytes
+ * @flags: its TCP flags
+ * @late_ns: release time minus deadline (0 when on time)
+ */
+struct nt_wire_late {
+	uint32_t seq;
+	uint32_t ack;
+	uint32_t len;
+	uint8_t flags;
+	int64_t late_ns;
+};
+
+/**
+ * struct nt_wire_late_log - the last NT_WIRE_LATE_LOG segments one direction
+ * forwarded, oldest overwritten first
+ * @e: the entries
+ * @added: segments ever added (the next entry is @added % NT_WIRE_LATE_LOG)
+ */
+struct nt_wire_late_log {
+	struct nt_wire_late e[NT_WIRE_LATE_LOG];
+	uint64_t added;
+};
+
+/**
+ * nt_wire_late_add() - remember one forwarded segment
+ * @log: the log
+ * @e: the segment and its lateness
+ */
+void nt_wire_late_add(struct nt_wire_late_log *log, const struct nt_wire_late *e);
+
+/**
+ * nt_wire_late_find() - how late a segment was forwarded
+ * @log: the log of its direction
+ * @key: the segment's seq, ack, len and flags (@key->late_ns is not read)
+ *
+ * A retransmission has the header of the segment it repeats: the oldest
+ * entry that matches is the first transmission, the one a round's marks
+ * name.
+ *
+ * Return: its lateness, or -1 when the log does not hold it (never
+ * forwarded, or overwritten).
+ */
+int64_t nt_wire_late_find(const struct nt_wire_late_log *log, const struct nt_wire_late *key);
+
 #endif

@@ -77,11 +77,15 @@ struct nt_analysis_batch {
  * @stall: the episode rule's thresholds
  * @max_flows: flow table cap
  * @idle_ns: idle eviction timeout, capture time
+ * @keep_stalls: keep every stall of a flow (&nt_flow_result.all), for the
+ *               reports that list them; without it only the counts, the
+ *               first and last stall and the durations' sample are kept
  */
 struct nt_analysis_params {
 	struct nt_stall_params stall;
 	uint32_t max_flows;
 	int64_t idle_ns;
+	bool keep_stalls;
 };
 
 /**
@@ -149,7 +153,8 @@ struct nt_stall_rec {
  *            other side's data may explain part of a wait
  * @timeline: segments around the first stall
  * @n_timeline: how many
- * @all: every stall, in the order found (by R); @stalls of them
+ * @all: every stall, in the order found (by R); @stalls of them; NULL
+ *       unless &nt_analysis_params.keep_stalls
  * @all_cap: allocated slots of @all
  */
 struct nt_flow_result {
@@ -442,6 +447,18 @@ void nt_analysis_drop_closed(struct nt_analysis *an);
  * Return: 0, or -ENOMEM (nothing moved).
  */
 int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part);
+
+/**
+ * nt_analysis_complete() - whether the report holds every stall the rule finds
+ * @an: the analysis, finished
+ *
+ * Not when memory ran out, a file could not be read to its end, or the flow
+ * table was full and evicted flows that were still active (their state went
+ * with them: a stall under way, the handshake's MSS and round trip).
+ *
+ * Return: true when complete.
+ */
+bool nt_analysis_complete(const struct nt_analysis *an);
 
 /**
  * nt_analysis_finish() - order the flows and compute their percentiles

@@ -47,11 +47,13 @@ struct nt_flow_key {
  * @seq_rel: relative sequence number
  * @ack_rel: relative acknowledgment number
  * @len: payload bytes
+ *
+ * 32 bytes (@dir an enum nt_dir in a byte): eight of them make a flow's ring.
  */
 struct nt_tl_seg {
 	int64_t t_ns;
 	uint64_t frame;
-	enum nt_dir dir;
+	uint8_t dir;
 	uint8_t flags;
 	uint32_t seq_rel;
 	uint32_t ack_rel;
@@ -66,41 +68,51 @@ struct nt_flow_result;
  * @hash: the key's hash
  * @hnext: next entry in the bucket chain
  * @last_t_ns: last packet
- * @packets: packets seen
  * @res: the report, allocated at the first stall; NULL before
+ * @packets: packets seen
+ * @think_time: think-time episodes
  * @used: the slot holds a flow
  * @client_first: the client (@flow's) is the key's first endpoint
- * @ring_n: how many of @ring are valid
- * @ring_head: next slot of @ring to write
+ * @ring_n: how many of the ring's segments are valid (nt_flowtab_ring())
+ * @ring_head: next slot of the ring to write
  * @after_left: segments still to add to the first stall's timeline
- * @think_time: think-time episodes
  * @stall: the stall rule's state
  * @reorder: its segments out of order (nt/model/reorder.h)
  * @first_t_ns: first packet
  * @flow: client/target roles and relative sequence numbers
- * @ring: the last segments, for the first stall's timeline
  *
- * Ordered by use: every packet reads the first cache line and @stall; @flow
- * and @ring only matter until the flow's first stall (see analysis.c).
+ * Ordered by use: every packet reads the lines up to the end of @stall (the
+ * first line the lookup, @stall the rule); @flow matters only until the
+ * flow's first stall and at its end (see analysis.c). Entries start on a
+ * cache line and take whole lines (9: 576 bytes, with @reorder), so those
+ * are always seven lines, never eight. The ring of the flow's last segments, written only
+ * until its first stall, lives apart (nt_flowtab_ring()).
  */
 struct nt_flow_entry {
 	struct nt_flow_key key;
 	uint32_t hash;
 	uint32_t hnext;
 	int64_t last_t_ns;
-	uint64_t packets;
 	struct nt_flow_result *res;
+	uint64_t packets;
+	uint32_t think_time;
 	bool used;
 	bool client_first;
 	uint8_t ring_n;
 	uint8_t ring_head;
 	uint8_t after_left;
-	uint32_t think_time;
 	struct nt_stall_tracker stall;
 	struct nt_reorder reorder;
 	int64_t first_t_ns;
 	struct nt_flow flow;
-	struct nt_tl_seg ring[NT_FLOW_RING];
+} __attribute__((aligned(64)));
+
+/**
+ * struct nt_flow_ring - a flow's last segments, for its first stall's timeline
+ * @seg: the segments, a ring (&nt_flow_entry.ring_head, &nt_flow_entry.ring_n)
+ */
+struct nt_flow_ring {
+	struct nt_tl_seg seg[NT_FLOW_RING];
 };
 
 /**
@@ -130,7 +142,8 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
 
 /**
  * struct nt_flowtab - the table
- * @e: entries
+ * @e: entries (cache-line aligned)
+ * @ring: each entry's ring of segments, parallel to @e
  * @lru: LRU links, parallel to @e
  * @n_alloc: allocated entries (and links)
  * @max_flows: the cap
@@ -149,6 +162,7 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
  */
 struct nt_flowtab {
 	struct nt_flow_entry *e;
+	struct nt_flow_ring *ring;
 	struct nt_flowtab_lru *lru;
 	uint32_t n_alloc;
 	uint32_t max_flows;
@@ -257,6 +271,19 @@ void nt_flowtab_prefetch_entry(const struct nt_flowtab *tab, uint32_t hash);
  * Return: the entry, or NULL.
  */
 const struct nt_flow_entry *nt_flowtab_peek(const struct nt_flowtab *tab, uint32_t hash);
+
+/**
+ * nt_flowtab_ring() - the ring of segments of an entry
+ * @tab: the table
+ * @e: one of its entries
+ *
+ * Return: the ring, valid as long as @e.
+ */
+static inline struct nt_flow_ring *nt_flowtab_ring(struct nt_flowtab *tab,
+						   const struct nt_flow_entry *e)
+{
+	return &tab->ring[e - tab->e];
+}
 
 /**
  * nt_flowtab_flush() - evict every flow (NT_EVICT_FLUSH), least recent first

@@ -320,11 +320,11 @@ enum nt_predict_say {
 	NT_SAY_TIMER_DOUBLED,  /* seq, ato ms */
 	NT_SAY_LATER_ACK,      /* - */
 	NT_SAY_REPLY_PINGPONG, /* bytes, segs, jiffies lo, gap, hi, ato, count before, after, thr */
-	NT_SAY_REPLY_AFTER_ATO,	    /* bytes, jiffies lo, gap, hi, ato, count, thr */
-	NT_SAY_CLIENT_FIRST,	    /* - */
-	NT_SAY_COALESCED,	    /* - */
-	NT_SAY_BODY_FIRST,	    /* - */
-	NT_SAY_WINDOW,		    /* verdict, H->A lo, hi, delay lo, hi, rtt, threshold (ns) */
+	NT_SAY_REPLY_AFTER_ATO, /* bytes, jiffies lo, gap, hi, ato, count, thr */
+	NT_SAY_CLIENT_FIRST,	/* - */
+	NT_SAY_COALESCED,	/* - */
+	NT_SAY_BODY_FIRST,	/* - */
+	NT_SAY_WINDOW, /* verdict, H->A lo, hi, delay lo, hi, rtt, threshold, delay line late (ns) */
 	NT_SAY_NOT_HELD,	    /* - */
 	NT_SAY_ONE_OF,		    /* verdict bits */
 	NT_SAY_UNEXPLAINED,	    /* - */
@@ -556,6 +556,10 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
  * @path_late_ns: the delay line (--rtt) released a frame of the round up
  *                to this long after its deadline (the forwarder was not
  *                scheduled); -1 without a delay line
+ * @gap_late_ns: of the header -> ACK gap at the capture, the part that was
+ *               the delay line's lateness (the header's and its ACK's, as
+ *               the forwarder measured each: nt_verdict_marks.path_late_ns);
+ *               0 or -1 when none
  */
 struct nt_predict_sched {
 	int64_t read_after_ns;
@@ -563,6 +567,7 @@ struct nt_predict_sched {
 	int64_t write_gap_ns;
 	int64_t pause_ns;
 	int64_t path_late_ns;
+	int64_t gap_late_ns;
 };
 
 /* A delay line's own lateness (tens of microseconds) is not a disturbance. */

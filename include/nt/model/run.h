@@ -199,6 +199,11 @@ struct nt_run_sink {
  * @path_late_ns: how late, at most, the delay line released a frame since
  *                rounds were last retired (set by the live trace before
  *                nt_run_retire(); 0 on time or without a delay line)
+ * @segment_late: how late the delay line forwarded one captured segment
+ *                (nanoseconds; -1 when it does not know), NULL without a
+ *                delay line: set by the live trace, which owns what it reads
+ *                for as long as the run retires rounds
+ * @segment_late_ctx: @segment_late's argument
  * @sched: the last retired round's observed schedule
  * @disturbed_rounds: rounds whose schedule the knobs' windows do not allow,
  *                    predicted on what the programs did (nt_predict_observe())
@@ -236,6 +241,8 @@ struct nt_run {
 	int64_t first_start_ns;
 	int64_t prev_reply_read_ns;
 	int64_t path_late_ns;
+	int64_t (*segment_late)(const void *ctx, const struct nt_segment *seg);
+	const void *segment_late_ctx;
 	struct nt_predict_sched sched;
 	unsigned disturbed_rounds;
 	struct nt_summary_acc acc;

@@ -165,11 +165,14 @@ enum nt_stall_state {
  * @h_seq: H's sequence number
  * @h_len: H's length
  * @small_end: end of the last sub-MSS segment sent (tcp_minshall_update())
+ * @urg_end: end of the last segment sent with URG (this side's SND.UP at
+ *           most): until the peer acknowledges it, the side is in urgent mode
  * @n_rtt: RTT samples taken
  * @snd_seen: @snd_max is valid
  * @ack_seen: @ack_max is valid
  * @ts: this side's data segments carry the timestamps option
  * @small_seen: @small_end is valid
+ * @urg_seen: @urg_end is valid
  * @nagle_off: this side had two sub-MSS segments unacknowledged at once
  * @rtt_syn: an RTT sample timed a SYN (the handshake)
  * @sample_syn: the segment being timed is a SYN
@@ -199,11 +202,13 @@ struct nt_stall_side {
 	uint32_t h_seq;
 	uint32_t h_len;
 	uint32_t small_end;
+	uint32_t urg_end;
 	uint16_t n_rtt;
 	bool snd_seen;
 	bool ack_seen;
 	bool ts;
 	bool small_seen;
+	bool urg_seen;
 	bool nagle_off;
 	bool rtt_syn;
 	bool sample_syn;

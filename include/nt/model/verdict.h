@@ -16,7 +16,9 @@
  *               body_written_after_ack says so.
  *   stalled     H -> A (pure ACK) -> B, H->A >= threshold, and the body was
  *               written before A: Nagle held the body until the delayed-ACK
- *               timer fired
+ *               timer fired. The part of H->A the delay line's measured
+ *               lateness explains is not the target's delay: a prompt ACK
+ *               the delay line forwarded late is held, not stalled
  *   incomplete  H, A or B is missing from the capture, or A carries data
  *
  * The names are a public interface (JSON, exit status); see docs/json-schema.md.
@@ -50,6 +52,11 @@ enum nt_verdict {
  * @a_is_pure_ack: A carries no payload
  * @write_body_ns: when write(body) returned, 0 when unknown (offline
  *                 captures, or header and body written by one call)
+ * @path_late_ns: how late the delay line (--rtt) was measured to forward the
+ *                round's frames, when H -> A at the capture point holds that
+ *                lateness (the client's end: H and A both cross the line)
+ *                rather than the target's delay; 0 on time, without a delay
+ *                line or when unknown (analyze)
  */
 struct nt_verdict_marks {
 	long h;
@@ -60,6 +67,7 @@ struct nt_verdict_marks {
 	int64_t b_ns;
 	bool a_is_pure_ack;
 	int64_t write_body_ns;
+	int64_t path_late_ns;
 };
 
 /**
@@ -68,7 +76,9 @@ struct nt_verdict_marks {
  * @threshold_ns: the stall threshold (header -> ACK gap)
  *
  * Order between H, A and B is decided by timeline position, not by
- * timestamp, so equal timestamps cannot flip a verdict.
+ * timestamp, so equal timestamps cannot flip a verdict. The threshold is on
+ * H -> A less @m->path_late_ns: a gap the delay line's lateness explains is
+ * no delayed ACK.
  *
  * Return: the verdict.
  */

@@ -43,6 +43,8 @@ typedef int nt_runs_render_fn(FILE *out, const struct nt_run_report *runs, size_
  * @records: a stream of self-contained records (JSON Lines), not a
  *           document: standard output gets each as it is made, where a
  *           document is held back until it is complete
+ * @lists_stalls: its analyze report lists every stall (the analysis must
+ *                keep each one: &nt_analysis_params.keep_stalls)
  * @runs: `run`'s own report of one fix or several in one document (the
  *        incident report), NULL when `run` shows each fix through
  *        @analysis and then the comparison
@@ -54,6 +56,7 @@ struct nt_format {
 	nt_analysis_render_fn *analysis;
 	nt_kernels_render_fn *kernels;
 	bool records;
+	bool lists_stalls;
 	nt_runs_render_fn *runs;
 };
 

@@ -89,6 +89,18 @@ const char *nt_label_lost(int64_t min_ns, int64_t max_ns, char *buf, size_t len)
 const char *nt_label_p50(const struct nt_flow_result *r, char *buf, size_t len);
 
 /**
+ * nt_label_table_full() - why a report with flows evicted from a full table
+ * is incomplete: "the flow table was full (--max-flows 65536): 1100000
+ * active flows were evicted, stalls on them may be missed"
+ * @an: the analysis (its summary's evicted_full is not 0)
+ * @buf: filled
+ * @len: size of @buf (160 suffices)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_table_full(const struct nt_analysis *an, char *buf, size_t len);
+
+/**
  * nt_label_lost_sum() - the time stalls lost and what their durations add up
  * to: "85.895 ms lost (127.780 ms summed over 3 held segments)"; the first
  * a range when some of it may be the other side's doing (nt_label_lost())

@@ -40,6 +40,7 @@
 #define NT_LADDER_BREAK_NS	  (1000000LL) /* a gap of 1 ms or more becomes a break band */
 #define NT_LADDER_BREAK_PX	  84	      /* the band's height */
 #define NT_LADDER_PANEL_W	  760	      /* one panel */
+#define NT_LADDER_FOOTERS	  6	      /* lines under a ladder at most */
 #define NT_LADDER_MAX_W		  1920	      /* the widest document: a 1080p slide */
 #define NT_LADDER_LEFT_X	  240	      /* the left lifeline (client, or A), in a panel */
 #define NT_LADDER_RIGHT_X	  520	      /* the right lifeline (target, or B) */
@@ -95,8 +96,8 @@ typedef void nt_ladder_break_fn(const struct nt_ladder *l, int64_t gap_ns, bool 
  * @shade_from: index of the item where the shaded stall begins, -1 for none
  * @shade_to: index of the item where it ends
  * @break_text: the words of a break band
- * @footer: up to three lines under the ladder, markup; NULL for none (the
- *          first NULL ends them)
+ * @footer: up to NT_LADDER_FOOTERS lines under the ladder, markup; NULL for
+ *          none (the first NULL ends them)
  * @steps: mark item i's drawing (its break band included) as step i + 1
  *         (`<g class="nt-st" data-step="i+1">`) and the shading as the step
  *         of @shade_to, for a page that shows a round step by step
@@ -122,7 +123,7 @@ struct nt_ladder {
 	long shade_from;
 	long shade_to;
 	nt_ladder_break_fn *break_text;
-	const char *footer[3];
+	const char *footer[NT_LADDER_FOOTERS];
 	bool steps;
 	int64_t oneway_ns;
 	bool capture_right;

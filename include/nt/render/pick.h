@@ -24,6 +24,8 @@
  * @n: how many
  * @cap: allocated entries in @ev
  * @set: a round was offered
+ * @disturbed: the line naming the round disturbed (nt_predict_round), ""
+ *             when it was not, or was not predicted
  */
 struct nt_pick {
 	struct nt_round round;
@@ -33,6 +35,7 @@ struct nt_pick {
 	size_t n;
 	size_t cap;
 	bool set;
+	char disturbed[NT_PREDICT_TEXT_MAX];
 };
 
 /**

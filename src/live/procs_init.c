@@ -28,7 +28,9 @@
  * mounted for a moment over /tmp (the init is alone in the namespace then),
  * bound over /etc/hosts (and resolv.conf, nsswitch.conf), and the tmpfs is
  * detached again: the bind mounts keep it alive, no path shows it, and it
- * vanishes with the namespace. The host's files are never written. A fresh
+ * vanishes with the namespace. The host's files are never written. /run is a
+ * tmpfs of the run's own, with the directories the host's packages make
+ * there at boot and as their services start (nt/live/rundirs.h). A fresh
  * /proc shows the namespace's own processes, so a command's getpid() and
  * /proc/<pid> agree.
  */
@@ -43,6 +45,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -271,6 +274,54 @@ static void setup_etc(const struct procs_spawn_plan *plan, const char *dir)
 	}
 }
 
+/* mkdir -p @path's parents (root's, 0755), then @path itself. Return: 0 or -errno. */
+static int make_dir(const char *path, mode_t mode)
+{
+	char buf[NT_RUNDIR_PATH_MAX];
+
+	copy_text(buf, sizeof(buf), path, NULL);
+	for (char *at = buf; *at; at++) {
+		if (at == buf || *at != '/')
+			continue;
+		*at = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*at = '/';
+	}
+	return mkdir(buf, mode) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+/*
+ * The run's own /run: a tmpfs with the directories the host's packages
+ * expect there (tmpfiles.d, their units' RuntimeDirectory= and mkdir), so a
+ * server started by hand finds them, and its pid files and sockets are not
+ * the host's (a stock nginx would otherwise overwrite, then unlink, the
+ * host's /run/nginx.pid). The owners are set where the user namespace maps
+ * them; under a one-uid namespace chown() fails (EINVAL) and the directory
+ * stays ours, as everything else there is. Best effort: a run that cannot
+ * mount it keeps the host's /run.
+ */
+static void setup_run(const struct procs_spawn_plan *plan)
+{
+	const struct nt_rundirs *d = &plan->run_dirs;
+
+	if (mount("nagle-trace-run", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=16m") <
+	    0) {
+		send_msg(plan->ctl_fd, PROCS_MSG_NOTE, 0, -errno,
+			 "the run's own /run not mounted: the commands share the host's", "");
+		return;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct nt_rundir *r = &d->dir[i];
+
+		if (make_dir(r->path, 0700) < 0)
+			continue;
+		(void)chown(r->path, r->uid, r->gid);
+		/* After chown(): mkdir()'s mode passed the umask, which the commands inherit. */
+		(void)chmod(r->path, r->mode);
+	}
+}
+
 static bool setup_mounts(const struct procs_spawn_plan *plan)
 {
 	const char *dir = NULL;
@@ -278,6 +329,11 @@ static bool setup_mounts(const struct procs_spawn_plan *plan)
 	/* Nothing we mount may propagate to the host's mount namespace (MS_SHARED peers). */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		init_fail(plan, -errno, "make the run's mounts private", "");
+	/*
+	 * /run first: an /etc/resolv.conf that is a link into the host's /run
+	 * (systemd-resolved's stub) then dangles, and the bind below skips it.
+	 */
+	setup_run(plan);
 	for (size_t i = 0; i < sizeof(scratch_dirs) / sizeof(scratch_dirs[0]) && !dir; i++)
 		if (mount("nagle-trace", scratch_dirs[i], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			  "mode=0755,size=1m") == 0)

@@ -11,6 +11,8 @@
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
+#include "nt/live/rundirs.h"
+
 enum procs_who {
 	PROCS_TARGET = 0,
 	PROCS_CLIENT = 1,
@@ -77,6 +79,7 @@ struct procs_side_plan {
  * @preload_env: "LD_PRELOAD=..." for target and client, or NULL
  * @hosts_text: the run's /etc/hosts
  * @nsswitch_text: the run's /etc/nsswitch.conf, NULL when the host has none
+ * @run_dirs: the directories of the run's private /run, parents first
  * @ctl_fd: the init's end of the message socket
  * @parent_pidfd: a pidfd of nagle-trace, -1 when the kernel has no pidfd_open()
  * @grace_ns: SIGTERM -> SIGKILL
@@ -89,6 +92,7 @@ struct procs_spawn_plan {
 	char *preload_env[2];
 	char *hosts_text;
 	char *nsswitch_text;
+	struct nt_rundirs run_dirs;
 	int ctl_fd;
 	int parent_pidfd;
 	int64_t grace_ns;

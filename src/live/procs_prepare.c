@@ -151,6 +151,7 @@ void procs_plan_free(struct procs_spawn_plan *plan)
 	free(plan->preload_env[1]);
 	free(plan->hosts_text);
 	free(plan->nsswitch_text);
+	nt_rundirs_free(&plan->run_dirs);
 	free(plan);
 }
 
@@ -161,6 +162,8 @@ int procs_plan_make(struct procs_spawn_plan *plan, const struct nt_procs_config 
 
 	plan->grace_ns = cfg->job.term_grace_ns;
 	ret = plan_etc(plan, cfg->lab, err);
+	if (!ret)
+		ret = nt_rundirs_collect(&plan->run_dirs, err);
 	if (!ret)
 		ret = plan_scripts(plan, cfg, err);
 	if (!ret)

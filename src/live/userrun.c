@@ -52,10 +52,41 @@ struct pipeline {
 	int64_t next_sample_mono_ns;
 };
 
+/*
+ * A stall, as the analysis finds it (a batch of frames after its own: the
+ * turns have seen its held segment by then), tied to its request by the
+ * held segment's time (nt_turns_request_of()).
+ */
+static void on_stall(void *ctx, const struct nt_flow_entry *e, const struct nt_stall_episode *ep,
+		     const struct nt_tcp_packet *release)
+{
+	struct nt_runinfo *ri = ctx;
+	bool from_client = release->family == ri->family &&
+			   memcmp(release->src_addr, ri->turns.client_addr,
+				  ri->family == AF_INET6 ? 16 : 4) == 0;
+	uint16_t cport = from_client ? release->src_port : release->dst_port;
+	uint16_t tport = from_client ? release->dst_port : release->src_port;
+	const struct nt_run_stalled s = {
+		.request = nt_turns_request_of(&ri->turns, cport, tport, ep->held_t_ns),
+		.client_port = cport,
+		.held_t_ns = ep->held_t_ns,
+		.ack_delay_ns = ep->ack_delay_ns,
+		.stall_ns = ep->stall_ns,
+		.held_len = ep->held_len,
+		.delack = ep->delack,
+		.held_by_client = ep->dir == NT_DIR_C2T,
+	};
+
+	(void)e;
+	(void)nt_runinfo_add_stalled(ri, &s);
+}
+
 static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 {
 	struct nt_tcp_packet pkt;
 
+	if (pl->ri->capture_t0_ns < 0)
+		pl->ri->capture_t0_ns = frame->t_ns;
 	nt_analysis_frame(pl->an, frame->t_ns, frame->data, frame->caplen);
 	if (nt_decode_frame(pl->cap.linktype, frame->data, frame->caplen, &pkt) == NT_DECODE_OK)
 		nt_turns_packet(&pl->ri->turns, &pkt, frame->t_ns);
@@ -97,6 +128,8 @@ static int start_capture(struct pipeline *pl, struct nt_err *err)
 		return ret;
 	if (nt_analysis_file_begin(pl->an, NT_LAB_CLIENT_IF) < 0)
 		return nt_err_set(err, -ENOMEM, "start the analysis");
+	pl->an->on_stall = on_stall;
+	pl->an->on_stall_ctx = pl->ri;
 	nt_analysis_set_linktype(pl->an, pl->cap.linktype,
 				 nt_capture_linktype_name(pl->cap.linktype, name, sizeof(name)));
 	if (pl->cfg->pcap)

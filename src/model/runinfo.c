@@ -18,13 +18,39 @@ void nt_runinfo_init(struct nt_runinfo *ri)
 	ri->capture = "none";
 	ri->delay_line = "none";
 	ri->listen_wait_ns = -1;
+	ri->capture_t0_ns = -1;
 	ri->target.run_ns = ri->client.run_ns = -1;
 	ri->target.exit_status = ri->client.exit_status = -1;
 	ri->turns.p50_ns = ri->turns.p90_ns = ri->turns.p99_ns = ri->turns.max_ns = -1;
 }
 
+int nt_runinfo_add_stalled(struct nt_runinfo *ri, const struct nt_run_stalled *s)
+{
+	if (ri->n_stalled >= NT_RUNINFO_STALLED_MAX) {
+		ri->stalled_dropped++;
+		return 0;
+	}
+	if (ri->n_stalled == ri->stalled_cap) {
+		size_t cap = ri->stalled_cap ? ri->stalled_cap * 2 : 64;
+		struct nt_run_stalled *v = realloc(ri->stalled, cap * sizeof(*v));
+
+		if (!v) {
+			ri->stalled_dropped++;
+			ri->oom = true;
+			return -ENOMEM;
+		}
+		ri->stalled = v;
+		ri->stalled_cap = cap;
+	}
+	ri->stalled[ri->n_stalled++] = *s;
+	return 0;
+}
+
 void nt_runinfo_fini(struct nt_runinfo *ri)
 {
+	free(ri->stalled);
+	ri->stalled = NULL;
+	ri->n_stalled = ri->stalled_cap = 0;
 	free(ri->socks);
 	free(ri->client_stderr_tail);
 	nt_turns_fini(&ri->turns);

@@ -8,7 +8,8 @@
  * conclusion first; the before/after table; the request -> answer latency
  * distribution of each fix as a picture (a Mermaid bar chart in Markdown, an
  * SVG the size of a slide in HTML); which requests stalled (the first
- * INCIDENT_STALLS_MAX with their time and cost); the target's sockets as
+ * INCIDENT_STALLS_MAX per fix, each with its request's number, start and
+ * request -> answer time, and its cost: run_stalled.c); the target's sockets as
  * sampled (ping-pong, ato, quick-ACK budget); the first stall's ladder; and
  * the command that reproduces the run. The HTML page loads nothing: its
  * style is inline and it has no script.
@@ -19,7 +20,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "nt/model/annotate.h"
 #include "nt/model/conclusion.h"
 #include "nt/render/analysis.h"
 #include "nt/render/escape.h"
@@ -136,6 +136,27 @@ static const char *held_text(const struct nt_run_report *r, char *buf, size_t le
 	return buf;
 }
 
+/* The report's parts that have a heading of their own. */
+enum incident_part { PART_TABLE, PART_LATENCY, PART_STALLED, PART_SOCKETS, PART_COUNT };
+
+/*
+ * struct incident_format - how one format writes each part; the order of the
+ * parts is incident_write()'s alone, so the two reports cannot drift apart.
+ */
+struct incident_format {
+	int (*head)(FILE *out, const struct nt_run_report *runs, size_t n,
+		    const struct nt_run_report *before);
+	void (*section)(FILE *out, const char *title);
+	const char *intro[PART_COUNT];
+	void (*table)(FILE *out, const struct nt_run_report *runs, size_t n);
+	int (*hidden)(FILE *out, const struct nt_run_report *r);
+	void (*latency)(FILE *out, const struct nt_run_report *r);
+	void (*stalled)(FILE *out, const struct nt_runinfo *ri, size_t max);
+	void (*sockets)(FILE *out, const struct nt_run_report *r);
+	int (*first_stall)(FILE *out, const struct nt_run_report *before, int worst);
+	void (*tail)(FILE *out, const struct nt_runinfo *ri);
+};
+
 /* ---- Markdown -------------------------------------------------------------------------- */
 
 static void md_table(FILE *out, const struct nt_run_report *runs, size_t n)
@@ -172,38 +193,6 @@ static void md_latency(FILE *out, const struct nt_run_report *r)
 	for (size_t b = 0; b < BUCKETS; b++)
 		fprintf(out, "%s%" PRIu64, b ? ", " : "", counts[b]);
 	fputs("]\n```\n", out);
-}
-
-static void md_stalls(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_annot_list *l = r->annot;
-	int64_t t0 = r->an->n_files ? r->an->files[0].first_t_ns : 0;
-
-	if (!r->an->sum.stalls) {
-		fprintf(out, "\n`%s`: no stall.\n", r->ri->fix);
-		return;
-	}
-	fprintf(out, "\n`%s`: %" PRIu64 " stall%s", r->ri->fix, r->an->sum.stalls,
-		nt_plural(r->an->sum.stalls));
-	if (!l || !l->n_stalls) {
-		fputs(" (not listed: the run kept no list).\n", out);
-		return;
-	}
-	fprintf(out,
-		"%s\n\n| # | at (ms into the capture) | held at | last sent (bytes) | ACK after "
-		"| cost |\n|---:|---:|---|---:|---:|---:|\n",
-		l->n_stalls > INCIDENT_STALLS_MAX ? ", the first ten:" : ":");
-	for (size_t i = 0; i < l->n_stalls && i < INCIDENT_STALLS_MAX; i++) {
-		const struct nt_annot_stall *s = &l->stalls[i];
-		char at[NT_FMT_MS_LEN], ack[NT_FMT_MS_LEN], cost[NT_FMT_MS_LEN];
-
-		fprintf(out, "| %zu | %s | %s | %" PRIu32 " | %s ms (%s) | %s ms |\n", i + 1,
-			nt_fmt_ms_trunc(s->held_t_ns - t0, at, sizeof(at)),
-			s->dir == NT_DIR_C2T ? "client" : "target", s->held_len,
-			nt_fmt_ms_trunc(s->ack_delay_ns, ack, sizeof(ack)),
-			nt_delack_name(s->delack),
-			nt_fmt_ms_trunc(s->stall_ns, cost, sizeof(cost)));
-	}
 }
 
 static void md_sockets(FILE *out, const struct nt_run_report *r)
@@ -249,14 +238,9 @@ static void md_reproduce(FILE *out, const struct nt_runinfo *ri)
 	fprintf(out, "%s\n```\n", ri->command_line);
 }
 
-int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, size_t n,
-				const struct nt_analysis_view *v)
+static int md_head(FILE *out, const struct nt_run_report *runs, size_t n,
+		   const struct nt_run_report *b)
 {
-	size_t before = before_of(runs, n);
-	const struct nt_run_report *b = &runs[before];
-	int worst = nt_pick_worst_flow(b->an);
-
-	(void)v;
 	fprintf(out,
 		"# Incident: %" PRIu64 " Nagle/delayed-ACK stall%s in %" PRIu64 " request%s\n\n",
 		b->an->sum.stalls, nt_plural(b->an->sum.stalls), b->ri->turns.n,
@@ -271,32 +255,46 @@ int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, siz
 	} else if (b->an->sum.stalls) {
 		fprintf(out, "**Fix:** %s.\n", nt_hold_fix_advice(held_of(b)));
 	}
-	fputs("\n## Before and after\n\n", out);
-	md_table(out, runs, n);
-	fputs("\n## Request → answer latency\n\nRequests per latency bucket (ms), from a "
-	      "request's first segment to the answer's first, on the capture.\n",
-	      out);
-	fputs("\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], "- ", "`", "`");
-	for (size_t i = 0; i < n; i++)
-		md_latency(out, &runs[i]);
-	fputs("\n## Which requests stalled\n", out);
-	for (size_t i = 0; i < n; i++)
-		md_stalls(out, &runs[i]);
-	fputs("\n## The target's sockets, as sampled\n\nFrom the target namespace's "
-	      "`/proc/net/tcp`: ping-pong mode (the receiver delays every ACK, "
-	      "`__tcp_ack_snd_check()`), quick-ACK budget left (`icsk_ack.quick`), and `ato`.\n",
-	      out);
-	for (size_t i = 0; i < n; i++)
-		md_sockets(out, &runs[i]);
-	if (worst >= 0) {
-		fprintf(out, "\n## The first stall, fix `%s`\n", b->ri->fix);
-		nt_analysis_md_ladder(out, b->an->flows[worst]);
-	}
-	md_reproduce(out, b->ri);
-	return ferror(out) ? -EIO : 0;
+	return 0;
 }
+
+static void md_section(FILE *out, const char *title)
+{
+	fprintf(out, "\n## %s\n", title);
+}
+
+static int md_hidden(FILE *out, const struct nt_run_report *r)
+{
+	nt_run_hidden_stalls(out, r, "- ", "`", "`");
+	return 0;
+}
+
+static int md_first_stall(FILE *out, const struct nt_run_report *b, int worst)
+{
+	fprintf(out, "\n## The first stall, fix `%s`\n", b->ri->fix);
+	nt_analysis_md_ladder(out, b->an->flows[worst]);
+	return 0;
+}
+
+static const struct incident_format markdown_format = {
+	.head = md_head,
+	.section = md_section,
+	.intro = {
+		[PART_TABLE] = "\n",
+		[PART_LATENCY] = "\nRequests per latency bucket (ms), from a request's first segment "
+				 "to the answer's first, on the capture.\n\n",
+		[PART_SOCKETS] = "\nFrom the target namespace's `/proc/net/tcp`: ping-pong mode (the "
+				 "receiver delays every ACK, `__tcp_ack_snd_check()`), quick-ACK budget "
+				 "left (`icsk_ack.quick`), and `ato`.\n",
+	},
+	.table = md_table,
+	.hidden = md_hidden,
+	.latency = md_latency,
+	.stalled = nt_run_stalled_markdown,
+	.sockets = md_sockets,
+	.first_stall = md_first_stall,
+	.tail = md_reproduce,
+};
 
 /* ---- HTML ------------------------------------------------------------------------------ */
 
@@ -307,7 +305,7 @@ static const char page_css[] =
 	"table{border-collapse:collapse;margin:.6em 0;display:block;overflow-x:auto;"
 	"max-width:100%}\n"
 	"th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left}\n"
-	"td.n{text-align:right}\n"
+	"td.n{text-align:right;white-space:nowrap}\n"
 	"code,pre{font:14px/1.4 ui-monospace,monospace}\n"
 	"pre{background:#f6f8fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}\n"
 	"figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
@@ -394,41 +392,6 @@ static void html_latency(FILE *out, const struct nt_run_report *r)
 		"font-family=\"sans-serif\">ms (red: a delayed-ACK stall's range)</text>\n"
 		"</svg></figure>\n",
 		SLIDE_W / 2, SLIDE_H - 20);
-}
-
-static void html_stalls(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_annot_list *l = r->annot;
-	int64_t t0 = r->an->n_files ? r->an->files[0].first_t_ns : 0;
-
-	fputs("<p><code>", out);
-	html_text(out, r->ri->fix);
-	fprintf(out, "</code>: %" PRIu64 " stall%s%s</p>\n", r->an->sum.stalls,
-		nt_plural(r->an->sum.stalls),
-		!r->an->sum.stalls			 ? ""
-		: l && l->n_stalls > INCIDENT_STALLS_MAX ? ", the first ten:"
-							 : ":");
-	if (!l || !l->n_stalls)
-		return;
-	fputs("<table>\n<tr><th>#</th><th>at (ms into the capture)</th><th>held at</th><th>last "
-	      "sent "
-	      "(bytes)</th><th>ACK after</th><th>cost</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < l->n_stalls && i < INCIDENT_STALLS_MAX; i++) {
-		const struct nt_annot_stall *s = &l->stalls[i];
-		char at[NT_FMT_MS_LEN], ack[NT_FMT_MS_LEN], cost[NT_FMT_MS_LEN];
-
-		fprintf(out,
-			"<tr><td class=\"n\">%zu</td><td class=\"n\">%s</td><td>%s</td><td "
-			"class=\"n\">%" PRIu32 "</td><td class=\"n\">%s ms (%s)</td><td "
-			"class=\"n\">%s ms</td></tr>\n",
-			i + 1, nt_fmt_ms_trunc(s->held_t_ns - t0, at, sizeof(at)),
-			s->dir == NT_DIR_C2T ? "client" : "target", s->held_len,
-			nt_fmt_ms_trunc(s->ack_delay_ns, ack, sizeof(ack)),
-			nt_delack_name(s->delack),
-			nt_fmt_ms_trunc(s->stall_ns, cost, sizeof(cost)));
-	}
-	fputs("</table>\n", out);
 }
 
 static void html_sockets(FILE *out, const struct nt_run_report *r)
@@ -555,14 +518,9 @@ static int html_conclusion(FILE *out, const struct nt_run_report *runs, size_t n
 	return 0;
 }
 
-int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t n,
-			    const struct nt_analysis_view *v)
+static int html_head(FILE *out, const struct nt_run_report *runs, size_t n,
+		     const struct nt_run_report *b)
 {
-	size_t before = before_of(runs, n);
-	const struct nt_run_report *b = &runs[before];
-	int worst = nt_pick_worst_flow(b->an), ret = 0;
-
-	(void)v;
 	fprintf(out,
 		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -577,41 +535,118 @@ int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t 
 		nt_plural(b->ri->turns.n));
 	if (html_summary(out, b) < 0 || html_conclusion(out, runs, n, b) < 0)
 		return -ENOMEM;
-	fputs("<h2>Before and after</h2>\n", out);
-	html_table(out, runs, n);
-	fputs("<h2>Request → answer latency</h2>\n<p>Requests per latency bucket, from a "
-	      "request's first segment to the answer's first, on the capture.</p>\n",
-	      out);
-	for (size_t i = 0; i < n; i++)
-		if (html_hidden(out, &runs[i]) < 0)
-			return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		html_latency(out, &runs[i]);
-	fputs("<h2>Which requests stalled</h2>\n", out);
-	for (size_t i = 0; i < n; i++)
-		html_stalls(out, &runs[i]);
-	fputs("<h2>The target's sockets, as sampled</h2>\n<p>From the target namespace's "
-	      "<code>/proc/net/tcp</code>: ping-pong mode (the receiver delays every ACK, "
-	      "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",
-	      out);
-	for (size_t i = 0; i < n; i++)
-		html_sockets(out, &runs[i]);
-	if (worst >= 0) {
-		fputs("<h2>The first stall, fix <code>", out);
-		html_text(out, b->ri->fix);
-		fputs("</code></h2>\n<figure>\n", out);
-		ret = nt_analysis_svg_flow(out, b->an, b->an->flows[worst], false, false);
-		fputs("</figure>\n", out);
-	}
-	if (b->ri->command_line) {
+	return 0;
+}
+
+static void html_section(FILE *out, const char *title)
+{
+	fprintf(out, "<h2>%s</h2>\n", title);
+}
+
+static int html_first_stall(FILE *out, const struct nt_run_report *b, int worst)
+{
+	int ret;
+
+	fputs("<h2>The first stall, fix <code>", out);
+	html_text(out, b->ri->fix);
+	fputs("</code></h2>\n<figure>\n", out);
+	ret = nt_analysis_svg_flow(out, b->an, b->an->flows[worst], false, false);
+	fputs("</figure>\n", out);
+	return ret;
+}
+
+static void html_tail(FILE *out, const struct nt_runinfo *ri)
+{
+	if (ri->command_line) {
 		fputs("<h2>Reproduce</h2>\n<pre><code>", out);
-		if (b->ri->uids_mapped == 1)
+		if (ri->uids_mapped == 1)
 			fputs("unshare -Urn ", out);
-		html_text(out, b->ri->command_line);
+		html_text(out, ri->command_line);
 		fputs("</code></pre>\n", out);
 	}
 	fputs("</body>\n</html>\n", out);
+}
+
+static const struct incident_format html_format = {
+	.head = html_head,
+	.section = html_section,
+	.intro = {
+		[PART_LATENCY] = "<p>Requests per latency bucket, from a request's first segment to "
+				 "the answer's first, on the capture.</p>\n",
+		[PART_SOCKETS] = "<p>From the target namespace's <code>/proc/net/tcp</code>: "
+				 "ping-pong mode (the receiver delays every ACK, "
+				 "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",
+	},
+	.table = html_table,
+	.hidden = html_hidden,
+	.latency = html_latency,
+	.stalled = nt_run_stalled_html,
+	.sockets = html_sockets,
+	.first_stall = html_first_stall,
+	.tail = html_tail,
+};
+
+/* ---- The outline, one for both formats --------------------------------------------------- */
+
+static const char *const part_titles[PART_COUNT] = {
+	[PART_TABLE] = "Before and after",
+	[PART_LATENCY] = "Request → answer latency",
+	[PART_STALLED] = "Which requests stalled",
+	[PART_SOCKETS] = "The target's sockets, as sampled",
+};
+
+static void part(FILE *out, const struct incident_format *f, enum incident_part p)
+{
+	f->section(out, part_titles[p]);
+	if (f->intro[p])
+		fputs(f->intro[p], out);
+}
+
+/*
+ * The report a postmortem wants, in this order: summary and conclusion, the
+ * before/after table, the latency per fix, which requests stalled, the
+ * sockets as sampled, the first stall's ladder, the command to reproduce.
+ */
+static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
+			  const struct incident_format *f)
+{
+	const struct nt_run_report *b = &runs[before_of(runs, n)];
+	int worst = nt_pick_worst_flow(b->an), ret = 0;
+
+	if (f->head(out, runs, n, b) < 0)
+		return -ENOMEM;
+	part(out, f, PART_TABLE);
+	f->table(out, runs, n);
+	part(out, f, PART_LATENCY);
+	for (size_t i = 0; i < n; i++)
+		if (f->hidden(out, &runs[i]) < 0)
+			return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		f->latency(out, &runs[i]);
+	part(out, f, PART_STALLED);
+	for (size_t i = 0; i < n; i++)
+		f->stalled(out, runs[i].ri, INCIDENT_STALLS_MAX);
+	part(out, f, PART_SOCKETS);
+	for (size_t i = 0; i < n; i++)
+		f->sockets(out, &runs[i]);
+	if (worst >= 0)
+		ret = f->first_stall(out, b, worst);
+	f->tail(out, b->ri);
 	if (ret < 0)
 		return ret;
 	return ferror(out) ? -EIO : 0;
+}
+
+int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, size_t n,
+				const struct nt_analysis_view *v)
+{
+	(void)v;
+	return incident_write(out, runs, n, &markdown_format);
+}
+
+int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const struct nt_analysis_view *v)
+{
+	(void)v;
+	return incident_write(out, runs, n, &html_format);
 }

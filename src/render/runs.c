@@ -136,27 +136,76 @@ static void before_after(FILE *out, const char *name, int64_t a, int64_t b)
 }
 
 /*
+ * The stalled requests of a run: how many (a request that stalled twice
+ * counts once: its stalls are found one after the other), whose data was
+ * held in most, and the mean request -> answer time of those answered.
+ */
+static void stalled_requests(const struct nt_runinfo *ri, uint64_t *n_req, bool *by_client,
+			     int64_t *mean_answer_ns)
+{
+	uint64_t last = 0, client = 0, answered = 0;
+	int64_t sum = 0;
+
+	*n_req = 0;
+	for (size_t i = 0; i < ri->n_stalled; i++) {
+		struct nt_run_stalled_view v;
+
+		nt_run_stalled_view(ri, i, &v);
+		client += v.s->held_by_client;
+		if (v.s->request && v.s->request == last)
+			continue;
+		last = v.s->request;
+		(*n_req)++;
+		if (v.answer_ns >= 0) {
+			sum += v.answer_ns;
+			answered++;
+		}
+	}
+	*by_client = client * 2 > ri->n_stalled;
+	*mean_answer_ns = answered ? sum / (int64_t)answered : -1;
+}
+
+/*
  * Stalls behind a healthy median: the request -> answer time ends at the
  * answer's first segment, so a reply whose tail was held (a hold at the
  * target) or a few stalled requests among many leave p50 small. Named with
- * the stalls' own mean duration.
+ * the stalls' own mean duration, and which of the two it is, from the
+ * requests they were tied to.
  */
 void nt_run_hidden_stalls(FILE *out, const struct nt_run_report *r, const char *bullet,
 			  const char *code_open, const char *code_close)
 {
 	const struct nt_analysis_summary *s = &r->an->sum;
-	char m[NT_FMT_MS_LEN], p[NT_FMT_MS_LEN];
+	const struct nt_runinfo *ri = r->ri;
+	char m[NT_FMT_MS_LEN], p[NT_FMT_MS_LEN], a[NT_FMT_MS_LEN];
+	uint64_t n_req;
+	bool by_client;
+	int64_t mean_answer_ns;
 
-	if (!s->stalls || r->ri->turns.p50_ns < 0 ||
-	    r->ri->turns.p50_ns * 4 >= s->total_stall_ns / (int64_t)s->stalls)
+	if (!s->stalls || ri->turns.p50_ns < 0 ||
+	    ri->turns.p50_ns * 4 >= s->total_stall_ns / (int64_t)s->stalls)
 		return;
+	stalled_requests(ri, &n_req, &by_client, &mean_answer_ns);
 	fprintf(out,
 		"%s%s%s%s: %" PRIu64 " stall%s of %s ms each on average hide behind a request -> "
-		"answer p50 of %s ms: the held data left after the answer's first segment (or "
-		"only some requests stalled)\n",
-		bullet, code_open, r->ri->fix, code_close, s->stalls, nt_plural(s->stalls),
+		"answer p50 of %s ms: ",
+		bullet, code_open, ri->fix, code_close, s->stalls, nt_plural(s->stalls),
 		nt_fmt_ms_trunc(s->total_stall_ns / (int64_t)s->stalls, m, sizeof(m)),
-		nt_fmt_ms_trunc(r->ri->turns.p50_ns, p, sizeof(p)));
+		nt_fmt_ms_trunc(ri->turns.p50_ns, p, sizeof(p)));
+	if (!ri->n_stalled)
+		fputs("the held data left after the answer's first segment, or only some requests "
+		      "stalled\n",
+		      out);
+	else if (by_client && mean_answer_ns >= 0)
+		fprintf(out,
+			"only %" PRIu64 " of %" PRIu64 " requests stalled, and those took %s ms "
+			"from request to answer on average\n",
+			n_req, ri->turns.started, nt_fmt_ms_trunc(mean_answer_ns, a, sizeof(a)));
+	else
+		fprintf(out,
+			"the held data left after the answer's first segment (the target's reply "
+			"tail, in %" PRIu64 " of %" PRIu64 " requests)\n",
+			n_req, ri->turns.started);
 }
 
 void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t n,
@@ -197,6 +246,53 @@ void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t 
 		fprintf(out, "; %s", nt_hold_fix_advice(c.held));
 }
 
+/* One row's cells, as the text and the Markdown comparison print them. */
+struct row_cells {
+	char exit[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
+		p99[NT_FMT_MS_LEN], ppr[32], dl[48];
+	bool complete;
+};
+
+static void row_cells(const struct nt_run_report *run, const struct nt_conclusion_row *row,
+		      struct row_cells *rc)
+{
+	const struct nt_runinfo *ri = run->ri;
+	char why[256];
+
+	exit_cell(ri, rc->exit, sizeof(rc->exit));
+	held_cell(row, rc->held, sizeof(rc->held));
+	lost_cell(run, rc->lost, sizeof(rc->lost));
+	ms_cell(ri->turns.p50_ns, rc->p50, sizeof(rc->p50));
+	ms_cell(ri->turns.p90_ns, rc->p90, sizeof(rc->p90));
+	ms_cell(ri->turns.p99_ns, rc->p99, sizeof(rc->p99));
+	ppr_cell(row, rc->ppr, sizeof(rc->ppr));
+	delacks(ri, rc->dl, sizeof(rc->dl));
+	rc->complete = !nt_run_incomplete(ri, why, sizeof(why));
+}
+
+/*
+ * What follows the table in text and Markdown: the stalls a healthy median
+ * hides, why each fix did or could not help, and the conclusion.
+ */
+static void comparison_tail(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const struct nt_conclusion_row *rows, const struct nt_conclusion *c,
+			    const char *bullet, const char *code_open, const char *code_close,
+			    const char *conclusion)
+{
+	fputs("\n", out);
+	for (size_t i = 0; i < n; i++)
+		nt_run_hidden_stalls(out, &runs[i], bullet, code_open, code_close);
+	for (size_t i = 0; i < n; i++) {
+		if (i == c->before)
+			continue;
+		fprintf(out, "%s%s%s%s: %s\n", bullet, code_open, rows[i].fix, code_close,
+			nt_conclusion_why(rows[i].fix, c->held, rows[i].ok && !rows[i].stalls));
+	}
+	fprintf(out, "\n%s", conclusion);
+	nt_run_conclusion_text(out, runs, n, code_open, code_close);
+	fputs("\n", out);
+}
+
 static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t n)
 {
 	const struct nt_runinfo *first = runs[0].ri;
@@ -222,21 +318,15 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 		"p90 ms", "p99 ms", "packets", "pkt/req", "delacks t/c", "complete");
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_runinfo *ri = runs[i].ri;
-		const struct nt_analysis_summary *s = &runs[i].an->sum;
-		char ex[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
-			p99[NT_FMT_MS_LEN], ppr[32], why[256], dl[48];
+		struct row_cells rc;
 
+		row_cells(&runs[i], &rows[i], &rc);
 		fprintf(out,
 			"%-16s %-12s %7" PRIu64 " %-*s %*s %9" PRIu64 " %10s %10s %10s %8" PRIu64
 			" %7s %11s  %s\n",
-			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls, held_w,
-			held_cell(&rows[i], held, sizeof(held)), lost_w,
-			lost_cell(&runs[i], lost, sizeof(lost)), ri->turns.n,
-			ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
-			ms_cell(ri->turns.p90_ns, p90, sizeof(p90)),
-			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets,
-			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri, dl, sizeof(dl)),
-			nt_run_incomplete(ri, why, sizeof(why)) ? "NO" : "yes");
+			ri->fix, rc.exit, runs[i].an->sum.stalls, held_w, rc.held, lost_w, rc.lost,
+			ri->turns.n, rc.p50, rc.p90, rc.p99, runs[i].an->sum.packets, rc.ppr, rc.dl,
+			rc.complete ? "yes" : "NO");
 	}
 	fputs("\n  held: whose write Nagle kept back (tcp_nagle_check() on the sender); lost: "
 	      "wall-clock time a connection\n  waited on a stall; exchanges: requests answered, "
@@ -245,18 +335,7 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 	      "the client "
 	      "(a hold at the target waits on the client's)\n",
 	      out);
-	fputs("\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], "  ", "", "");
-	for (size_t i = 0; i < n; i++) {
-		if (i == c.before)
-			continue;
-		fprintf(out, "  %s: %s\n", rows[i].fix,
-			nt_conclusion_why(rows[i].fix, c.held, rows[i].ok && !rows[i].stalls));
-	}
-	fputs("\nconclusion: ", out);
-	nt_run_conclusion_text(out, runs, n, "", "");
-	fputs("\n", out);
+	comparison_tail(out, runs, n, rows, &c, "  ", "", "", "conclusion: ");
 }
 
 static void comparison_markdown(FILE *out, const struct nt_run_report *runs, size_t n)
@@ -272,34 +351,17 @@ static void comparison_markdown(FILE *out, const struct nt_run_report *runs, siz
 	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_runinfo *ri = runs[i].ri;
-		const struct nt_analysis_summary *s = &runs[i].an->sum;
-		char ex[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
-			p99[NT_FMT_MS_LEN], ppr[32], why[256], dl[48];
+		struct row_cells rc;
 
+		row_cells(&runs[i], &rows[i], &rc);
 		fprintf(out,
 			"| `%s` | %s | %" PRIu64 " | %s | %s | %" PRIu64
 			" | %s | %s | %s | %" PRIu64 " | %s | %s | %s |\n",
-			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls,
-			held_cell(&rows[i], held, sizeof(held)),
-			lost_cell(&runs[i], lost, sizeof(lost)), ri->turns.n,
-			ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
-			ms_cell(ri->turns.p90_ns, p90, sizeof(p90)),
-			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets,
-			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri, dl, sizeof(dl)),
-			nt_run_incomplete(ri, why, sizeof(why)) ? "no" : "yes");
+			ri->fix, rc.exit, runs[i].an->sum.stalls, rc.held, rc.lost, ri->turns.n,
+			rc.p50, rc.p90, rc.p99, runs[i].an->sum.packets, rc.ppr, rc.dl,
+			rc.complete ? "yes" : "no");
 	}
-	fputs("\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], "- ", "`", "`");
-	for (size_t i = 0; i < n; i++) {
-		if (i == c.before)
-			continue;
-		fprintf(out, "- `%s`: %s\n", rows[i].fix,
-			nt_conclusion_why(rows[i].fix, c.held, rows[i].ok && !rows[i].stalls));
-	}
-	fputs("\n**Conclusion:** ", out);
-	nt_run_conclusion_text(out, runs, n, "`", "`");
-	fputs("\n", out);
+	comparison_tail(out, runs, n, rows, &c, "- ", "`", "`", "**Conclusion:** ");
 }
 
 static const char *const side_keys[] = {

@@ -40,6 +40,11 @@ grep -qE '^\*\*Conclusion:\*\* `(nodelay|quickack)` removed the stalls at the le
 	"$NT_TMP/three.md" || fail "no conclusion naming the fix: $(grep Conclusion "$NT_TMP/three.md")"
 [ "$(grep -c '^xychart-beta$' "$NT_TMP/three.md")" = 3 ] || fail "not one latency chart per fix"
 grep -q '^unshare -Urn nagle-trace run --target ' "$NT_TMP/three.md" || fail "no command to reproduce"
+# Which requests stalled: each with its number, start, request -> answer and cost.
+grep -q '^| # | request | started (ms into the capture) | request → answer | held at | ACK after | time lost |$' \
+	"$NT_TMP/three.md" || fail "no table of the stalled requests"
+grep -qE '^\| 1 \| 2 \| [0-9.]+ \| [0-9.]+ ms \| client \(4 B\) \| [0-9.]+ ms \(delack_min\) \| [0-9.]+ ms \|$' \
+	"$NT_TMP/three.md" || fail "the first stall is not request 2: $(grep -A3 '^| # | request' "$NT_TMP/three.md")"
 
 python3 - "$NT_TMP/three.md" "$NT_TMP/one.md" <<'PY' || fail "the Markdown breaks GitHub's table conventions"
 import re, sys

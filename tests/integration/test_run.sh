@@ -152,13 +152,34 @@ assert rows["none"]["stalls"] >= 15, rows["none"]
 assert rows["nodelay"]["stalls"] == 0, rows["nodelay"]
 assert rows["none"]["exchange_p50_ns"] > 20 * rows["nodelay"]["exchange_p50_ns"], rows
 assert [r["run"]["fix"] for r in doc["runs"]] == ["none", "nodelay"]
-assert doc["runs"][1]["run"]["counters"]["target"]["delayed_acks"] == 0'
+assert doc["runs"][1]["run"]["counters"]["target"]["delayed_acks"] == 0
+# Every stall tied to its request: one each, the client holding, the request
+# as slow as the stall, and the requests the stalls and the turns count agree.
+sr = doc["runs"][0]["run"]["stalled_requests"]
+assert len(sr) == rows["none"]["stalls"], (len(sr), rows["none"])
+nums = [x["request"] for x in sr]
+assert len(set(nums)) == len(nums) and all(2 <= n <= 20 for n in nums), nums
+for x in sr:
+    assert x["held"] == "client" and x["request_at_ns"] <= x["held_at_ns"], x
+    assert x["answer_ns"] >= x["stall_ns"] > 35e6, x
+assert doc["runs"][1]["run"]["stalled_requests"] == []'
 validate "$NT_TMP/cmp.json" || fail "run JSON (two fixes) does not match the schema"
 [ "$(grep -c -- "--fix nodelay: TCP_NODELAY on every TCP socket of python3" "$NT_TMP/err")" = 1 ] ||
 	fail "the preload did not announce itself exactly once"
 [ -s "$NT_TMP/cmp-none.pcap" ] && [ -s "$NT_TMP/cmp-nodelay.pcap" ] ||
 	fail "-w with two fixes: want cmp-none.pcap and cmp-nodelay.pcap"
 [ ! -e "$NT_TMP/cmp.pcap" ] || fail "-w with two fixes also wrote cmp.pcap"
+
+# The text report lists the stalled requests, aligned: request 2 starts the list.
+run --target "$SERVER 7000" --client "$PYCLIENT target 7000 20" --brief
+ok "text, stalled requests"
+for re in '^  stalled requests \([0-9]+ stalls; the first ones, --format json lists them all\):$' \
+	'^    request   started ms  -> answer ms  held            ACK after ms    lost ms$' \
+	'^          2 +[0-9.]+ +[0-9.]+  client 4 B +[0-9.]+ +[0-9.]+$'; do
+	grep -qE -- "$re" "$NT_TMP/out" || fail "the text lacks /$re/: $(grep -A3 'stalled requests' "$NT_TMP/out")"
+done
+awk '/^  stalled requests/ { on = 1; next } on && /^    / { print length($0) } on && !/^    / { exit }' \
+	"$NT_TMP/out" | sort -u | wc -l | grep -qx 1 || fail "the stalled requests' lines are not aligned"
 
 # 4. --fix quickack (the target's route) removes them too, in the text table.
 run --fix quickack --target "$SERVER 7000" --client "$PYCLIENT target 7000 20" --brief

@@ -21,21 +21,54 @@ need_root
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$PG_BIN" ] || PG_BIN=/nonexistent
 for t in nginx beanstalkd redis-server redis-benchmark pgbench pg_isready runuser python3 \
-	"$PG_BIN/initdb" "$PG_BIN/postgres"; do
+	"$PG_BIN/initdb" "$PG_BIN/postgres" mosquitto mosquitto_pub newuidmap newgidmap; do
 	need_tool "$t"
 done
 jsonschema_python || fail "python3-jsonschema is not installed (README's setup command installs it)"
 PROGS="$NT_SOURCE_DIR/tests/programs"
 SECONDS=0
 
-# run [unshare] ARGS...: nagle-trace run, as real root or under `unshare -Urn`
-# when the first word is "unshare"; $rc, stdout in $NT_TMP/out, stderr in $NT_TMP/err.
+# run [unshare | mounts SCRIPT | mapauto SCRIPT] ARGS...: nagle-trace run, as
+# real root, under `unshare -Urn` when the first word is "unshare"; "mounts"
+# runs SCRIPT first in a private mount namespace of the test's, as real root;
+# "mapauto" gives that namespace an /etc/subuid and /etc/subgid range for root
+# and runs SCRIPT and nagle-trace under `unshare --map-auto -Urnm`. $rc,
+# stdout in $NT_TMP/out, stderr in $NT_TMP/err. Nothing is mounted on the host.
+cat >"$NT_TMP/mapauto.sh" <<'SH'
+# mapauto.sh SCRIPT CMD...: in the test's mount namespace, a subordinate
+# range for root over /etc/subuid and /etc/subgid (a tmpfs's files bound over
+# them), then SCRIPT and CMD under `unshare --map-auto -Urnm`.
+set -eu
+script=$1
+shift
+d=$(mktemp -d)
+mount -t tmpfs nt-subid "$d"
+for f in subuid subgid; do
+	[ -e /etc/$f ] || { echo "no /etc/$f to bind a range over (the passwd package makes it)" >&2; exit 1; }
+	echo "root:100000:65536" >"$d/$f"
+	mount --bind "$d/$f" /etc/$f
+done
+exec unshare --map-auto -Urnm sh -euc "$script"'
+exec "$@"' sh "$@"
+SH
+
 run() {
 	local pre=()
-	if [ "$1" = unshare ]; then
+	case $1 in
+	unshare)
 		pre=(unshare -Urn)
 		shift
-	fi
+		;;
+	mounts)
+		pre=(unshare -m --propagation private sh -euc "$2"'
+exec "$0" "$@"')
+		shift 2
+		;;
+	mapauto)
+		pre=(unshare -m --propagation private sh "$NT_TMP/mapauto.sh" "$2")
+		shift 2
+		;;
+	esac
 	set +e
 	"${pre[@]}" "$NAGLE_TRACE" run "$@" >"$NT_TMP/out" 2>"$NT_TMP/err"
 	rc=$?
@@ -104,6 +137,9 @@ no_process nginx
 # 2. The same nginx as real root, with a client that writes each request's
 # headers and their closing blank line separately: 19 of 20 requests stall,
 # nodelay and quickack remove them, and the conclusion names the cheaper.
+# Its pid file goes to the run's own /run: the host's /run/nginx.pid (a
+# running nginx's, or none) is left as it was.
+host_pid=$(cat /run/nginx.pid 2>&1 || true)
 run --target 'nginx -g "daemon off;"' --client "bash $PROGS/http_split.sh target 80 20" \
 	--fix none,nodelay,quickack --brief -o "$NT_TMP/nginx.txt"
 ok "nginx"
@@ -118,6 +154,7 @@ said "$NT_TMP/nginx.txt" "the data was held at the client"
 if grep -q "^target: Terminated" "$NT_TMP/err"; then
 	fail "the shell's \"Terminated\" still reaches stderr"
 fi
+[ "$(cat /run/nginx.pid 2>&1 || true)" = "$host_pid" ] || fail "the run changed the host's /run/nginx.pid"
 no_process nginx
 
 # 3. nginx as it starts by default: it forks into the background. Followed,
@@ -202,6 +239,31 @@ assert c["held"] == "target" and c["best"] == "nodelay-target", c
 assert c["stalls_before"] >= 15 and c["stalls_after"] == 0, c
 rows = {r["fix"]: r for r in doc["comparison"]}
 assert rows["none"]["held_target"] >= 15 and rows["none"]["held_client"] == 0, rows["none"]
+# The stall behind a healthy median, request by request: the answer began
+# at once (its first segment was not held), its tail lost a delayed ACK.
+sr = doc["runs"][0]["run"]["stalled_requests"]
+assert len(sr) == rows["none"]["stalls"], (len(sr), rows["none"])
+for x in sr:
+    assert x["held"] == "target" and x["request"] >= 1, x
+    assert x["answer_ns"] < 20e6 < 35e6 < x["stall_ns"], x
+'
+
+# 7b. A stall behind a healthy median the other way: every second request is
+# written in two parts, so p50 is a fast request's while half of them stall.
+# Named, each stalled request with its own request -> answer time.
+run unshare --target "python3 $PROGS/server.py 7000" \
+	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --brief -o "$NT_TMP/half.txt"
+ok "half split"
+said "$NT_TMP/half.txt" "^  none: [0-9]+ stalls of [0-9.]+ ms each on average hide behind a request -> answer p50 of [0-9.]+ ms: only [0-9]+ of 20 requests stalled, and those took [0-9]{2}\.[0-9]+ ms"
+said "$NT_TMP/half.txt" "^          4 +[0-9.]+ +[0-9]{2}\.[0-9]+  client 4 B "
+run unshare --target "python3 $PROGS/server.py 7000" \
+	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --format json -o "$NT_TMP/half.json"
+ok "half split, json"
+json_check "$NT_TMP/half.json" '
+sr = doc["run"]["stalled_requests"]
+assert 8 <= len(sr) <= 10, sr
+assert all(x["request"] % 2 == 0 and x["answer_ns"] > 35e6 for x in sr), sr
+assert doc["run"]["exchanges"]["p50_ns"] < 20e6, doc["run"]["exchanges"]
 '
 
 # 8. --ready-log: the client waits for the target's line; a --ready that
@@ -217,5 +279,71 @@ said "$NT_TMP/err" "listened but was not ready within --listen-timeout 4.000 s: 
 run unshare --target true --client true --ready-log '('
 [ "$rc" = 2 ] || fail "--ready-log '(': exit $rc, want 2"
 said "$NT_TMP/err" "--ready-log: \"\(\" is not a regular expression"
+# 9. mosquitto with Debian's configuration, as real root. It drops to the
+# mosquitto user and then writes /run/mosquitto/mosquitto.pid, in the
+# directory its unit's ExecStartPre makes: the run's own /run has it, and the
+# host's /run is left alone. As shipped it has no listener, so mosquitto 2
+# listens on the loopback only ("local only mode"), which the run names.
+# Debian's file says where a listener goes (conf.d/); the test's is bound over
+# conf.d in a mount namespace of its own, with its own log and database
+# directories, so that nothing of the host's changes.
+# The host's /run/mosquitto, if its own broker runs: the same before and after.
+host_run() { ls -la --time-style=+%s.%N /run/mosquitto 2>&1 | sed 1d; cat /run/mosquitto/mosquitto.pid 2>&1 || true; }
+host_mq=$(host_run)
+mq=$NT_TMP/mq
+mkdir -p "$mq/conf.d" "$mq/log" "$mq/lib"
+printf 'listener 1883\nallow_anonymous true\n' >"$mq/conf.d/lab.conf"
+chown mosquitto "$mq/log" "$mq/lib"
+mqmounts="mount --bind $mq/log /var/log/mosquitto; mount --bind $mq/lib /var/lib/mosquitto"
+run mounts "$mqmounts" --target 'mosquitto -c /etc/mosquitto/mosquitto.conf' --client true \
+	--listen-timeout 3 --brief
+[ "$rc" = 3 ] || fail "mosquitto without a listener: exit $rc, want 3"
+said "$NT_TMP/out" "never listened where the client could reach it \(it listened on 127\.0\.0\.1 port 1883\)"
+run mounts "$mqmounts; mount --bind $mq/conf.d /etc/mosquitto/conf.d" \
+	--target 'mosquitto -c /etc/mosquitto/mosquitto.conf' \
+	--client "python3 $PROGS/mqtt_publish.py target 1883 20" --fix none,nodelay,quickack \
+	--brief -o "$NT_TMP/mq.txt"
+ok "mosquitto"
+if grep -q "Unable to write pid file" "$NT_TMP/err"; then
+	fail "mosquitto could not write its pid file in the run's /run"
+fi
+said "$NT_TMP/mq.txt" "listened on (0\.0\.0\.0|::) port 1883 after"
+said "$NT_TMP/out" "mqtt_publish.py: 20 messages in"
+s=$(stalls "$NT_TMP/mq.txt" none)
+[ "$s" -ge 15 ] || fail "mosquitto: $s stalls without a fix, want 15..20"
+[ "$(stalls "$NT_TMP/mq.txt" nodelay)" = 0 ] || fail "mosquitto: nodelay left stalls"
+[ "$(stalls "$NT_TMP/mq.txt" quickack)" = 0 ] || fail "mosquitto: quickack left stalls"
+[ "$(host_run)" = "$host_mq" ] || fail "the run changed the host's /run/mosquitto"
+no_process mosquitto
+run unshare --target 'mosquitto -c /etc/mosquitto/mosquitto.conf' --client true --brief
+[ "$rc" = 3 ] || fail "mosquitto under unshare -Urn: exit $rc, want 3"
+said "$NT_TMP/err" "target: .*Error setting groups whilst dropping privileges"
+said "$NT_TMP/err" "maps a single uid"
+
+# 10. `unshare --map-auto`: uid 0 and a subordinate range of 65535 ids, so
+# nginx's workers become www-data and runuser becomes postgres. nginx's own
+# directories are the host's, owned by users the namespace does not map:
+# tmpfs over them, in the namespace nagle-trace runs in (the docs' command).
+nginx_state=$(stat -c '%U %a' /var/lib/nginx /var/log/nginx)
+run mapauto 'mount -t tmpfs nginx-log /var/log/nginx; mount -t tmpfs nginx-lib /var/lib/nginx' \
+	--target 'nginx -g "daemon off;"' --client "bash $PROGS/http_split.sh target 80 20" \
+	--fix none,nodelay --brief -o "$NT_TMP/ma.txt"
+ok "nginx under --map-auto"
+s=$(stalls "$NT_TMP/ma.txt" none)
+[ "$s" -ge 15 ] || fail "nginx under --map-auto: $s stalls without a fix, want 15..20"
+[ "$(stalls "$NT_TMP/ma.txt" nodelay)" = 0 ] || fail "nginx under --map-auto: nodelay left stalls"
+[ "$(stat -c '%U %a' /var/lib/nginx /var/log/nginx)" = "$nginx_state" ] ||
+	fail "the --map-auto run changed the host's nginx directories"
+no_process nginx
+pgma=$NT_TMP/pgma
+mkdir -m 0711 "$pgma"
+run mapauto "mkdir -m 0700 $pgma/c && chown postgres: $pgma/c" \
+	--target "${pgtarget//$pg/$pgma/c}" --ready 'pg_isready -q -h target -U postgres' \
+	--client 'pgbench -h target -U postgres -i -q postgres && pgbench -h target -U postgres -c 1 -t 50 postgres' \
+	--wait-port 5432 --listen-timeout 30 --brief
+ok "postgres under --map-auto"
+said "$NT_TMP/err" "number of transactions actually processed: 50/50"
+[ "$(stat -c %u "$pgma/c")" -ge 100000 ] || fail "the cluster is not owned by a subordinate uid"
+no_process postgres
 echo "test_run_servers: $SECONDS s" >&2
 echo "ok"

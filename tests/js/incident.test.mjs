@@ -102,6 +102,25 @@ test('1024x768: nothing cut off, one slide-sized picture per fix, the ladder', a
 	}
 });
 
+test('which requests stalled: numbered, with their latency and cost', async () => {
+	const { page, context } = await open(pages.three);
+	const rows = await page.evaluate(() => {
+		const h = [...document.querySelectorAll('h2')].find(
+			(e) => e.textContent.trim() === 'Which requests stalled');
+		const table = h && h.nextElementSibling && h.nextElementSibling.nextElementSibling;
+		return table && table.tagName === 'TABLE'
+			? [...table.querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent))
+			: null;
+	});
+	assert.ok(rows, 'no table after the first fix\'s sentence');
+	assert.deepEqual(rows[0], ['#', 'request', 'started (ms into the capture)',
+		'request → answer', 'held at', 'ACK after', 'time lost']);
+	assert.equal(rows[1][1], '2', rows[1].join(' | '));
+	assert.match(rows[1][3], /^[0-9.]+ ms$/);
+	assert.match(rows[1][6], /^[0-9.]+ ms$/);
+	await context.close();
+});
+
 test('not one network request, no script error', async () => {
 	for (const f of Object.values(pages)) {
 		const { context, requests, errors } = await open(f);

@@ -342,12 +342,57 @@ static void test_turns(void **state)
 	nt_turns_packet(&t, &p, 1051 * MS);
 	p = packet(false, 5000, 10);
 	nt_turns_packet(&t, &p, 1053 * MS);
+	/* Numbered in the order they started: 5000's first, then 5001's, then 5000's second. */
+	assert_int_equal(t.started, 3);
+	assert_int_equal(nt_turns_request(&t, 1)->start_t_ns, 1000 * MS);
+	assert_int_equal(nt_turns_request(&t, 1)->answer_t_ns, 1041 * MS);
+	assert_int_equal(nt_turns_request(&t, 2)->client_port, 5001);
+	assert_int_equal(nt_turns_request(&t, 3)->answer_t_ns, 1053 * MS);
+	assert_null(nt_turns_request(&t, 4));
+	assert_null(nt_turns_request(&t, 0));
 	nt_turns_finish(&t);
 	assert_int_equal(t.n, 3);
 	assert_int_equal(t.p50_ns, 3 * MS);
 	assert_int_equal(t.p99_ns, 41 * MS);
 	assert_int_equal(t.max_ns, 41 * MS);
 	nt_turns_fini(&t);
+	nt_turns_fini(&t);
+}
+
+/*
+ * what this checks: a stall belongs to the last request of its connection
+ * that started before its held segment, whichever connection started a
+ * request since, and none before the first
+ */
+static void test_turns_request_of(void **state)
+{
+	struct nt_turns t;
+	struct nt_tcp_packet p;
+	uint8_t client[4];
+
+	(void)state;
+	inet_pton(AF_INET, "192.0.2.1", client);
+	nt_turns_init(&t, AF_INET, client);
+	p = packet(false, 5000, 8); /* a greeting: no request */
+	nt_turns_packet(&t, &p, 900 * MS);
+	assert_int_equal(nt_turns_request_of(&t, 5000, 7000, 900 * MS), 0);
+	for (int i = 0; i < 3; i++) {
+		p = packet(true, 5000, 4);
+		nt_turns_packet(&t, &p, (1000 + 100 * i) * MS);
+		p = packet(true, 5001, 4);
+		nt_turns_packet(&t, &p, (1001 + 100 * i) * MS);
+		p = packet(false, 5000, 2);
+		nt_turns_packet(&t, &p, (1044 + 100 * i) * MS);
+		p = packet(false, 5001, 2);
+		nt_turns_packet(&t, &p, (1045 + 100 * i) * MS);
+	}
+	/* 5000's requests are 1, 3, 5; 5001's 2, 4, 6. */
+	assert_int_equal(nt_turns_request_of(&t, 5000, 7000, 1000 * MS), 1);
+	assert_int_equal(nt_turns_request_of(&t, 5000, 7000, 1150 * MS), 3);
+	assert_int_equal(nt_turns_request_of(&t, 5001, 7000, 1250 * MS), 6);
+	assert_int_equal(nt_turns_request_of(&t, 5001, 7000, 1000 * MS), 0);
+	assert_int_equal(nt_turns_request_of(&t, 5002, 7000, 1250 * MS), 0);
+	assert_int_equal(nt_turns_request_of(&t, 5000, 7001, 1250 * MS), 0);
 	nt_turns_fini(&t);
 }
 
@@ -457,11 +502,12 @@ static void test_json_object(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),    cmocka_unit_test(test_every_option),
-		cmocka_unit_test(test_refusals),    cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_fix_effects), cmocka_unit_test(test_exit_status),
-		cmocka_unit_test(test_samples),	    cmocka_unit_test(test_turns),
-		cmocka_unit_test(test_text_header), cmocka_unit_test(test_json_object),
+		cmocka_unit_test(test_defaults),	 cmocka_unit_test(test_every_option),
+		cmocka_unit_test(test_refusals),	 cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_fix_effects),	 cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_samples),		 cmocka_unit_test(test_turns),
+		cmocka_unit_test(test_turns_request_of), cmocka_unit_test(test_text_header),
+		cmocka_unit_test(test_json_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

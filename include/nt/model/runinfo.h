@@ -129,6 +129,32 @@ struct nt_sock_samples {
 	struct nt_sock_sample last;
 };
 
+/* Stalls tied to their requests that a run keeps; later ones are counted only. */
+#define NT_RUNINFO_STALLED_MAX 65536
+
+/**
+ * struct nt_run_stalled - one stall, tied to the request it delayed
+ * @request: the request's number (struct nt_turns), 0 when it came before
+ *           any request of its connection
+ * @client_port: its connection's client port
+ * @held_t_ns: capture time of the held segment
+ * @ack_delay_ns: held segment -> the late ACK
+ * @stall_ns: held segment -> the released one: the time the request lost
+ * @held_len: the held segment's payload bytes
+ * @delack: which delayed-ACK timer the ACK delay matches (enum nt_delack_class)
+ * @held_by_client: the data held was the client's (else the target's)
+ */
+struct nt_run_stalled {
+	uint64_t request;
+	uint16_t client_port;
+	int64_t held_t_ns;
+	int64_t ack_delay_ns;
+	int64_t stall_ns;
+	uint32_t held_len;
+	int delack;
+	bool held_by_client;
+};
+
 /**
  * struct nt_runinfo - one run of the user's programs under one fix
  * @fix: the fix's name as given ("none", "nodelay", "rto-min=5")
@@ -162,6 +188,11 @@ struct nt_sock_samples {
  * @sample_reads: how many times the target's sockets were read
  * @sample_period_ns: the reading period
  * @turns: request -> answer times from the capture
+ * @capture_t0_ns: capture time of the first frame, -1 before one
+ * @stalled: every stall, in the order found, with its request
+ * @n_stalled: how many are kept
+ * @stalled_cap: allocated slots
+ * @stalled_dropped: stalls beyond NT_RUNINFO_STALLED_MAX (or memory)
  * @client_stderr_tail: the client's last stderr lines when it failed, else NULL (owned)
  * @unreachable: a listener the client could not reach ("127.0.0.1 port 80"),
  *               "" when none
@@ -212,6 +243,11 @@ struct nt_runinfo {
 	uint64_t sample_reads;
 	int64_t sample_period_ns;
 	struct nt_turns turns;
+	int64_t capture_t0_ns;
+	struct nt_run_stalled *stalled;
+	size_t n_stalled;
+	size_t stalled_cap;
+	uint64_t stalled_dropped;
 	char *client_stderr_tail;
 	char unreachable[NT_RUNINFO_ADDR_LEN + 16];
 	char notes[256];
@@ -258,6 +294,15 @@ int nt_runinfo_sample(struct nt_runinfo *ri, const struct nt_sock_sample *s);
  */
 const struct nt_sock_samples *nt_runinfo_find(const struct nt_runinfo *ri, uint16_t client_port,
 					      uint16_t target_port);
+
+/**
+ * nt_runinfo_add_stalled() - keep one stall, tied to its request
+ * @ri: the record
+ * @s: the stall
+ *
+ * Return: 0, or -ENOMEM (counted in @ri->stalled_dropped).
+ */
+int nt_runinfo_add_stalled(struct nt_runinfo *ri, const struct nt_run_stalled *s);
 
 /**
  * nt_run_counter_name() - a counter's name in /proc/net/netstat ("DelayedACKs")

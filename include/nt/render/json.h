@@ -27,7 +27,7 @@
 #define NT_JSON_SCHEMA_TRACE   2
 #define NT_JSON_SCHEMA_ANALYZE 4
 /* `nagle-trace run` (docs/nagle-trace-run.schema.json): analyze's members plus "run". */
-#define NT_JSON_SCHEMA_RUN 3
+#define NT_JSON_SCHEMA_RUN 4
 
 #define NT_JSON_FLAGS \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)

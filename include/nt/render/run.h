@@ -76,6 +76,66 @@ struct json_object *nt_run_json(bool *oom, const struct nt_runinfo *ri);
 int nt_run_jsonl_record(FILE *out, const struct nt_runinfo *ri);
 
 /**
+ * struct nt_run_stalled_view - one stall of a run as the reports give it
+ * @s: the stall
+ * @at_ns: its held segment, ns into the capture
+ * @request_at_ns: its request's first segment, ns into the capture; -1
+ *                 unknown (before any request, or past NT_TURNS_LISTED)
+ * @answer_ns: its request -> answer time; -1 unknown (not answered, or as
+ *             for @request_at_ns)
+ */
+struct nt_run_stalled_view {
+	const struct nt_run_stalled *s;
+	int64_t at_ns;
+	int64_t request_at_ns;
+	int64_t answer_ns;
+};
+
+/**
+ * nt_run_stalled_view() - stall @i of a run, with its request's times
+ * @ri: the run's facts
+ * @i: below @ri->n_stalled
+ * @v: filled
+ */
+void nt_run_stalled_view(const struct nt_runinfo *ri, size_t i, struct nt_run_stalled_view *v);
+
+/**
+ * nt_run_stalled_text() - "stalled requests": the first @max stalls, one
+ * aligned line each (request, when it started, request -> answer, whose
+ * data was held, the ACK's delay, the time lost); nothing without stalls
+ * @out: the stream
+ * @ri: the run's facts
+ * @max: how many lines at most
+ */
+void nt_run_stalled_text(FILE *out, const struct nt_runinfo *ri, size_t max);
+
+/**
+ * nt_run_stalled_json() - the "stalled_requests" array: every stall kept
+ * @oom: set on failure
+ * @ri: the run's facts
+ *
+ * Return: a new array, or NULL.
+ */
+struct json_object *nt_run_stalled_json(bool *oom, const struct nt_runinfo *ri);
+
+/**
+ * nt_run_stalled_markdown() - a fix's stalls as a GitHub-flavoured table,
+ * the first @max, after a sentence with the fix's name and the count
+ * @out: the stream
+ * @ri: the run's facts
+ * @max: rows at most
+ */
+void nt_run_stalled_markdown(FILE *out, const struct nt_runinfo *ri, size_t max);
+
+/**
+ * nt_run_stalled_html() - the same as an HTML paragraph and table
+ * @out: the stream
+ * @ri: the run's facts
+ * @max: rows at most
+ */
+void nt_run_stalled_html(FILE *out, const struct nt_runinfo *ri, size_t max);
+
+/**
  * nt_run_text_header() - the text block before the analysis: commands,
  * how they ended, fix, counters, exchanges, target sockets, capture losses
  * @out: the stream
@@ -161,6 +221,18 @@ void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t 
  * @prefix: put before each
  */
 void nt_run_quote_lines(FILE *out, const char *text, const char *prefix);
+
+/**
+ * nt_run_proc_words() - how a command ended, with what the run did to it:
+ * "exit status 0", "killed by signal 9 (SIGKILL)", "not started", ",
+ * stopped by us (SIGTERM)"
+ * @p: the command
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_run_proc_words(const struct nt_run_proc *p, char *buf, size_t len);
 
 /**
  * nt_run_incomplete() - why a run's report is not the whole story, or NULL:

@@ -65,6 +65,7 @@ struct pipeline {
 	struct nt_capture cap;
 	struct nt_flow flow;
 	struct nt_reorder reorder;
+	struct nt_reorder_rare reorder_rare;
 	struct teardown fin;
 	int linktype;
 	struct nt_pcap_writer *pcap;
@@ -131,7 +132,7 @@ static void count_reordered(struct pipeline *pl, const struct nt_segment *seg, i
 		.len = seg->payload_bytes,
 	};
 
-	if (nt_reorder_segment(&pl->reorder, &rs))
+	if (nt_reorder_segment(&pl->reorder, &pl->reorder_rare, &rs))
 		pl->run->counts.out_of_order[seg->dir]++;
 }
 
@@ -479,7 +480,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 	if (ret < 0)
 		return ret;
 	pl->linktype = pl->cap.linktype;
-	nt_reorder_init(&pl->reorder);
+	nt_reorder_init(&pl->reorder, &pl->reorder_rare);
 	nt_flow_init(&pl->flow, lab->family, &lab->client_addr, NT_CLIENT_PORT, &lab->target_addr,
 		     NT_TARGET_PORT);
 	return start_pcap_writer(pl, opt, &cc, err);

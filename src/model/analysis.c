@@ -132,7 +132,7 @@ static void result_close(struct nt_flow_result *r, const struct nt_flow_entry *e
 	r->rtt_ns[0] = e->stall.side[0].rtt_ns;
 	r->rtt_ns[1] = e->stall.side[1].rtt_ns;
 	r->think_time = e->think_time;
-	r->out_of_order = e->reorder.out_of_order[0] + e->reorder.out_of_order[1];
+	r->out_of_order = e->reorder_rare.out_of_order[0] + e->reorder_rare.out_of_order[1];
 }
 
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why)
@@ -406,7 +406,7 @@ static void flow_start(struct nt_analysis *an, struct nt_analysis_file *f, struc
 		nt_flow_init(&e->flow, pkt->family, pkt->src_addr, pkt->src_port, pkt->dst_addr,
 			     pkt->dst_port);
 	nt_stall_init(&e->stall, pkt->family);
-	nt_reorder_init(&e->reorder);
+	nt_reorder_init(&e->reorder, &e->reorder_rare);
 	f->flows++;
 	an->sum.flows++;
 }
@@ -461,13 +461,13 @@ static void count_reordered(struct nt_analysis *an, struct nt_analysis_file *f,
 		.ack = pkt->ack,
 		.len = pkt->payload_bytes,
 	};
-	bool first = !e->reorder.out_of_order[0] && !e->reorder.out_of_order[1];
 
-	if (!nt_reorder_segment(&e->reorder, &rs))
+	if (!nt_reorder_segment(&e->reorder, &e->reorder_rare, &rs))
 		return;
 	f->out_of_order++;
 	an->sum.out_of_order++;
-	if (first)
+	/* This flow's first: the counter has just counted it. */
+	if (e->reorder_rare.out_of_order[0] + e->reorder_rare.out_of_order[1] == 1)
 		an->sum.flows_out_of_order++;
 }
 

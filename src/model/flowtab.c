@@ -25,8 +25,11 @@
 
 _Static_assert(sizeof(struct nt_flow_key) == 40, "key is five whole words, no padding");
 _Static_assert(sizeof(struct nt_tl_seg) == 32, "a ring is four cache lines");
-_Static_assert(offsetof(struct nt_flow_entry, first_t_ns) <= (size_t)7 * 64,
-	       "what every packet reads is seven cache lines");
+_Static_assert(sizeof(struct nt_reorder) == 40, "the reordering counter's hot part");
+_Static_assert(offsetof(struct nt_flow_entry, stall) + sizeof(struct nt_stall_tracker) <=
+		       (size_t)NT_FLOW_HOT_LINES * 64,
+	       "what every packet reads is six cache lines");
+_Static_assert(sizeof(struct nt_flow_entry) == (size_t)8 * 64, "an entry is eight cache lines");
 
 /* Word @i of a key, as its bytes lie in memory. */
 static inline uint64_t load_word(const struct nt_flow_key *k, size_t i)

@@ -8,85 +8,108 @@
 #include "nt/model/reorder.h"
 #include "nt/model/tcp.h"
 
-void nt_reorder_init(struct nt_reorder *r)
+void nt_reorder_init(struct nt_reorder *r, struct nt_reorder_rare *rare)
 {
 	memset(r, 0, sizeof(*r));
-	r->syn_t_ns = -1;
+	memset(rare, 0, sizeof(*rare));
+	rare->syn_t_ns = -1;
 }
 
-/* The handshake's round trip: the SYN's sender acknowledging the SYN/ACK. */
-static void time_handshake(struct nt_reorder *r, const struct nt_reorder_seg *s)
+/*
+ * The handshake's round trip: the SYN's sender acknowledging the SYN/ACK.
+ * @r->timing keeps every other segment away from @rare.
+ */
+static void time_handshake(struct nt_reorder *r, struct nt_reorder_rare *rare,
+			   const struct nt_reorder_seg *s)
 {
 	bool syn = s->flags & NT_TCP_SYN, ack = s->flags & NT_TCP_ACK;
 
-	if (syn && !ack && r->syn_t_ns < 0) {
-		r->syn_t_ns = s->t_ns;
-		r->syn_dir = s->dir;
-	} else if (!syn && ack && r->syn_t_ns >= 0 && !r->rtt_ns && s->dir == r->syn_dir &&
-		   s->t_ns > r->syn_t_ns) {
-		r->rtt_ns = s->t_ns - r->syn_t_ns;
+	if (syn && !ack) {
+		if (rare->syn_t_ns < 0) {
+			rare->syn_t_ns = s->t_ns;
+			rare->syn_dir = s->dir;
+			r->timing = true;
+		}
+	} else if (!syn && ack && r->timing && s->dir == rare->syn_dir &&
+		   s->t_ns > rare->syn_t_ns) {
+		rare->rtt_ns = s->t_ns - rare->syn_t_ns;
+		r->timing = false;
 	}
 }
 
 /* A retransmission, by what the peer @b said: already acknowledged, or a fast retransmit. */
-static bool retransmission(const struct nt_reorder_side *b, const struct nt_reorder_seg *s)
+static bool retransmission(const struct nt_reorder *r, const struct nt_reorder_rare *rare, int b,
+			   const struct nt_reorder_seg *s)
 {
-	if (!b->ack_seen)
+	if (!r->ack_seen[b])
 		return false;
-	if (s->len && !nt_seq_after(s->seq + s->len, b->ack))
+	if (s->len && !nt_seq_after(s->seq + s->len, r->ack[b]))
 		return true; /* spurious: the peer had it */
-	return b->dupacks >= 2 && b->ack == s->seq &&
-	       s->t_ns - b->ack_t_ns < NT_REORDER_FAST_RETX_NS;
+	return r->dupacks[b] >= 2 && r->ack[b] == s->seq &&
+	       s->t_ns - rare->ack_t_ns[b] < NT_REORDER_FAST_RETX_NS;
 }
 
-static bool out_of_order(const struct nt_reorder *r, const struct nt_reorder_seg *s,
-			 uint32_t seglen)
+/* Below the highest is decided from @r alone: the rest only for those segments. */
+static bool out_of_order(const struct nt_reorder *r, const struct nt_reorder_rare *rare,
+			 const struct nt_reorder_seg *s, uint32_t seglen)
 {
-	const struct nt_reorder_side *a = &r->side[s->dir], *b = &r->side[!s->dir];
-	int64_t window = r->rtt_ns ? r->rtt_ns : NT_REORDER_WINDOW_NS;
+	int a = s->dir;
+	int64_t window;
 
-	if (!seglen || !a->seq_seen || !nt_seq_before(s->seq, a->next_seq))
+	if (!seglen || !r->seq_seen[a] || !nt_seq_before(s->seq, r->next_seq[a]))
 		return false;
 	/* One below the highest: a keep-alive (<= 1 byte) or a zero-window probe's data. */
-	if (s->seq == a->next_seq - 1)
+	if (s->seq == r->next_seq[a] - 1)
 		return false;
-	if (retransmission(b, s))
+	if (retransmission(r, rare, !a, s))
 		return false;
 	/* The same tail again is a retransmission too; reordered data ends below it. */
-	return s->t_ns - a->next_t_ns < window && s->seq + seglen != a->next_seq;
+	window = rare->rtt_ns ? rare->rtt_ns : NT_REORDER_WINDOW_NS;
+	return s->t_ns - r->next_t_ns[a] < window && s->seq + seglen != r->next_seq[a];
 }
 
-/* This side's acknowledgment, and its run of duplicates (pure ACKs repeating it). */
-static void note_ack(struct nt_reorder_side *a, const struct nt_reorder_seg *s, uint32_t seglen)
+/*
+ * This side's acknowledgment, and its run of duplicates (pure ACKs repeating
+ * it). Its time is read only with two duplicates or more, and every change
+ * of the run comes with a new time, so it is written only then.
+ */
+static void note_ack(struct nt_reorder *r, struct nt_reorder_rare *rare,
+		     const struct nt_reorder_seg *s, uint32_t seglen)
 {
+	int a = s->dir;
+
 	if (!(s->flags & NT_TCP_ACK))
 		return;
-	if (a->ack_seen && s->ack == a->ack && !seglen && !(s->flags & NT_TCP_RST))
-		a->dupacks++;
-	else if (!a->ack_seen || nt_seq_after(s->ack, a->ack))
-		a->dupacks = 0;
-	if (!a->ack_seen || !nt_seq_before(s->ack, a->ack)) {
-		a->ack = s->ack;
-		a->ack_t_ns = s->t_ns;
-		a->ack_seen = true;
+	if (r->ack_seen[a] && s->ack == r->ack[a] && !seglen && !(s->flags & NT_TCP_RST)) {
+		if (r->dupacks[a] < UINT8_MAX)
+			r->dupacks[a]++;
+	} else if (!r->ack_seen[a] || nt_seq_after(s->ack, r->ack[a])) {
+		r->dupacks[a] = 0;
+	}
+	if (!r->ack_seen[a] || !nt_seq_before(s->ack, r->ack[a])) {
+		r->ack[a] = s->ack;
+		r->ack_seen[a] = true;
+		if (r->dupacks[a] >= 2)
+			rare->ack_t_ns[a] = s->t_ns;
 	}
 }
 
-bool nt_reorder_segment(struct nt_reorder *r, const struct nt_reorder_seg *s)
+bool nt_reorder_segment(struct nt_reorder *r, struct nt_reorder_rare *rare,
+			const struct nt_reorder_seg *s)
 {
-	struct nt_reorder_side *a = &r->side[s->dir];
+	int a = s->dir;
 	uint32_t seglen = s->len + ((s->flags & (NT_TCP_SYN | NT_TCP_FIN)) ? 1 : 0);
 	bool ooo;
 
-	time_handshake(r, s);
-	ooo = out_of_order(r, s, seglen);
+	time_handshake(r, rare, s);
+	ooo = out_of_order(r, rare, s, seglen);
 	if (ooo)
-		r->out_of_order[s->dir]++;
-	if (seglen && (!a->seq_seen || nt_seq_after(s->seq + seglen, a->next_seq))) {
-		a->next_seq = s->seq + seglen;
-		a->next_t_ns = s->t_ns;
-		a->seq_seen = true;
+		rare->out_of_order[a]++;
+	if (seglen && (!r->seq_seen[a] || nt_seq_after(s->seq + seglen, r->next_seq[a]))) {
+		r->next_seq[a] = s->seq + seglen;
+		r->next_t_ns[a] = s->t_ns;
+		r->seq_seen[a] = true;
 	}
-	note_ack(a, s, seglen);
+	note_ack(r, rare, s, seglen);
 	return ooo;
 }

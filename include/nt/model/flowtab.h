@@ -25,6 +25,8 @@
 /* Segments kept before a flow's first stall for its timeline, and after it. */
 #define NT_FLOW_RING  8
 #define NT_FLOW_AFTER 3
+/* Cache lines of an entry every packet reads: up to the end of its stall state. */
+#define NT_FLOW_HOT_LINES 6
 
 /**
  * struct nt_flow_key - a connection's endpoints, lower (address, port) first
@@ -70,22 +72,25 @@ struct nt_flow_result;
  * @last_t_ns: last packet
  * @res: the report, allocated at the first stall; NULL before
  * @packets: packets seen
- * @think_time: think-time episodes
  * @used: the slot holds a flow
  * @client_first: the client (@flow's) is the key's first endpoint
  * @ring_n: how many of the ring's segments are valid (nt_flowtab_ring())
  * @ring_head: next slot of the ring to write
  * @after_left: segments still to add to the first stall's timeline
+ * @reorder: its segments out of order, the part every segment reads
+ *           (nt/model/reorder.h)
  * @stall: the stall rule's state
- * @reorder: its segments out of order (nt/model/reorder.h)
  * @first_t_ns: first packet
+ * @think_time: think-time episodes
+ * @reorder_rare: the rest of @reorder: segments below the highest, the handshake
  * @flow: client/target roles and relative sequence numbers
  *
  * Ordered by use: every packet reads the lines up to the end of @stall (the
- * first line the lookup, @stall the rule); @flow matters only until the
- * flow's first stall and at its end (see analysis.c). Entries start on a
- * cache line and take whole lines (9: 576 bytes, with @reorder), so those
- * are always seven lines, never eight. The ring of the flow's last segments, written only
+ * first line the lookup, @reorder and @stall the rules); the rest matters
+ * only until the flow's first stall, at its end or for the rare segment
+ * (see analysis.c). Entries start on a cache line and take whole lines (8:
+ * 512 bytes), so those are always six lines, never seven (NT_FLOW_HOT_LINES,
+ * checked in flowtab.c). The ring of the flow's last segments, written only
  * until its first stall, lives apart (nt_flowtab_ring()).
  */
 struct nt_flow_entry {
@@ -95,15 +100,16 @@ struct nt_flow_entry {
 	int64_t last_t_ns;
 	struct nt_flow_result *res;
 	uint64_t packets;
-	uint32_t think_time;
 	bool used;
 	bool client_first;
 	uint8_t ring_n;
 	uint8_t ring_head;
 	uint8_t after_left;
-	struct nt_stall_tracker stall;
 	struct nt_reorder reorder;
+	struct nt_stall_tracker stall;
 	int64_t first_t_ns;
+	uint32_t think_time;
+	struct nt_reorder_rare reorder_rare;
 	struct nt_flow flow;
 } __attribute__((aligned(64)));
 

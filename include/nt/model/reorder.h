@@ -26,35 +26,41 @@
 #include <stdint.h>
 
 /**
- * struct nt_reorder_side - what one side sent and acknowledged
+ * struct nt_reorder - what every segment reads: each side's highest and acknowledgment
+ * @next_t_ns: when a segment last moved @next_seq up, by the sender's direction
  * @next_seq: the highest sequence it sent plus one (SYN and FIN count one)
- * @next_t_ns: when a segment last moved @next_seq up
  * @ack: its last acknowledgment number
- * @ack_t_ns: when @ack was last sent
- * @dupacks: pure ACKs in a row that repeated @ack
+ * @dupacks: pure ACKs in a row that repeated @ack (saturating: only two or
+ *           more is asked)
  * @seq_seen: @next_seq is valid
  * @ack_seen: @ack is valid
+ * @timing: a SYN without ACK was seen and its round trip is not yet timed
+ *
+ * 40 bytes, so a flow table entry keeps them in the lines the stall rule
+ * reads anyway; the rest (struct nt_reorder_rare) is touched only for a
+ * segment below its sender's highest, a SYN, or during the handshake.
  */
-struct nt_reorder_side {
-	uint32_t next_seq;
-	uint32_t ack;
-	int64_t next_t_ns;
-	int64_t ack_t_ns;
-	uint32_t dupacks;
-	bool seq_seen;
-	bool ack_seen;
+struct nt_reorder {
+	int64_t next_t_ns[2];
+	uint32_t next_seq[2];
+	uint32_t ack[2];
+	uint8_t dupacks[2];
+	bool seq_seen[2];
+	bool ack_seen[2];
+	bool timing;
 };
 
 /**
- * struct nt_reorder - one connection's reordering, both directions
- * @side: by the sender's direction (enum nt_dir)
+ * struct nt_reorder_rare - the counter's state seldom read or written
+ * @ack_t_ns: when &nt_reorder.ack was last sent, by direction; kept only
+ *            while &nt_reorder.dupacks is two or more, the only time it is read
  * @syn_t_ns: when the first SYN without ACK was seen, -1 none
  * @rtt_ns: SYN to the ACK of the SYN/ACK at the capture point, 0 unknown
  * @syn_dir: the direction of that SYN
  * @out_of_order: segments out of order, by the sender's direction
  */
-struct nt_reorder {
-	struct nt_reorder_side side[2];
+struct nt_reorder_rare {
+	int64_t ack_t_ns[2];
 	int64_t syn_t_ns;
 	int64_t rtt_ns;
 	int syn_dir;
@@ -87,17 +93,21 @@ struct nt_reorder_seg {
 /**
  * nt_reorder_init() - a connection with nothing seen
  * @r: the counter
+ * @rare: its seldom used part
  */
-void nt_reorder_init(struct nt_reorder *r);
+void nt_reorder_init(struct nt_reorder *r, struct nt_reorder_rare *rare);
 
 /**
  * nt_reorder_segment() - account one segment, in capture order
  * @r: the counter
+ * @rare: its seldom used part: not touched by a segment in order that is
+ *        neither a SYN nor part of the handshake
  * @seg: the segment
  *
  * Return: true when @seg arrived out of order (also counted in
- * @r->out_of_order).
+ * @rare->out_of_order).
  */
-bool nt_reorder_segment(struct nt_reorder *r, const struct nt_reorder_seg *seg);
+bool nt_reorder_segment(struct nt_reorder *r, struct nt_reorder_rare *rare,
+			const struct nt_reorder_seg *seg);
 
 #endif

@@ -13,7 +13,6 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "nt/capture/pcapng.h"
@@ -273,11 +272,14 @@ static int64_t late_comment(const struct nt_pcapng_reader *r, size_t at, size_t 
 		    memcmp(v, NT_PCAPNG_LATE_PREFIX, plen) == 0) {
 			char num[24];
 			size_t n = olen - plen < sizeof(num) - 1 ? olen - plen : sizeof(num) - 1;
+			char *rest;
 			long long ns;
 
 			memcpy(num, v + plen, n);
 			num[n] = '\0';
-			if (sscanf(num, "%lld ns", &ns) == 1 && ns > 0)
+			errno = 0;
+			ns = strtoll(num, &rest, 10);
+			if (!errno && rest != num && strcmp(rest, " ns") == 0 && ns > 0)
 				return ns;
 		}
 		at += 4 + ((olen + 3u) & ~3u);

@@ -159,6 +159,14 @@ static bool negative_number(const char *text)
 	return digits && text[-1] != '.';
 }
 
+int nt_cli_parse_path(const char *name, const char *text, const char **out, struct nt_err *err)
+{
+	if (!*text)
+		return nt_err_set(err, 0, "%s: an empty file name", name);
+	*out = text;
+	return 0;
+}
+
 int nt_cli_parse_uint(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		      struct nt_err *err)
 {

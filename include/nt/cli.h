@@ -85,6 +85,18 @@ int nt_cli_next(struct nt_cli *c, struct nt_err *err);
 int nt_cli_rest(const struct nt_cli *c);
 
 /**
+ * nt_cli_parse_path() - a file name an option takes: any text but the empty
+ * one, which names no file
+ * @name: the option, for the message ("--output")
+ * @text: the user's text
+ * @out: set to @text on success
+ * @err: filled on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nt_cli_parse_path(const char *name, const char *text, const char **out, struct nt_err *err);
+
+/**
  * nt_cli_parse_uint() - the one range-checked number parser
  * @name: the option, for the message ("--rounds")
  * @text: the user's text

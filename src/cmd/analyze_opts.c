@@ -162,10 +162,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 		o->out.format = cli->arg;
 		return 0;
 	case 'o':
-		if (!*cli->arg)
-			return nt_err_set(err, 0, "--output: an empty file name");
-		o->out.path = cli->arg;
-		return 0;
+		return nt_cli_parse_path("--output", cli->arg, &o->out.path, err);
 	case 'r':
 		return add_file(o, (char *)cli->arg, err);
 	case 'c':
@@ -179,10 +176,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 		o->out.brief = true;
 		return 0;
 	case OPT_ANNOTATE:
-		if (!*cli->arg)
-			return nt_err_set(err, 0, "--annotate: an empty file name");
-		o->annotate = cli->arg;
-		return 0;
+		return nt_cli_parse_path("--annotate", cli->arg, &o->annotate, err);
 	}
 	return nt_cmd_parse_action(c, OPT_VERSION, cli->name, &o->action, err);
 }

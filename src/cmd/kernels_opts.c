@@ -299,10 +299,7 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_kernels_opts *o,
 		o->out.format = cli->arg;
 		return 0;
 	case 'o':
-		if (!*cli->arg)
-			return nt_err_set(err, 0, "--output: an empty file name");
-		o->out.path = cli->arg;
-		return 0;
+		return nt_cli_parse_path("--output", cli->arg, &o->out.path, err);
 	}
 	return nt_cmd_parse_action(c, OPT_VERSION, cli->name, &o->action, err);
 }

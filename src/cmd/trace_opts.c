@@ -283,12 +283,9 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		o->format = arg;
 		return 0;
 	case 'o':
+		return nt_cli_parse_path("--output", arg, &o->path, err);
 	case 'w':
-		if (!*arg)
-			return nt_err_set(err, 0, "--%s: an empty file name",
-					  c == 'o' ? "output" : "write");
-		*(c == 'o' ? &o->path : &o->pcap_path) = arg;
-		return 0;
+		return nt_cli_parse_path("--write", arg, &o->pcap_path, err);
 	case OPT_COLOR:
 		return nt_cmd_parse_color(name, arg, &o->color, err);
 	case OPT_SUMMARY:
@@ -307,10 +304,7 @@ static int parse_output(int c, const char *name, const char *arg, struct nt_trac
 		opt->step = true;
 		return 0;
 	case OPT_EXPORT_PKT:
-		if (!*arg)
-			return nt_err_set(err, 0, "--export-packetdrill: an empty file name");
-		opt->pkt_path = arg;
-		return 0;
+		return nt_cli_parse_path("--export-packetdrill", arg, &opt->pkt_path, err);
 	}
 	return 1;
 }

@@ -208,10 +208,8 @@ static void start_prediction(struct nt_run *run, const struct nt_trace_config *o
 	struct nt_err err = { "" };
 
 	nt_trace_knobs(opt, kf, &k);
-	/* Bounded: err.msg is longer than the text it goes into (-Wformat-truncation). */
 	if (nt_run_predict(run, &k, &err) < 0)
-		snprintf(run->fix.text, sizeof(run->fix.text), "no prediction: %.*s",
-			 (int)(sizeof(run->fix.text) - sizeof("no prediction: ")), err.msg);
+		snprintf(run->no_prediction, sizeof(run->no_prediction), "%s", err.msg);
 }
 
 static void exchange_config(struct nt_exchange_config *xc, const struct nt_trace_config *opt,

@@ -280,25 +280,10 @@ static void run_hypothesis(struct nt_predict *p, unsigned hyp, struct nt_psim *s
 	}
 }
 
-static void verdict_list(unsigned verdicts, char *buf, size_t len)
-{
-	static const enum nt_verdict order[] = { NT_VERDICT_COALESCED, NT_VERDICT_UNHELD,
-						 NT_VERDICT_HELD, NT_VERDICT_STALLED };
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (verdicts & NT_PREDICT_VERDICT_BIT(order[i]))
-			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
-						 used ? ", " : "", nt_verdict_name(order[i]));
-}
-
 static void explain_uncertainty(struct nt_predict_round *out, const struct round_acc *acc,
 				bool limit)
 {
 	enum nt_predict_rule rule;
-	char list[64];
-
 	if (__builtin_popcount(out->verdicts) <= 1)
 		return;
 	if (limit)
@@ -309,8 +294,7 @@ static void explain_uncertainty(struct nt_predict_round *out, const struct round
 		rule = acc->other_origin;
 	else
 		rule = NT_RULE_MODEL_LIMIT;
-	verdict_list(out->verdicts, list, sizeof(list));
-	nt_psim_why(&out->uncertain, rule, "one of %s: %s", list, nt_predict_rule_summary(rule));
+	NT_PSIM_WHY(&out->uncertain, rule, NT_SAY_ONE_OF, out->verdicts);
 }
 
 /*
@@ -359,9 +343,7 @@ static void words_unexplained(struct nt_predict_round *out)
 
 	for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		if (w[i]->rule != NT_RULE_NONE)
-			nt_psim_why(w[i], NT_RULE_MODEL_LIMIT,
-				    "not explained: no path of the model gives the verdict the "
-				    "capture shows");
+			NT_PSIM_WHY(w[i], NT_RULE_MODEL_LIMIT, NT_SAY_UNEXPLAINED);
 }
 
 void nt_predict_measured(struct nt_predict *p, enum nt_verdict v)

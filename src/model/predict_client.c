@@ -72,38 +72,29 @@ static void send_text(struct nt_psim *s, struct nt_predict_why *w, enum nt_predi
 
 	switch (rule) {
 	case NT_RULE_FULL_SEGMENT:
-		nt_psim_why(w, rule, "sent at once: a full segment (%u B = MSS) is never held",
-			    len);
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_FULL, len);
 		break;
 	case NT_RULE_NAGLE_IDLE:
-		nt_psim_why(w, rule, "sent at once: %u B, nothing in flight (packets_out 0)", len);
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_IDLE, len);
 		break;
 	case NT_RULE_MINSHALL_CLEAR:
-		nt_psim_why(
-			w, rule,
-			"sent at once: %u B; data in flight but no small segment unacknowledged "
-			"(snd_sml acknowledged)",
-			len);
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_MINSHALL, len);
 		break;
 	case NT_RULE_NODELAY:
-		nt_psim_why(w, rule, "sent at once: %u B, TCP_NODELAY (TCP_NAGLE_OFF)", len);
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_NODELAY, len);
 		break;
 	case NT_RULE_CORK_PUSH:
-		nt_psim_why(w, rule, "sent when %s pushed what was held (%u B)",
-			    s->k->pattern == NT_PREDICT_CORK ? "TCP_CORK off"
-							     : "the send without MSG_MORE",
-			    len);
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_PUSHED, s->k->pattern, len);
 		break;
 	case NT_RULE_CORK_PROBE:
-		nt_psim_why(w, rule, "sent by the probe timer: corked with nothing in flight");
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_PROBE);
 		break;
 	case NT_RULE_RELEASED_BY_ACK:
-		nt_psim_why(w, rule, "released by the ACK of %llu:%llu (%u B sent)",
-			    (unsigned long long)s->base + tx->rel_lo,
-			    (unsigned long long)s->base + tx->rel_hi, len);
+		NT_PSIM_WHY(w, rule, NT_SAY_SENT_RELEASED, (int64_t)(s->base + tx->rel_lo),
+			    (int64_t)(s->base + tx->rel_hi), len);
 		break;
 	default:
-		nt_psim_why(w, rule, "%s", nt_predict_rule_summary(rule));
+		NT_PSIM_WHY(w, rule, NT_SAY_SUMMARY);
 		break;
 	}
 }
@@ -208,13 +199,10 @@ static void note_hold(struct nt_psim *s, enum nt_predict_rule rule)
 		return;
 	s->out->body_held = true;
 	if (rule == NT_RULE_NAGLE_HOLD)
-		nt_psim_why(&s->out->body, rule,
-			    "held: Nagle, small segment %llu:%llu unacknowledged (Minshall)",
-			    (unsigned long long)s->base + tx->sml_start,
-			    (unsigned long long)s->base + tx->sml);
+		NT_PSIM_WHY(&s->out->body, rule, NT_SAY_HELD_NAGLE,
+			    (int64_t)(s->base + tx->sml_start), (int64_t)(s->base + tx->sml));
 	else
-		nt_psim_why(&s->out->body, rule, "held: %s corks the partial segment",
-			    s->k->pattern == NT_PREDICT_CORK ? "TCP_CORK" : "MSG_MORE");
+		NT_PSIM_WHY(&s->out->body, rule, NT_SAY_HELD_CORK, s->k->pattern);
 }
 
 /*

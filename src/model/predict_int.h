@@ -389,11 +389,18 @@ void nt_psim_post(struct nt_psim *s, enum nt_pev_kind kind, struct nt_ptime t, u
 /** nt_psim_next() - the next event, a choice when two channels' times overlap */
 bool nt_psim_next(struct nt_psim *s, struct nt_pevent *out);
 
-/* Put a decision into words, on the primary path only. */
+/*
+ * Tell a decision: its rule, its sentence and the sentence's numbers
+ * (worded by nt_predict_words()).
+ */
+#define NT_PSIM_WHY(w, rule, say, ...) \
+	nt_psim_why(w, rule, say, (const int64_t[NT_PREDICT_SAY_ARGS]){ __VA_ARGS__ })
+
+/* The same on the primary path only. */
 #define NT_PSIM_NOTE(s, field, ...)                                 \
 	do {                                                        \
 		if ((s)->out)                                       \
-			nt_psim_why(&(s)->out->field, __VA_ARGS__); \
+			NT_PSIM_WHY(&(s)->out->field, __VA_ARGS__); \
 	} while (0)
 
 /* predict_target.c: the target's receive side */
@@ -484,8 +491,8 @@ void nt_psim_run(struct nt_psim *s);
 void nt_psim_finish(struct nt_psim *s);
 /** nt_psim_next_state() - the target's state handed to the next round */
 void nt_psim_next_state(struct nt_psim *s, struct nt_predict_state *out);
-/** nt_psim_why() - fill a decision's rule and sentence */
-void nt_psim_why(struct nt_predict_why *w, enum nt_predict_rule rule, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/** nt_psim_why() - fill a decision's rule, sentence and numbers (NT_PSIM_WHY()) */
+void nt_psim_why(struct nt_predict_why *w, enum nt_predict_rule rule, enum nt_predict_say say,
+		 const int64_t n[NT_PREDICT_SAY_ARGS]);
 
 #endif

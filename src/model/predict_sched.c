@@ -20,6 +20,7 @@
  */
 #include <stdio.h>
 
+#include "nt/model/predict_words.h"
 #include "predict_int.h"
 
 void nt_predict_sched_unknown(struct nt_predict_sched *out)
@@ -101,6 +102,7 @@ void nt_predict_describe_disturbed(const struct nt_predict_round *r,
 				   const struct nt_predict_sched *sc, unsigned parts, char *out,
 				   size_t len)
 {
+	struct nt_predict_words words;
 	size_t used;
 
 	if (!len)
@@ -115,7 +117,8 @@ void nt_predict_describe_disturbed(const struct nt_predict_round *r,
 	if (r->ack.rule == NT_RULE_DELACK_TIMER || r->reply.rule == NT_RULE_REPLY_AFTER_ATO)
 		snprintf(out + used, len - used,
 			 " (it was not scheduled): the round is judged on that schedule; %s",
-			 r->reply.rule != NT_RULE_NONE ? r->reply.text : r->ack.text);
+			 nt_predict_words(r->reply.rule != NT_RULE_NONE ? &r->reply : &r->ack,
+					  &words));
 	else
 		snprintf(out + used, len - used,
 			 " (it was not scheduled): the round is judged on that schedule");

@@ -88,44 +88,19 @@ void nt_prx_read(struct nt_psim *s)
 	}
 }
 
-/*
- * "N jiffies", or "LO-HI jiffies" where the timing allows several counts on
- * the same side of ato: the sentence names what the timing allows, and the
- * capture shows one of them.
- */
-static void jiffies_words(int lo, int gap, int hi, unsigned ato, char *buf, size_t len)
-{
-	if (gap < (int)ato) {
-		hi = hi < (int)ato ? hi : (int)ato - 1;
-	} else {
-		lo = lo >= (int)ato ? lo : (int)ato;
-	}
-	if (lo < hi)
-		snprintf(buf, len, "%d-%d jiffies", lo, hi);
-	else
-		snprintf(buf, len, "%d jiffies", gap);
-}
-
 static void note_reply(struct nt_psim *s, const int j[3], unsigned before, unsigned segs)
 {
 	unsigned th = s->kern->pingpong_thresh;
-	char n[32];
 
 	if (!s->out)
 		return;
-	jiffies_words(j[0], j[1], j[2], s->rx.ato, n, sizeof(n));
 	if (j[1] < (int)s->rx.ato)
-		nt_psim_why(&s->out->reply, NT_RULE_PINGPONG_COUNT,
-			    "reply %u B (%u segment%s) %s after the last receive, < ato %u: "
-			    "ping-pong count %u -> %u, %s (threshold %u)",
-			    s->k->reply_bytes, segs, segs == 1 ? "" : "s", n, s->rx.ato, before,
-			    s->rx.pingpong,
-			    s->rx.pingpong >= th ? "in ping-pong" : "not in ping-pong", th);
+		NT_PSIM_WHY(&s->out->reply, NT_RULE_PINGPONG_COUNT, NT_SAY_REPLY_PINGPONG,
+			    s->k->reply_bytes, segs, j[0], j[1], j[2], s->rx.ato, before,
+			    s->rx.pingpong, th);
 	else
-		nt_psim_why(&s->out->reply, NT_RULE_REPLY_AFTER_ATO,
-			    "reply %u B %s after the last receive, >= ato %u: ping-pong count "
-			    "stays %u (threshold %u)",
-			    s->k->reply_bytes, n, s->rx.ato, s->rx.pingpong, th);
+		NT_PSIM_WHY(&s->out->reply, NT_RULE_REPLY_AFTER_ATO, NT_SAY_REPLY_AFTER_ATO,
+			    s->k->reply_bytes, j[0], j[1], j[2], s->rx.ato, s->rx.pingpong, th);
 }
 
 /*
@@ -148,8 +123,7 @@ void nt_prx_reply(struct nt_psim *s)
 		if (i == 0 && (s->rx.pending & NT_ACK_SCHED) && !s->a_sent_seen) {
 			s->a_sent_seen = true;
 			s->a_sent = s->now;
-			NT_PSIM_NOTE(s, ack, NT_RULE_ACK_ON_REPLY,
-				     "the header's ACK rode on the reply");
+			NT_PSIM_NOTE(s, ack, NT_RULE_ACK_ON_REPLY, NT_SAY_ACK_ON_REPLY);
 		}
 		nt_prx_ack_sent(s);
 		if (gap < (int)s->rx.ato && s->rx.pingpong < 255)

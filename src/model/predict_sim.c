@@ -17,16 +17,12 @@
 #define BODY_SEGS_MAX	24
 #define STEPS_MAX	4096
 
-void nt_psim_why(struct nt_predict_why *w, enum nt_predict_rule rule, const char *fmt, ...)
+void nt_psim_why(struct nt_predict_why *w, enum nt_predict_rule rule, enum nt_predict_say say,
+		 const int64_t n[NT_PREDICT_SAY_ARGS])
 {
-	va_list ap;
-
 	w->rule = rule;
-	va_start(ap, fmt);
-	/* clang 14's ValistChecker misses the va_start() (as in err.c). */
-	// NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
-	vsnprintf(w->text, sizeof(w->text), fmt, ap);
-	va_end(ap);
+	w->say = say;
+	memcpy(w->n, n, sizeof(w->n));
 }
 
 /*
@@ -220,37 +216,24 @@ static enum nt_verdict judge(struct nt_psim *s, enum nt_predict_rule *why)
 static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 {
 	const struct nt_pwindow *w = &s->window;
-	char late[48] = "";
 
 	if (!s->out)
 		return;
 	switch (why) {
 	case NT_RULE_VERDICT_COALESCED:
-		nt_psim_why(&s->out->verdict_why, why, "coalesced: H is B, one segment");
+		NT_PSIM_WHY(&s->out->verdict_why, why, NT_SAY_COALESCED);
 		break;
 	case NT_RULE_VERDICT_BODY_FIRST:
-		nt_psim_why(&s->out->verdict_why, why,
-			    "unheld: B left before the header's ACK reached the client");
+		NT_PSIM_WHY(&s->out->verdict_why, why, NT_SAY_BODY_FIRST);
 		break;
 	default:
-		/* The gap at the capture: the target's delay plus the path's RTT. */
-		if (nt_psim_gap_late(s))
-			snprintf(late, sizeof(late), ", the delay line %.3f ms late",
-				 (double)nt_psim_gap_late(s) / 1e6);
-		nt_psim_why(
-			&s->out->verdict_why, why,
-			"%s: H -> A %.3f-%.3f ms (the target's delay %.3f-%.3f ms + RTT %.3f ms%s) "
-			"against a threshold of %.3f ms%s",
-			nt_verdict_name(s->verdict), (double)w->lo / 1e6, (double)w->hi / 1e6,
-			(double)w->delay_lo / 1e6, (double)w->delay_hi / 1e6,
-			(double)s->k->rtt_ns / 1e6, late, (double)s->k->threshold_ns / 1e6,
-			why == NT_RULE_VERDICT_APP_GAP ? ", but write(body) returned after A"
-			: why == NT_RULE_VERDICT_STALL ? ", the body waiting for it"
-						       : "");
+		NT_PSIM_WHY(&s->out->verdict_why, why, NT_SAY_WINDOW, s->verdict, w->lo, w->hi,
+			    w->delay_lo, w->delay_hi, s->k->rtt_ns, s->k->threshold_ns,
+			    nt_psim_gap_late(s));
 		break;
 	}
 	if (!s->b.seen || !s->out->body_held)
-		nt_psim_why(&s->out->release, NT_RULE_NOT_HELD, "nothing held the body");
+		NT_PSIM_WHY(&s->out->release, NT_RULE_NOT_HELD, NT_SAY_NOT_HELD);
 }
 
 /*
@@ -262,12 +245,9 @@ static void note_verdict(struct nt_psim *s, enum nt_predict_rule why)
 static void note_client_ack(struct nt_psim *s)
 {
 	if (s->round == 1)
-		nt_psim_why(&s->out->client_ack, NT_RULE_CLIENT_FIRST_DATA,
-			    "ACK now: the reply is the client's first data, quick-ACK mode "
-			    "(tcp_in_quickack_mode())");
+		NT_PSIM_WHY(&s->out->client_ack, NT_RULE_CLIENT_FIRST_DATA, NT_SAY_CLIENT_FIRST);
 	else
-		nt_psim_why(&s->out->client_ack, NT_RULE_CLIENT_ACK, "%s",
-			    nt_predict_rule_summary(NT_RULE_CLIENT_ACK));
+		NT_PSIM_WHY(&s->out->client_ack, NT_RULE_CLIENT_ACK, NT_SAY_SUMMARY);
 }
 
 void nt_psim_finish(struct nt_psim *s)

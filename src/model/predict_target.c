@@ -135,22 +135,15 @@ void nt_prx_ack_sent(struct nt_psim *s)
 static void note_ack(struct nt_psim *s, struct nt_predict_why *w, enum nt_predict_rule rule,
 		     uint32_t ack)
 {
-	unsigned long long seq = s->base + ack;
+	int64_t seq = (int64_t)(s->base + ack);
 
 	if (rule != NT_RULE_DELACK_TIMER)
-		nt_psim_why(w, rule, "pure ACK %llu: %s", seq, nt_predict_rule_summary(rule));
+		NT_PSIM_WHY(w, rule, NT_SAY_PURE_ACK, seq);
 	else if (s->timer_left_pingpong)
-		nt_psim_why(
-			w, rule,
-			"the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
-			"ping-pong left, ato back to %u ms",
-			seq, nt_prx_jiffies_ms(s, s->kern->ato_min));
+		NT_PSIM_WHY(w, rule, NT_SAY_TIMER_LEFT, seq,
+			    nt_prx_jiffies_ms(s, s->kern->ato_min));
 	else
-		nt_psim_why(
-			w, rule,
-			"the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
-			"not in ping-pong, ato doubled to %u ms",
-			seq, nt_prx_jiffies_ms(s, s->rx.ato));
+		NT_PSIM_WHY(w, rule, NT_SAY_TIMER_DOUBLED, seq, nt_prx_jiffies_ms(s, s->rx.ato));
 }
 
 void nt_prx_send_ack(struct nt_psim *s, enum nt_predict_rule rule)
@@ -171,8 +164,7 @@ void nt_prx_send_ack(struct nt_psim *s, enum nt_predict_rule rule)
 		s->body_ack_seen = true;
 		note_ack(s, &s->out->body_ack, rule, ack);
 	} else if (s->body_ack_seen && s->out) {
-		nt_psim_why(&s->out->later_ack, rule, "pure ACK of a further body segment: %s",
-			    nt_predict_rule_summary(rule));
+		NT_PSIM_WHY(&s->out->later_ack, rule, NT_SAY_LATER_ACK);
 	}
 	nt_ptx_target_segment(s, ack, 0);
 }
@@ -432,35 +424,21 @@ static void note_header_ack(struct nt_psim *s, enum nt_predict_rule rule, unsign
 
 	switch (rule) {
 	case NT_RULE_TWO_FRAMES:
-		NT_PSIM_NOTE(
-			s, header_ack, rule,
-			"ACK now: %u B unacknowledged > rcv_mss %u (more than one full frame), the "
-			"window's right edge advancing",
-			rx->unacked, rx->rcv_mss);
+		NT_PSIM_NOTE(s, header_ack, rule, NT_SAY_HDR_TWO_FRAMES, rx->unacked, rx->rcv_mss);
 		break;
 	case NT_RULE_ROUTE_QUICKACK:
-		NT_PSIM_NOTE(s, header_ack, rule,
-			     "ACK now: the route's quickack metric (ping-pong count %u)",
-			     rx->pingpong);
+		NT_PSIM_NOTE(s, header_ack, rule, NT_SAY_HDR_ROUTE, rx->pingpong);
 		break;
 	case NT_RULE_QUICKACK_BUDGET:
-		NT_PSIM_NOTE(
-			s, header_ack, rule,
-			"ACK now: quick-ACK mode, budget %u and ping-pong count %u < threshold %u",
-			rx->quick, rx->pingpong, th);
+		NT_PSIM_NOTE(s, header_ack, rule, NT_SAY_HDR_BUDGET, rx->quick, rx->pingpong, th);
 		break;
 	case NT_RULE_DELACK_DUE:
-		NT_PSIM_NOTE(s, header_ack, rule, "ACK now: the pending delayed-ACK timer is due");
+		NT_PSIM_NOTE(s, header_ack, rule, NT_SAY_HDR_DUE);
 		break;
 	default:
-		NT_PSIM_NOTE(
-			s, header_ack, rule,
-			"delayed: %s (ping-pong count %u, threshold %u, budget %u); timer ato %u "
-			"jiffies = %u ms at HZ %u, %u frame(s) of rcv_mss %u unacknowledged",
-			rule == NT_RULE_DELAYED_PINGPONG ? "ping-pong mode"
-							 : "quick-ACK budget spent",
-			rx->pingpong, th, rx->quick, delay, nt_prx_jiffies_ms(s, delay), s->k->hz,
-			rx->unacked > rx->rcv_mss ? 2 : 1, rx->rcv_mss);
+		NT_PSIM_NOTE(s, header_ack, rule, NT_SAY_HDR_DELAYED, rx->pingpong, th, rx->quick,
+			     delay, nt_prx_jiffies_ms(s, delay), s->k->hz,
+			     rx->unacked > rx->rcv_mss ? 2 : 1, rx->rcv_mss);
 		break;
 	}
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "nt/model/predict_wasm.h"
+#include "nt/model/predict_words.h"
 
 static const char *const knob_names[NT_KNOB_COUNT] = {
 	[NT_KNOB_HEADER_BYTES] = "header_bytes",
@@ -185,6 +186,8 @@ static void put_str(struct jbuf *b, const char *s)
 
 static void put_why(struct jbuf *b, const char *key, const struct nt_predict_why *w, bool comma)
 {
+	struct nt_predict_words words;
+
 	put(b, "\"%s\":", key);
 	if (w->rule == NT_RULE_NONE) {
 		put(b, "null");
@@ -192,7 +195,7 @@ static void put_why(struct jbuf *b, const char *key, const struct nt_predict_why
 		put(b, "{\"rule\":");
 		put_str(b, nt_predict_rule_name(w->rule));
 		put(b, ",\"text\":");
-		put_str(b, w->text);
+		put_str(b, nt_predict_words(w, &words));
 		put(b, "}");
 	}
 	if (comma)
@@ -220,7 +223,7 @@ static void put_time(struct jbuf *b, const char *key, int64_t ns)
 /* The round's segments as the simulation sent them (predict_ladder.c). */
 static void put_ladder(struct jbuf *b, const struct nt_predict_round *r)
 {
-	static const struct nt_predict_why none = { NT_RULE_NONE, "" };
+	static const struct nt_predict_why none = { .rule = NT_RULE_NONE };
 
 	put(b, "\"ladder\":[");
 	for (unsigned i = 0; i < r->n_ladder; i++) {

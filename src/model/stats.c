@@ -240,11 +240,3 @@ double nt_summary_segments_per_request(const struct nt_summary *s)
 {
 	return s->rounds ? (double)s->client_data_segments / s->rounds : 0;
 }
-
-double nt_summary_bytes_per_segment(const struct nt_summary *s, const struct nt_shape *shape)
-{
-	uint64_t request = (uint64_t)shape->header_bytes + shape->body_bytes;
-
-	return s->client_data_segments ? (double)(request * s->rounds) / s->client_data_segments
-				       : 0;
-}

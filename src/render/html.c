@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "nt/model/predict_words.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/html_page.h"
@@ -67,6 +68,7 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 /* The model's legend line (docs/model.md): how it fared, and this variant's why. */
 static void model_legend(FILE *out, const struct nt_run *run)
 {
+	struct nt_predict_words words;
 	char line[256];
 
 	if (!run->predicting)
@@ -74,7 +76,7 @@ static void model_legend(FILE *out, const struct nt_run *run)
 	fputs("<p class=\"nt-model\"><strong>Model:</strong> ", out);
 	nt_escape_xml(out, nt_why_model_line(run, line, sizeof(line)));
 	fputs(".</p>\n<p class=\"nt-model\"><strong>This variant:</strong> ", out);
-	nt_escape_xml(out, run->fix.text);
+	nt_escape_xml(out, nt_predict_words(&run->fix, &words));
 	fputs(" (<code>", out);
 	nt_escape_xml(out, nt_predict_rule_name(run->fix.rule));
 	fputs("</code>).</p>\n", out);

@@ -136,6 +136,27 @@ static const char *held_text(const struct nt_run_report *r, char *buf, size_t le
 	return buf;
 }
 
+/* The report's parts that have a heading of their own. */
+enum incident_part { PART_TABLE, PART_LATENCY, PART_STALLED, PART_SOCKETS, PART_COUNT };
+
+/*
+ * struct incident_format - how one format writes each part; the order of the
+ * parts is incident_write()'s alone, so the two reports cannot drift apart.
+ */
+struct incident_format {
+	int (*head)(FILE *out, const struct nt_run_report *runs, size_t n,
+		    const struct nt_run_report *before);
+	void (*section)(FILE *out, const char *title);
+	const char *intro[PART_COUNT];
+	void (*table)(FILE *out, const struct nt_run_report *runs, size_t n);
+	int (*hidden)(FILE *out, const struct nt_run_report *r);
+	void (*latency)(FILE *out, const struct nt_run_report *r);
+	void (*stalled)(FILE *out, const struct nt_runinfo *ri, size_t max);
+	void (*sockets)(FILE *out, const struct nt_run_report *r);
+	int (*first_stall)(FILE *out, const struct nt_run_report *before, int worst);
+	void (*tail)(FILE *out, const struct nt_runinfo *ri);
+};
+
 /* ---- Markdown -------------------------------------------------------------------------- */
 
 static void md_table(FILE *out, const struct nt_run_report *runs, size_t n)
@@ -217,14 +238,9 @@ static void md_reproduce(FILE *out, const struct nt_runinfo *ri)
 	fprintf(out, "%s\n```\n", ri->command_line);
 }
 
-int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, size_t n,
-				const struct nt_analysis_view *v)
+static int md_head(FILE *out, const struct nt_run_report *runs, size_t n,
+		   const struct nt_run_report *b)
 {
-	size_t before = before_of(runs, n);
-	const struct nt_run_report *b = &runs[before];
-	int worst = nt_pick_worst_flow(b->an);
-
-	(void)v;
 	fprintf(out,
 		"# Incident: %" PRIu64 " Nagle/delayed-ACK stall%s in %" PRIu64 " request%s\n\n",
 		b->an->sum.stalls, nt_plural(b->an->sum.stalls), b->ri->turns.n,
@@ -239,32 +255,46 @@ int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, siz
 	} else if (b->an->sum.stalls) {
 		fprintf(out, "**Fix:** %s.\n", nt_hold_fix_advice(held_of(b)));
 	}
-	fputs("\n## Before and after\n\n", out);
-	md_table(out, runs, n);
-	fputs("\n## Request → answer latency\n\nRequests per latency bucket (ms), from a "
-	      "request's first segment to the answer's first, on the capture.\n",
-	      out);
-	fputs("\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], "- ", "`", "`");
-	for (size_t i = 0; i < n; i++)
-		md_latency(out, &runs[i]);
-	fputs("\n## Which requests stalled\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_stalled_markdown(out, runs[i].ri, INCIDENT_STALLS_MAX);
-	fputs("\n## The target's sockets, as sampled\n\nFrom the target namespace's "
-	      "`/proc/net/tcp`: ping-pong mode (the receiver delays every ACK, "
-	      "`__tcp_ack_snd_check()`), quick-ACK budget left (`icsk_ack.quick`), and `ato`.\n",
-	      out);
-	for (size_t i = 0; i < n; i++)
-		md_sockets(out, &runs[i]);
-	if (worst >= 0) {
-		fprintf(out, "\n## The first stall, fix `%s`\n", b->ri->fix);
-		nt_analysis_md_ladder(out, b->an->flows[worst]);
-	}
-	md_reproduce(out, b->ri);
-	return ferror(out) ? -EIO : 0;
+	return 0;
 }
+
+static void md_section(FILE *out, const char *title)
+{
+	fprintf(out, "\n## %s\n", title);
+}
+
+static int md_hidden(FILE *out, const struct nt_run_report *r)
+{
+	nt_run_hidden_stalls(out, r, "- ", "`", "`");
+	return 0;
+}
+
+static int md_first_stall(FILE *out, const struct nt_run_report *b, int worst)
+{
+	fprintf(out, "\n## The first stall, fix `%s`\n", b->ri->fix);
+	nt_analysis_md_ladder(out, b->an->flows[worst]);
+	return 0;
+}
+
+static const struct incident_format markdown_format = {
+	.head = md_head,
+	.section = md_section,
+	.intro = {
+		[PART_TABLE] = "\n",
+		[PART_LATENCY] = "\nRequests per latency bucket (ms), from a request's first segment "
+				 "to the answer's first, on the capture.\n\n",
+		[PART_SOCKETS] = "\nFrom the target namespace's `/proc/net/tcp`: ping-pong mode (the "
+				 "receiver delays every ACK, `__tcp_ack_snd_check()`), quick-ACK budget "
+				 "left (`icsk_ack.quick`), and `ato`.\n",
+	},
+	.table = md_table,
+	.hidden = md_hidden,
+	.latency = md_latency,
+	.stalled = nt_run_stalled_markdown,
+	.sockets = md_sockets,
+	.first_stall = md_first_stall,
+	.tail = md_reproduce,
+};
 
 /* ---- HTML ------------------------------------------------------------------------------ */
 
@@ -488,14 +518,9 @@ static int html_conclusion(FILE *out, const struct nt_run_report *runs, size_t n
 	return 0;
 }
 
-int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t n,
-			    const struct nt_analysis_view *v)
+static int html_head(FILE *out, const struct nt_run_report *runs, size_t n,
+		     const struct nt_run_report *b)
 {
-	size_t before = before_of(runs, n);
-	const struct nt_run_report *b = &runs[before];
-	int worst = nt_pick_worst_flow(b->an), ret = 0;
-
-	(void)v;
 	fprintf(out,
 		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -510,41 +535,118 @@ int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t 
 		nt_plural(b->ri->turns.n));
 	if (html_summary(out, b) < 0 || html_conclusion(out, runs, n, b) < 0)
 		return -ENOMEM;
-	fputs("<h2>Before and after</h2>\n", out);
-	html_table(out, runs, n);
-	fputs("<h2>Request → answer latency</h2>\n<p>Requests per latency bucket, from a "
-	      "request's first segment to the answer's first, on the capture.</p>\n",
-	      out);
-	for (size_t i = 0; i < n; i++)
-		if (html_hidden(out, &runs[i]) < 0)
-			return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		html_latency(out, &runs[i]);
-	fputs("<h2>Which requests stalled</h2>\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_stalled_html(out, runs[i].ri, INCIDENT_STALLS_MAX);
-	fputs("<h2>The target's sockets, as sampled</h2>\n<p>From the target namespace's "
-	      "<code>/proc/net/tcp</code>: ping-pong mode (the receiver delays every ACK, "
-	      "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",
-	      out);
-	for (size_t i = 0; i < n; i++)
-		html_sockets(out, &runs[i]);
-	if (worst >= 0) {
-		fputs("<h2>The first stall, fix <code>", out);
-		html_text(out, b->ri->fix);
-		fputs("</code></h2>\n<figure>\n", out);
-		ret = nt_analysis_svg_flow(out, b->an, b->an->flows[worst], false, false);
-		fputs("</figure>\n", out);
-	}
-	if (b->ri->command_line) {
+	return 0;
+}
+
+static void html_section(FILE *out, const char *title)
+{
+	fprintf(out, "<h2>%s</h2>\n", title);
+}
+
+static int html_first_stall(FILE *out, const struct nt_run_report *b, int worst)
+{
+	int ret;
+
+	fputs("<h2>The first stall, fix <code>", out);
+	html_text(out, b->ri->fix);
+	fputs("</code></h2>\n<figure>\n", out);
+	ret = nt_analysis_svg_flow(out, b->an, b->an->flows[worst], false, false);
+	fputs("</figure>\n", out);
+	return ret;
+}
+
+static void html_tail(FILE *out, const struct nt_runinfo *ri)
+{
+	if (ri->command_line) {
 		fputs("<h2>Reproduce</h2>\n<pre><code>", out);
-		if (b->ri->uids_mapped == 1)
+		if (ri->uids_mapped == 1)
 			fputs("unshare -Urn ", out);
-		html_text(out, b->ri->command_line);
+		html_text(out, ri->command_line);
 		fputs("</code></pre>\n", out);
 	}
 	fputs("</body>\n</html>\n", out);
+}
+
+static const struct incident_format html_format = {
+	.head = html_head,
+	.section = html_section,
+	.intro = {
+		[PART_LATENCY] = "<p>Requests per latency bucket, from a request's first segment to "
+				 "the answer's first, on the capture.</p>\n",
+		[PART_SOCKETS] = "<p>From the target namespace's <code>/proc/net/tcp</code>: "
+				 "ping-pong mode (the receiver delays every ACK, "
+				 "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",
+	},
+	.table = html_table,
+	.hidden = html_hidden,
+	.latency = html_latency,
+	.stalled = nt_run_stalled_html,
+	.sockets = html_sockets,
+	.first_stall = html_first_stall,
+	.tail = html_tail,
+};
+
+/* ---- The outline, one for both formats --------------------------------------------------- */
+
+static const char *const part_titles[PART_COUNT] = {
+	[PART_TABLE] = "Before and after",
+	[PART_LATENCY] = "Request → answer latency",
+	[PART_STALLED] = "Which requests stalled",
+	[PART_SOCKETS] = "The target's sockets, as sampled",
+};
+
+static void part(FILE *out, const struct incident_format *f, enum incident_part p)
+{
+	f->section(out, part_titles[p]);
+	if (f->intro[p])
+		fputs(f->intro[p], out);
+}
+
+/*
+ * The report a postmortem wants, in this order: summary and conclusion, the
+ * before/after table, the latency per fix, which requests stalled, the
+ * sockets as sampled, the first stall's ladder, the command to reproduce.
+ */
+static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
+			  const struct incident_format *f)
+{
+	const struct nt_run_report *b = &runs[before_of(runs, n)];
+	int worst = nt_pick_worst_flow(b->an), ret = 0;
+
+	if (f->head(out, runs, n, b) < 0)
+		return -ENOMEM;
+	part(out, f, PART_TABLE);
+	f->table(out, runs, n);
+	part(out, f, PART_LATENCY);
+	for (size_t i = 0; i < n; i++)
+		if (f->hidden(out, &runs[i]) < 0)
+			return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		f->latency(out, &runs[i]);
+	part(out, f, PART_STALLED);
+	for (size_t i = 0; i < n; i++)
+		f->stalled(out, runs[i].ri, INCIDENT_STALLS_MAX);
+	part(out, f, PART_SOCKETS);
+	for (size_t i = 0; i < n; i++)
+		f->sockets(out, &runs[i]);
+	if (worst >= 0)
+		ret = f->first_stall(out, b, worst);
+	f->tail(out, b->ri);
 	if (ret < 0)
 		return ret;
 	return ferror(out) ? -EIO : 0;
+}
+
+int nt_render_incident_markdown(FILE *out, const struct nt_run_report *runs, size_t n,
+				const struct nt_analysis_view *v)
+{
+	(void)v;
+	return incident_write(out, runs, n, &markdown_format);
+}
+
+int nt_render_incident_html(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const struct nt_analysis_view *v)
+{
+	(void)v;
+	return incident_write(out, runs, n, &html_format);
 }

@@ -6,6 +6,7 @@
 #include <json-c/printbuf.h>
 #include <string.h>
 
+#include "nt/model/predict_words.h"
 #include "nt/render/fmt.h"
 #include "nt/render/json.h"
 #include "nt/version.h"
@@ -220,13 +221,14 @@ int nt_json_member(FILE *out, const char *key, struct json_object *o, int depth,
 
 struct json_object *nt_json_why(bool *oom, const struct nt_predict_why *w)
 {
+	struct nt_predict_words words;
 	struct json_object *o;
 
 	if (w->rule == NT_RULE_NONE)
 		return NULL;
 	o = json_object_new_object();
 	nt_json_put(oom, o, "rule", json_object_new_string(nt_predict_rule_name(w->rule)));
-	nt_json_put(oom, o, "text", json_object_new_string(w->text));
+	nt_json_put(oom, o, "text", json_object_new_string(nt_predict_words(w, &words)));
 	return o;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "nt/clock.h"
+#include "nt/model/predict_words.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
@@ -70,11 +71,13 @@ static void model_why(const struct nt_round_view *rv, size_t i, char *buf, size_
 {
 	const struct nt_predict_why *why[NT_WHY_MAX];
 	unsigned n = nt_why_event(rv, i, why);
+	struct nt_predict_words words;
 	size_t used = strlen(buf);
 
 	for (unsigned k = 0; k < n && used + 1 < len; k++) {
 		int w = snprintf(buf + used, len - used, "%sKernel rule %s: %s.", used ? " " : "",
-				 nt_predict_rule_name(why[k]->rule), why[k]->text);
+				 nt_predict_rule_name(why[k]->rule),
+				 nt_predict_words(why[k], &words));
 
 		if (w < 0)
 			break;

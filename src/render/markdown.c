@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nt/model/predict_words.h"
 #include "nt/render/render.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
@@ -183,6 +184,7 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 static void explain(FILE *out, const struct nt_run *run)
 {
 	const char *why, *delayed, *fix;
+	struct nt_predict_words words;
 	char line[512];
 
 	nt_render_explain(run, &why, &delayed, &fix);
@@ -199,8 +201,8 @@ static void explain(FILE *out, const struct nt_run *run)
 	/* The legend line of the model (docs/model.md): how it fared, and this variant's why. */
 	if (run->predicting) {
 		fprintf(out, "\n**Model:** %s.\n", nt_why_model_line(run, line, sizeof(line)));
-		fprintf(out, "\n**This variant:** %s (`%s`).\n", run->fix.text,
-			nt_predict_rule_name(run->fix.rule));
+		fprintf(out, "\n**This variant:** %s (`%s`).\n",
+			nt_predict_words(&run->fix, &words), nt_predict_rule_name(run->fix.rule));
 	}
 }
 

@@ -37,7 +37,7 @@ static void put_time(bool *oom, struct json_object *o, const char *key, int64_t 
 static struct json_object *ladder_json(bool *oom, const struct nt_predict_round *r)
 {
 	struct json_object *a = json_object_new_array();
-	static const struct nt_predict_why none = { NT_RULE_NONE, "" };
+	static const struct nt_predict_why none = { .rule = NT_RULE_NONE };
 
 	for (unsigned i = 0; i < r->n_ladder; i++) {
 		const struct nt_predict_seg *g = &r->ladder[i];

@@ -7,15 +7,19 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "nt/model/predict_words.h"
 #include "nt/render/fmt.h"
 #include "nt/render/predict.h"
 #include "nt/render/why.h"
 
 static void step(FILE *out, const char *who, const char *what, const struct nt_predict_why *w)
 {
+	struct nt_predict_words words;
+
 	if (w->rule == NT_RULE_NONE)
 		return;
-	fprintf(out, "  %-6s %-14s %s [%s]\n", who, what, w->text, nt_predict_rule_name(w->rule));
+	fprintf(out, "  %-6s %-14s %s [%s]\n", who, what, nt_predict_words(w, &words),
+		nt_predict_rule_name(w->rule));
 }
 
 static void rx_state(FILE *out, const char *when, const struct nt_predict_rx *x)
@@ -29,6 +33,7 @@ static void rx_state(FILE *out, const char *when, const struct nt_predict_rx *x)
 static void round_text(FILE *out, const struct nt_predict_round *r)
 {
 	char verdicts[64], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
+	struct nt_predict_words words;
 
 	fprintf(out, "\nround %u  %s  header->ACK %s-%s ms\n", r->index,
 		nt_why_verdicts(r, verdicts, sizeof(verdicts)),
@@ -51,10 +56,10 @@ static void round_text(FILE *out, const struct nt_predict_round *r)
 		step(out, "t->c", "ACK sent by", &r->ack);
 	}
 	step(out, "t->c", "reply", &r->reply);
-	fprintf(out, "  verdict: %s [%s]\n", r->verdict_why.text,
+	fprintf(out, "  verdict: %s [%s]\n", nt_predict_words(&r->verdict_why, &words),
 		nt_predict_rule_name(r->verdict_why.rule));
 	if (r->uncertain.rule != NT_RULE_NONE)
-		fprintf(out, "  uncertain: %s [%s]\n", r->uncertain.text,
+		fprintf(out, "  uncertain: %s [%s]\n", nt_predict_words(&r->uncertain, &words),
 			nt_predict_rule_name(r->uncertain.rule));
 }
 
@@ -63,6 +68,7 @@ static int one(FILE *out, const struct nt_predict_doc *d)
 	const struct nt_predict_knobs *k = &d->knobs;
 	unsigned counts[NT_VERDICT_COUNT] = { 0 };
 	struct nt_predict_round r;
+	struct nt_predict_words words;
 	struct nt_predict_why fix;
 	struct nt_predict p;
 	struct nt_err err = { "" };
@@ -95,7 +101,8 @@ static int one(FILE *out, const struct nt_predict_doc *d)
 		fprintf(out, "%s%u %s", sep, counts[v], nt_verdict_name((enum nt_verdict)v));
 		sep = ", ";
 	}
-	fprintf(out, "\n  this variant: %s [%s]\n", fix.text, nt_predict_rule_name(fix.rule));
+	fprintf(out, "\n  this variant: %s [%s]\n", nt_predict_words(&fix, &words),
+		nt_predict_rule_name(fix.rule));
 	fprintf(out, "  check it on this kernel: unshare -Urn nagle-trace with the same options\n");
 	return 0;
 }

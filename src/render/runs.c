@@ -246,6 +246,53 @@ void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t 
 		fprintf(out, "; %s", nt_hold_fix_advice(c.held));
 }
 
+/* One row's cells, as the text and the Markdown comparison print them. */
+struct row_cells {
+	char exit[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
+		p99[NT_FMT_MS_LEN], ppr[32], dl[48];
+	bool complete;
+};
+
+static void row_cells(const struct nt_run_report *run, const struct nt_conclusion_row *row,
+		      struct row_cells *rc)
+{
+	const struct nt_runinfo *ri = run->ri;
+	char why[256];
+
+	exit_cell(ri, rc->exit, sizeof(rc->exit));
+	held_cell(row, rc->held, sizeof(rc->held));
+	lost_cell(run, rc->lost, sizeof(rc->lost));
+	ms_cell(ri->turns.p50_ns, rc->p50, sizeof(rc->p50));
+	ms_cell(ri->turns.p90_ns, rc->p90, sizeof(rc->p90));
+	ms_cell(ri->turns.p99_ns, rc->p99, sizeof(rc->p99));
+	ppr_cell(row, rc->ppr, sizeof(rc->ppr));
+	delacks(ri, rc->dl, sizeof(rc->dl));
+	rc->complete = !nt_run_incomplete(ri, why, sizeof(why));
+}
+
+/*
+ * What follows the table in text and Markdown: the stalls a healthy median
+ * hides, why each fix did or could not help, and the conclusion.
+ */
+static void comparison_tail(FILE *out, const struct nt_run_report *runs, size_t n,
+			    const struct nt_conclusion_row *rows, const struct nt_conclusion *c,
+			    const char *bullet, const char *code_open, const char *code_close,
+			    const char *conclusion)
+{
+	fputs("\n", out);
+	for (size_t i = 0; i < n; i++)
+		nt_run_hidden_stalls(out, &runs[i], bullet, code_open, code_close);
+	for (size_t i = 0; i < n; i++) {
+		if (i == c->before)
+			continue;
+		fprintf(out, "%s%s%s%s: %s\n", bullet, code_open, rows[i].fix, code_close,
+			nt_conclusion_why(rows[i].fix, c->held, rows[i].ok && !rows[i].stalls));
+	}
+	fprintf(out, "\n%s", conclusion);
+	nt_run_conclusion_text(out, runs, n, code_open, code_close);
+	fputs("\n", out);
+}
+
 static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t n)
 {
 	const struct nt_runinfo *first = runs[0].ri;
@@ -271,21 +318,15 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 		"p90 ms", "p99 ms", "packets", "pkt/req", "delacks t/c", "complete");
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_runinfo *ri = runs[i].ri;
-		const struct nt_analysis_summary *s = &runs[i].an->sum;
-		char ex[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
-			p99[NT_FMT_MS_LEN], ppr[32], why[256], dl[48];
+		struct row_cells rc;
 
+		row_cells(&runs[i], &rows[i], &rc);
 		fprintf(out,
 			"%-16s %-12s %7" PRIu64 " %-*s %*s %9" PRIu64 " %10s %10s %10s %8" PRIu64
 			" %7s %11s  %s\n",
-			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls, held_w,
-			held_cell(&rows[i], held, sizeof(held)), lost_w,
-			lost_cell(&runs[i], lost, sizeof(lost)), ri->turns.n,
-			ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
-			ms_cell(ri->turns.p90_ns, p90, sizeof(p90)),
-			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets,
-			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri, dl, sizeof(dl)),
-			nt_run_incomplete(ri, why, sizeof(why)) ? "NO" : "yes");
+			ri->fix, rc.exit, runs[i].an->sum.stalls, held_w, rc.held, lost_w, rc.lost,
+			ri->turns.n, rc.p50, rc.p90, rc.p99, runs[i].an->sum.packets, rc.ppr, rc.dl,
+			rc.complete ? "yes" : "NO");
 	}
 	fputs("\n  held: whose write Nagle kept back (tcp_nagle_check() on the sender); lost: "
 	      "wall-clock time a connection\n  waited on a stall; exchanges: requests answered, "
@@ -294,18 +335,7 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 	      "the client "
 	      "(a hold at the target waits on the client's)\n",
 	      out);
-	fputs("\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], "  ", "", "");
-	for (size_t i = 0; i < n; i++) {
-		if (i == c.before)
-			continue;
-		fprintf(out, "  %s: %s\n", rows[i].fix,
-			nt_conclusion_why(rows[i].fix, c.held, rows[i].ok && !rows[i].stalls));
-	}
-	fputs("\nconclusion: ", out);
-	nt_run_conclusion_text(out, runs, n, "", "");
-	fputs("\n", out);
+	comparison_tail(out, runs, n, rows, &c, "  ", "", "", "conclusion: ");
 }
 
 static void comparison_markdown(FILE *out, const struct nt_run_report *runs, size_t n)
@@ -321,34 +351,17 @@ static void comparison_markdown(FILE *out, const struct nt_run_report *runs, siz
 	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct nt_runinfo *ri = runs[i].ri;
-		const struct nt_analysis_summary *s = &runs[i].an->sum;
-		char ex[32], lost[64], held[64], p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN],
-			p99[NT_FMT_MS_LEN], ppr[32], why[256], dl[48];
+		struct row_cells rc;
 
+		row_cells(&runs[i], &rows[i], &rc);
 		fprintf(out,
 			"| `%s` | %s | %" PRIu64 " | %s | %s | %" PRIu64
 			" | %s | %s | %s | %" PRIu64 " | %s | %s | %s |\n",
-			ri->fix, exit_cell(ri, ex, sizeof(ex)), s->stalls,
-			held_cell(&rows[i], held, sizeof(held)),
-			lost_cell(&runs[i], lost, sizeof(lost)), ri->turns.n,
-			ms_cell(ri->turns.p50_ns, p50, sizeof(p50)),
-			ms_cell(ri->turns.p90_ns, p90, sizeof(p90)),
-			ms_cell(ri->turns.p99_ns, p99, sizeof(p99)), s->packets,
-			ppr_cell(&rows[i], ppr, sizeof(ppr)), delacks(ri, dl, sizeof(dl)),
-			nt_run_incomplete(ri, why, sizeof(why)) ? "no" : "yes");
+			ri->fix, rc.exit, runs[i].an->sum.stalls, rc.held, rc.lost, ri->turns.n,
+			rc.p50, rc.p90, rc.p99, runs[i].an->sum.packets, rc.ppr, rc.dl,
+			rc.complete ? "yes" : "no");
 	}
-	fputs("\n", out);
-	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], "- ", "`", "`");
-	for (size_t i = 0; i < n; i++) {
-		if (i == c.before)
-			continue;
-		fprintf(out, "- `%s`: %s\n", rows[i].fix,
-			nt_conclusion_why(rows[i].fix, c.held, rows[i].ok && !rows[i].stalls));
-	}
-	fputs("\n**Conclusion:** ", out);
-	nt_run_conclusion_text(out, runs, n, "`", "`");
-	fputs("\n", out);
+	comparison_tail(out, runs, n, rows, &c, "- ", "`", "`", "**Conclusion:** ");
 }
 
 static const char *const side_keys[] = {

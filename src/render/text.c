@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nt/model/predict_words.h"
 #include "nt/model/tcp.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
@@ -102,14 +103,26 @@ static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const s
 		print_syscall(out, e, t0, st);
 }
 
+/* Why the variant's fix works or fails, or why the model could not say. */
+static const char *fix_words(const struct nt_run *run, struct nt_predict_words *words)
+{
+	if (run->predicting)
+		return nt_predict_words(&run->fix, words);
+	/* Bounded: the message is longer than a sentence (-Wformat-truncation). */
+	snprintf(words->s, sizeof(words->s), "no prediction: %.*s",
+		 (int)(sizeof(words->s) - sizeof("no prediction: ")), run->no_prediction);
+	return words->s;
+}
+
 /* Under an event: the model's decisions that explain it (--explain). */
 static void print_event_why(FILE *out, const struct nt_round_view *rv, size_t i)
 {
 	const struct nt_predict_why *why[NT_WHY_MAX];
 	unsigned n = nt_why_event(rv, i, why);
+	struct nt_predict_words words;
 
 	for (unsigned k = 0; k < n; k++)
-		fprintf(out, "  %13s  why: %s [%s]\n", "", why[k]->text,
+		fprintf(out, "  %13s  why: %s [%s]\n", "", nt_predict_words(why[k], &words),
 			nt_predict_rule_name(why[k]->rule));
 }
 
@@ -123,6 +136,7 @@ static void print_prediction(FILE *out, const struct nt_round_view *rv, bool exp
 {
 	const struct nt_predict_round *p = rv->predicted;
 	const struct nt_round *r = rv->round;
+	struct nt_predict_words words;
 	char verdicts[64];
 
 	if (!p)
@@ -132,14 +146,16 @@ static void print_prediction(FILE *out, const struct nt_round_view *rv, bool exp
 	if (r->verdict != NT_VERDICT_INCOMPLETE && !nt_predict_accepts(p, r->verdict))
 		fprintf(out, "  %sthe model predicted %s, the kernel did %s%s: %s [%s]\n",
 			st->yellow, nt_why_verdicts(p, verdicts, sizeof(verdicts)),
-			nt_verdict_name(r->verdict), st->reset, p->verdict_why.text,
+			nt_verdict_name(r->verdict), st->reset,
+			nt_predict_words(&p->verdict_why, &words),
 			nt_predict_rule_name(p->verdict_why.rule));
 	else if (explain)
-		fprintf(out, "  model: %s [%s]\n", p->verdict_why.text,
+		fprintf(out, "  model: %s [%s]\n", nt_predict_words(&p->verdict_why, &words),
 			nt_predict_rule_name(p->verdict_why.rule));
 	if (explain && p->uncertain.rule != NT_RULE_NONE)
 		fprintf(out, "  the model accepts %s: %s [%s]\n",
-			nt_why_verdicts(p, verdicts, sizeof(verdicts)), p->uncertain.text,
+			nt_why_verdicts(p, verdicts, sizeof(verdicts)),
+			nt_predict_words(&p->uncertain, &words),
 			nt_predict_rule_name(p->uncertain.rule));
 	if (rv->evidence_note && rv->evidence_note[0])
 		fprintf(out, "  %sthe kernel's state differs from the model's: %s%s\n", st->yellow,
@@ -456,12 +472,13 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 		fprintf(out, "  why: %s,\n     and %s\n", why, delayed);
 		fprintf(out, "  fix: %s\n", fix);
 	}
-	if (run->predicting || run->fix.text[0]) {
+	if (run->predicting || run->no_prediction[0]) {
+		struct nt_predict_words words;
 		char model[160];
 
 		if (run->predicting)
 			fprintf(out, "  model: %s\n", nt_why_model_line(run, model, sizeof(model)));
-		fprintf(out, "  this variant: %s", run->fix.text);
+		fprintf(out, "  this variant: %s", fix_words(run, &words));
 		if (run->fix.rule != NT_RULE_NONE)
 			fprintf(out, " [%s]", nt_predict_rule_name(run->fix.rule));
 		fputc('\n', out);
@@ -588,6 +605,7 @@ static void verdict_counts_str(const struct nt_summary *s, char *buf, size_t len
 static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const struct style *st)
 {
 	const struct nt_run_config *c = &runs[0].cfg;
+	struct nt_predict_words words;
 
 	fprintf(out, "%snagle-trace%s: %u variants, each in its own lab, Linux %s\n", st->bold,
 		st->reset, n, c->kernel);
@@ -629,8 +647,9 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 		nt_expect_name(c->expect));
 	fprintf(out, "\nwhy each works or fails, as the model of the kernel's rules says:\n");
 	for (unsigned i = 0; i < n; i++)
-		if (runs[i].fix.text[0])
-			fprintf(out, "%-15s %s [%s]\n", runs[i].cfg.variant, runs[i].fix.text,
+		if (runs[i].predicting || runs[i].no_prediction[0])
+			fprintf(out, "%-15s %s [%s]\n", runs[i].cfg.variant,
+				fix_words(&runs[i], &words),
 				nt_predict_rule_name(runs[i].fix.rule));
 	fprintf(out, "\n  delacks: the target's TcpExtDelayedACKs over the run (delayed-ACK timer "
 		     "expiries)\n");

@@ -77,8 +77,8 @@ static unsigned part_segment(const struct nt_round_view *rv, size_t i,
 			     const struct nt_predict_why *out[NT_WHY_MAX])
 {
 	static const struct nt_predict_why full = {
-		NT_RULE_FULL_SEGMENT,
-		"a full segment: tcp_nagle_check() holds only a partial one",
+		.rule = NT_RULE_FULL_SEGMENT,
+		.say = NT_SAY_FULL_SEGMENT,
 	};
 	uint32_t len = rv->ev[i].seg.payload_bytes;
 	long h = rv->round->marks.h;
@@ -130,19 +130,16 @@ static unsigned outside_rounds(const struct nt_round_view *rv, size_t i,
 			       const struct nt_predict_why *out[NT_WHY_MAX])
 {
 	static const struct nt_predict_why hs_ack = {
-		NT_RULE_HANDSHAKE_ACK,
-		"the client's ACK of the SYN-ACK completes the handshake "
-		"(tcp_rcv_synsent_state_process(): tcp_send_ack())",
+		.rule = NT_RULE_HANDSHAKE_ACK,
+		.say = NT_SAY_HANDSHAKE_ACK,
 	};
 	static const struct nt_predict_why fin_wait2 = {
-		NT_RULE_FIN_ACK,
-		"ACK now: the peer's FIN after ours, FIN_WAIT2 to TIME_WAIT "
-		"(tcp_fin(): tcp_send_ack())",
+		.rule = NT_RULE_FIN_ACK,
+		.say = NT_SAY_FIN_WAIT2,
 	};
 	static const struct nt_predict_why close_wait = {
-		NT_RULE_FIN_ACK,
-		"the ACK of the peer's FIN, which it sent first: CLOSE_WAIT, the ACK "
-		"scheduled (tcp_fin(): inet_csk_schedule_ack())",
+		.rule = NT_RULE_FIN_ACK,
+		.say = NT_SAY_CLOSE_WAIT,
 	};
 	const struct nt_event *e = &rv->ev[i];
 

@@ -11,7 +11,7 @@ nt --format json -o "$NT_TMP/run.json"
 [ "$rc" = 0 ] || fail "default run exited $rc"
 
 json_check "$NT_TMP/run.json" '
-assert doc["schema_version"] == 2
+assert doc["schema_version"] == 3
 assert doc["variant"] == "default"
 c = doc["config"]
 assert (c["header_bytes"], c["body_bytes"], c["reply_bytes"], c["rounds"]) == (4, 8, 2, 4), c

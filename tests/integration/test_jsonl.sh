@@ -28,7 +28,7 @@ for line in open(sys.argv[2]):
     if rec["type"] == "round":
         check({k: v for k, v in rec.items() if k not in ("type", "variant")}, "round")
     elif rec["type"] == "run":
-        assert rec["schema_version"] == 2
+        assert rec["schema_version"] == 3
         check(rec["config"], "config")
     elif rec["type"] == "summary":
         check(rec["summary"], "summary")
@@ -86,6 +86,6 @@ for r in recs[:-1]:
     want = "1:" + base64.b64encode(hashlib.sha1(raw).digest()).decode()
     assert r["community_id"] == want, (r["community_id"], want)
 s = recs[-1]
-assert s["schema_version"] == 4 and s["summary"]["stalls"] == 3
+assert s["schema_version"] == 5 and s["summary"]["stalls"] == 3
 PY
 echo ok

@@ -23,6 +23,7 @@
 #include "nt/live/kernel.h"
 #include "nt/live/variant.h"
 #include "nt/model/predict.h"
+#include "nt/model/predict_words.h"
 
 #define MS 1000000LL
 
@@ -45,7 +46,7 @@ static void json_why(const char *key, const struct nt_predict_why *w)
 	printf("\"%s\":{\"rule\":", key);
 	json_string(nt_predict_rule_name(w->rule));
 	printf(",\"text\":");
-	json_string(w->text);
+	json_string(NT_PREDICT_WORDS(w));
 	putchar('}');
 }
 

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "nt/model/predict.h"
+#include "nt/model/predict_words.h"
 
 #define MS     1000000LL
 #define BIT(v) NT_PREDICT_VERDICT_BIT(v)
@@ -68,7 +69,7 @@ static void expect_only(const struct run *run, unsigned index, enum nt_verdict v
 
 	if (r->verdicts != BIT(v))
 		print_error("round %u: verdicts %#x, expected only %s (%s)\n", index, r->verdicts,
-			    nt_verdict_name(v), r->uncertain.text);
+			    nt_verdict_name(v), NT_PREDICT_WORDS(&r->uncertain));
 	assert_int_equal(r->verdicts, BIT(v));
 	assert_int_equal(r->verdict, v);
 }
@@ -76,8 +77,8 @@ static void expect_only(const struct run *run, unsigned index, enum nt_verdict v
 static void expect_rule(const struct nt_predict_why *w, enum nt_predict_rule rule)
 {
 	if (w->rule != rule)
-		print_error("rule %s (%s), expected %s\n", nt_predict_rule_name(w->rule), w->text,
-			    nt_predict_rule_name(rule));
+		print_error("rule %s (%s), expected %s\n", nt_predict_rule_name(w->rule),
+			    NT_PREDICT_WORDS(w), nt_predict_rule_name(rule));
 	assert_int_equal(w->rule, rule);
 }
 
@@ -280,7 +281,7 @@ static void test_default_stall(void **state)
 	expect_rule(&r->header_ack, NT_RULE_DELAYED_PINGPONG);
 	expect_rule(&r->ack, NT_RULE_DELACK_TIMER);
 	expect_rule(&r->body, NT_RULE_NAGLE_HOLD);
-	assert_non_null(strstr(r->body.text, "13:17"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&r->body), "13:17"));
 	expect_rule(&r->release, NT_RULE_RELEASED_BY_ACK);
 	expect_rule(&r->verdict_why, NT_RULE_VERDICT_STALL);
 	assert_true(r->body_held);
@@ -816,11 +817,11 @@ static void test_fix_notes(void **state)
 	k.server_quickack = NT_PREDICT_QUICKACK_ONCE;
 	nt_predict_fix(&k, &fix);
 	expect_rule(&fix, NT_RULE_FIX_QUICKACK_ONCE);
-	assert_non_null(strstr(fix.text, "from round 2"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&fix), "from round 2"));
 	k.server_quickack = NT_PREDICT_QUICKACK_REARM;
 	nt_predict_fix(&k, &fix);
 	expect_rule(&fix, NT_RULE_FIX_QUICKACK_REARM);
-	assert_non_null(strstr(fix.text, "extra"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&fix), "extra"));
 	k.server_quickack = NT_PREDICT_QUICKACK_NEVER;
 	k.route_quickack = true;
 	nt_predict_fix(&k, &fix);

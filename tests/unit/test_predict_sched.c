@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "nt/model/predict.h"
+#include "nt/model/predict_words.h"
 #include "nt/model/run.h"
 #include "nt/unknown.h"
 
@@ -104,7 +105,8 @@ static void test_quiet_schedule_changes_nothing(void **state)
 		assert_int_equal(with[i].disturbed, 0);
 		assert_string_equal(with[i].disturbed_text, "");
 		assert_int_equal(with[i].verdicts, without[i].verdicts);
-		assert_string_equal(with[i].verdict_why.text, without[i].verdict_why.text);
+		assert_string_equal(NT_PREDICT_WORDS(&with[i].verdict_why),
+				    NT_PREDICT_WORDS(&without[i].verdict_why));
 	}
 }
 
@@ -232,7 +234,7 @@ static void test_words_follow_the_measured_verdict(void **state)
 	assert_true(nt_predict_accepts(&r, NT_VERDICT_HELD));
 	assert_int_equal(r.header_ack.rule, NT_RULE_DELAYED_NO_BUDGET);
 	assert_int_equal(r.ack.rule, NT_RULE_ACK_AT_READ);
-	assert_null(strstr(r.ack.text, "timer fired"));
+	assert_null(strstr(NT_PREDICT_WORDS(&r.ack), "timer fired"));
 	assert_int_equal(r.verdict_why.rule, NT_RULE_VERDICT_STALL);
 }
 
@@ -252,7 +254,7 @@ static void test_words_unexplained(void **state)
 	assert_false(nt_predict_accepts(&r, NT_VERDICT_COALESCED));
 	assert_int_equal(r.header_ack.rule, NT_RULE_MODEL_LIMIT);
 	assert_int_equal(r.body.rule, NT_RULE_MODEL_LIMIT);
-	assert_non_null(strstr(r.body.text, "not explained"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&r.body), "not explained"));
 	/* It held for one round: round 2 has its own words. */
 	assert_int_equal(nt_predict_round(p, &r), 1);
 	assert_int_equal(r.body.rule, NT_RULE_NAGLE_HOLD);
@@ -381,8 +383,8 @@ static void test_fix_sentence_write_gap(void **state)
 		assert_int_equal(r[i].verdict, NT_VERDICT_UNHELD);
 	nt_predict_fix(&k, &w);
 	assert_int_equal(w.rule, NT_RULE_FIX_NONE);
-	assert_null(strstr(w.text, "waits for the delayed-ACK timer"));
-	assert_non_null(strstr(w.text, "60 ms after the header"));
+	assert_null(strstr(NT_PREDICT_WORDS(&w), "waits for the delayed-ACK timer"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&w), "60 ms after the header"));
 }
 
 /* A 1460-byte header is two segments: two frames unacknowledged, ACKed at once (held). */
@@ -399,8 +401,8 @@ static void test_fix_sentence_two_frame_header(void **state)
 	for (unsigned i = 1; i < 4; i++)
 		assert_int_equal(r[i].verdict, NT_VERDICT_HELD);
 	nt_predict_fix(&k, &w);
-	assert_null(strstr(w.text, "waits for the delayed-ACK timer"));
-	assert_non_null(strstr(w.text, "2 segments"));
+	assert_null(strstr(NT_PREDICT_WORDS(&w), "waits for the delayed-ACK timer"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&w), "2 segments"));
 }
 
 /*
@@ -424,12 +426,13 @@ static void test_fix_sentence_quickack_sawtooth(void **state)
 	for (unsigned i = 2; i < 8; i++)
 		assert_int_equal(r[i].verdict, i % 2 == 0 ? NT_VERDICT_STALLED : NT_VERDICT_HELD);
 	nt_predict_fix(&k, &w);
-	assert_null(strstr(w.text, "as before"));
-	assert_non_null(strstr(w.text, "rounds 3, 5, 7"));
+	assert_null(strstr(NT_PREDICT_WORDS(&w), "as before"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&w), "rounds 3, 5, 7"));
 	/* Threshold 1: every round from 2 on stalls, and the sentence says so. */
 	k.pingpong_thresh = 1;
 	nt_predict_fix(&k, &w);
-	assert_non_null(strstr(w.text, "from round 2 the header's ACK is delayed as before"));
+	assert_non_null(
+		strstr(NT_PREDICT_WORDS(&w), "from round 2 the header's ACK is delayed as before"));
 }
 
 /*
@@ -450,8 +453,9 @@ static void test_every_pure_ack_has_a_why(void **state)
 	assert_int_equal(r[1].client_ack.rule, NT_RULE_CLIENT_ACK);
 	/* Round 12: the body's delayed ACK fired outside ping-pong (it was left at the header's). */
 	assert_int_equal(r[11].body_ack.rule, NT_RULE_DELACK_TIMER);
-	assert_non_null(strstr(r[11].body_ack.text, "not in ping-pong, ato doubled to 80 ms"));
-	assert_non_null(strstr(r[11].ack.text, "ping-pong left, ato back to 40 ms"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&r[11].body_ack),
+			       "not in ping-pong, ato doubled to 80 ms"));
+	assert_non_null(strstr(NT_PREDICT_WORDS(&r[11].ack), "ping-pong left, ato back to 40 ms"));
 }
 
 int main(void)

@@ -292,14 +292,77 @@ const char *nt_predict_rule_summary(enum nt_predict_rule r);
 
 #define NT_PREDICT_TEXT_MAX 320
 
+/*
+ * enum nt_predict_say - which sentence tells a decision; the model picks
+ * one and its numbers, nt_predict_words() (nt/model/predict_words.h) words
+ * it. The comment of each names its numbers, @n[0] first.
+ */
+enum nt_predict_say {
+	NT_SAY_NONE,	       /* no sentence: no decision of this kind */
+	NT_SAY_SUMMARY,	       /* the rule's one-line summary */
+	NT_SAY_SENT_FULL,      /* len */
+	NT_SAY_SENT_IDLE,      /* len */
+	NT_SAY_SENT_MINSHALL,  /* len */
+	NT_SAY_SENT_NODELAY,   /* len */
+	NT_SAY_SENT_PUSHED,    /* pattern, len */
+	NT_SAY_SENT_PROBE,     /* - */
+	NT_SAY_SENT_RELEASED,  /* acked from, acked to, len */
+	NT_SAY_HELD_NAGLE,     /* small segment from, to */
+	NT_SAY_HELD_CORK,      /* pattern */
+	NT_SAY_HDR_TWO_FRAMES, /* unacked bytes, rcv_mss */
+	NT_SAY_HDR_ROUTE,      /* ping-pong count */
+	NT_SAY_HDR_BUDGET,     /* budget, ping-pong count, threshold */
+	NT_SAY_HDR_DUE,	       /* - */
+	NT_SAY_HDR_DELAYED,    /* count, threshold, budget, ato jiffies, ms, HZ, frames, rcv_mss */
+	NT_SAY_ACK_ON_REPLY,   /* - */
+	NT_SAY_PURE_ACK,       /* seq */
+	NT_SAY_TIMER_LEFT,     /* seq, ato ms */
+	NT_SAY_TIMER_DOUBLED,  /* seq, ato ms */
+	NT_SAY_LATER_ACK,      /* - */
+	NT_SAY_REPLY_PINGPONG, /* bytes, segs, jiffies lo, gap, hi, ato, count before, after, thr */
+	NT_SAY_REPLY_AFTER_ATO, /* bytes, jiffies lo, gap, hi, ato, count, thr */
+	NT_SAY_CLIENT_FIRST,	/* - */
+	NT_SAY_COALESCED,	/* - */
+	NT_SAY_BODY_FIRST,	/* - */
+	NT_SAY_WINDOW, /* verdict, H->A lo, hi, delay lo, hi, rtt, threshold, delay line late (ns) */
+	NT_SAY_NOT_HELD,	    /* - */
+	NT_SAY_ONE_OF,		    /* verdict bits */
+	NT_SAY_UNEXPLAINED,	    /* - */
+	NT_SAY_FIX_QUICKACK_FROM,   /* threshold, first stalled round */
+	NT_SAY_FIX_QUICKACK_ROUNDS, /* threshold, stalled rounds' bits, more rounds */
+	NT_SAY_FIX_NODELAY,	    /* - */
+	NT_SAY_FIX_REARM,	    /* - */
+	NT_SAY_FIX_ROUTE,	    /* - */
+	NT_SAY_FIX_WRONG_SIDE,	    /* - */
+	NT_SAY_FIX_AUTOCORK,	    /* - */
+	NT_SAY_FIX_STALL,	    /* threshold, ato ms */
+	NT_SAY_FIX_LATE_BODY,	    /* write gap ms, ato ms */
+	NT_SAY_FIX_LONG_HEADER,	    /* header segments */
+	NT_SAY_FIX_NO_STALL,	    /* - */
+	NT_SAY_FIX_COALESCE,	    /* pattern, mss, header of a full mss or more */
+	NT_SAY_FIX_FULL_HEADER,	    /* - */
+	NT_SAY_FIX_FULL_BODY,	    /* - */
+	NT_SAY_FIX_SLOW_HANDLER,    /* handler ms, ato ms */
+	NT_SAY_FULL_SEGMENT,	    /* - */
+	NT_SAY_HANDSHAKE_ACK,	    /* - */
+	NT_SAY_FIN_WAIT2,	    /* - */
+	NT_SAY_CLOSE_WAIT,	    /* - */
+};
+
+/* The most numbers one sentence takes. */
+#define NT_PREDICT_SAY_ARGS 9
+
 /**
- * struct nt_predict_why - one decision: the rule and a sentence
+ * struct nt_predict_why - one decision: the rule, and the facts its
+ * sentence tells (worded by nt_predict_words())
  * @rule: the rule (NT_RULE_NONE: no decision of this kind this round)
- * @text: the sentence, with the state that decided it
+ * @say: which sentence (NT_SAY_NONE, as zeroed: none)
+ * @n: its numbers, in the order enum nt_predict_say lists them
  */
 struct nt_predict_why {
 	enum nt_predict_rule rule;
-	char text[NT_PREDICT_TEXT_MAX];
+	enum nt_predict_say say;
+	int64_t n[NT_PREDICT_SAY_ARGS];
 };
 
 /**
@@ -375,6 +438,7 @@ struct nt_predict_seg {
  * @index: 1-based
  * @verdict: the most likely verdict (the model's nominal timing)
  * @verdicts: NT_PREDICT_VERDICT_BIT() of every verdict the model accepts
+ * @hypotheses: receiver states the model carries into the next round
  * @uncertain: why @verdicts holds more than one (NT_RULE_NONE otherwise)
  * @verdict_why: why the verdict follows from H, A and B
  * @header: H, the segment with the header's last byte: why it left when it did
@@ -391,9 +455,6 @@ struct nt_predict_seg {
  *             several segments): the last one's rule
  * @client_ack: the client's pure ACK of the reply, when it sends one
  * @reply: the reply, and whether sending it moves the target into ping-pong
- * @coalesced: H and B are one segment
- * @header_ack_now: the target acknowledged H on arrival
- * @body_held: B waited in the client's queue after write(body)
  * @ack_delay_min_ns: shortest time from H's arrival at the target to A leaving
  * @ack_delay_max_ns: longest (the delayed-ACK timer plus a jiffy of jitter)
  * @gap_min_ns: shortest H -> A at the capture (the client's veth end)
@@ -405,7 +466,6 @@ struct nt_predict_seg {
  * @at_header: the target's state when it first reads with the whole header
  *             in (where nagle-trace's evidence samples it)
  * @after: the target's state after the reply
- * @hypotheses: receiver states the model carries into the next round
  * @ladder: the round's segments on the model's nominal path (the one that
  *          gives @verdict), in the order they were sent, at that path's
  *          nominal times
@@ -416,12 +476,16 @@ struct nt_predict_seg {
  *            waited (-1: the path did not get there)
  * @disturbed: NT_SCHED_* bits of the observed schedule this round was
  *             predicted on (nt_predict_observe()); 0: the knobs' schedule
+ * @coalesced: H and B are one segment
+ * @header_ack_now: the target acknowledged H on arrival
+ * @body_held: B waited in the client's queue after write(body)
  * @disturbed_text: the line naming it (empty when @disturbed is 0)
  */
 struct nt_predict_round {
 	unsigned index;
 	enum nt_verdict verdict;
 	unsigned verdicts;
+	unsigned hypotheses;
 	struct nt_predict_why uncertain;
 	struct nt_predict_why verdict_why;
 	struct nt_predict_why header;
@@ -434,9 +498,6 @@ struct nt_predict_round {
 	struct nt_predict_why later_ack;
 	struct nt_predict_why client_ack;
 	struct nt_predict_why reply;
-	bool coalesced;
-	bool header_ack_now;
-	bool body_held;
 	int64_t ack_delay_min_ns;
 	int64_t ack_delay_max_ns;
 	int64_t gap_min_ns;
@@ -452,8 +513,10 @@ struct nt_predict_round {
 	unsigned ladder_dropped;
 	int64_t write_body_ns;
 	int64_t reply_ns;
-	unsigned hypotheses;
 	unsigned disturbed;
+	bool coalesced;
+	bool header_ack_now;
+	bool body_held;
 	char disturbed_text[NT_PREDICT_TEXT_MAX];
 };
 

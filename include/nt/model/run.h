@@ -180,6 +180,8 @@ struct nt_run_sink {
  * @predict: the model, one round ahead of what was retired
  * @predicted: the last retired round's prediction
  * @fix: why the configuration's fix works or fails (nt_predict_fix())
+ * @no_prediction: why the model could not predict this run (empty when it
+ *                 could: @fix is then set)
  * @predict_misses: retired rounds whose verdict the model did not accept
  * @evidence_disagreements: retired rounds whose sampled kernel state
  *                          differed from the model's where it was certain
@@ -225,6 +227,7 @@ struct nt_run {
 	struct nt_predict predict;
 	struct nt_predict_round predicted;
 	struct nt_predict_why fix;
+	char no_prediction[NT_ERR_MSG_MAX];
 	unsigned predict_misses;
 	unsigned evidence_disagreements;
 	char evidence_note[NT_PREDICT_TEXT_MAX];

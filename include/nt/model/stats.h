@@ -205,14 +205,4 @@ void nt_summary_acc_fini(struct nt_summary_acc *acc);
  */
 double nt_summary_segments_per_request(const struct nt_summary *s);
 
-/**
- * nt_summary_bytes_per_segment() - request bytes per client data segment: the
- * packet cost of a fix (TCP_NODELAY sends twice the segments of writev)
- * @s: the summary
- * @shape: the exchange's sizes
- *
- * Return: the ratio, 0 with no segments.
- */
-double nt_summary_bytes_per_segment(const struct nt_summary *s, const struct nt_shape *shape);
-
 #endif

@@ -24,8 +24,8 @@
  * live runs (docs/json-schema.md), analyze (docs/analyze.md) and run
  * (docs/run.md).
  */
-#define NT_JSON_SCHEMA_TRACE   2
-#define NT_JSON_SCHEMA_ANALYZE 4
+#define NT_JSON_SCHEMA_TRACE   3
+#define NT_JSON_SCHEMA_ANALYZE 5
 /* `nagle-trace run` (docs/nagle-trace-run.schema.json): analyze's members plus "run". */
 #define NT_JSON_SCHEMA_RUN 4
 

@@ -223,6 +223,18 @@ void nt_run_conclusion_text(FILE *out, const struct nt_run_report *runs, size_t 
 void nt_run_quote_lines(FILE *out, const char *text, const char *prefix);
 
 /**
+ * nt_run_proc_words() - how a command ended, with what the run did to it:
+ * "exit status 0", "killed by signal 9 (SIGKILL)", "not started", ",
+ * stopped by us (SIGTERM)"
+ * @p: the command
+ * @buf: filled
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *nt_run_proc_words(const struct nt_run_proc *p, char *buf, size_t len);
+
+/**
  * nt_run_incomplete() - why a run's report is not the whole story, or NULL:
  * the capture dropped frames, the client did not run to its end
  * @ri: the run's facts

@@ -254,6 +254,40 @@ static const struct nt_pcapng_iface *iface_of(struct nt_pcapng_reader *r, uint32
 }
 
 /*
+ * The delay line's lateness a nagle-trace -w file notes on a frame: an
+ * opt_comment NT_PCAPNG_LATE_PREFIX "NNN ns" among the options from @at to
+ * @end (§3.5). 0 when none.
+ */
+static int64_t late_comment(const struct nt_pcapng_reader *r, size_t at, size_t end)
+{
+	const size_t plen = sizeof(NT_PCAPNG_LATE_PREFIX) - 1;
+
+	while (at + 4 <= end) {
+		uint16_t code = rd16(r, at), olen = rd16(r, at + 2);
+		const char *v = (const char *)r->buf + at + 4;
+
+		if (code == 0 || at + 4 + olen > end)
+			return 0;
+		if (code == NT_PCAPNG_OPT_COMMENT && olen > plen &&
+		    memcmp(v, NT_PCAPNG_LATE_PREFIX, plen) == 0) {
+			char num[24];
+			size_t n = olen - plen < sizeof(num) - 1 ? olen - plen : sizeof(num) - 1;
+			char *rest;
+			long long ns;
+
+			memcpy(num, v + plen, n);
+			num[n] = '\0';
+			errno = 0;
+			ns = strtoll(num, &rest, 10);
+			if (!errno && rest != num && strcmp(rest, " ns") == 0 && ns > 0)
+				return ns;
+		}
+		at += 4 + ((olen + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/*
  * An Enhanced (@fixed 20) or obsolete (@fixed 20, a 16-bit interface) Packet
  * Block: interface, timestamp, captured and original lengths, then the data.
  */
@@ -274,6 +308,7 @@ static int packet(struct nt_pcapng_reader *r, uint32_t len, bool obsolete,
 	if (fr->caplen > len - EPB_MIN)
 		return bad(r, err, "a packet's captured length runs past its block");
 	fr->data = r->buf + 28;
+	fr->late_ns = obsolete ? 0 : late_comment(r, 28 + ((fr->caplen + 3u) & ~3u), len - 4);
 	return 1;
 }
 

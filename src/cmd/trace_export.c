@@ -161,6 +161,12 @@ static size_t round_comments(void *ctx, uint64_t frame, uint64_t out_frame,
 			texts[n] = nt_annot_round_text(&c->next, c->text[n], sizeof(c->text[n]));
 			n++;
 		}
+		if (c->next.t_ns == f->t_ns && c->next.late_ns > 0 && n < max) {
+			snprintf(c->text[n], sizeof(c->text[n]), NT_PCAPNG_LATE_PREFIX "%lld ns",
+				 (long long)c->next.late_ns);
+			texts[n] = c->text[n];
+			n++;
+		}
 		c->have = false;
 	}
 }

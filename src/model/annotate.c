@@ -153,7 +153,7 @@ void nt_annot_fini(struct nt_annot_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-_Static_assert(sizeof(struct nt_annot_round_mark) == 3 * sizeof(int64_t) + 4 * sizeof(uint32_t),
+_Static_assert(sizeof(struct nt_annot_round_mark) == 4 * sizeof(int64_t) + 4 * sizeof(uint32_t),
 	       "a spooled record has no padding");
 
 size_t nt_annot_round_marks(const struct nt_round_view *rv, struct nt_annot_round_mark *out)
@@ -180,6 +180,9 @@ size_t nt_annot_round_marks(const struct nt_round_view *rv, struct nt_annot_roun
 			.gap_ns = r->gap_ns,
 			.release_ns = r->release_ns,
 			.payload_bytes = e->seg.payload_bytes,
+			.late_ns = role == NT_ANNOT_HELD  ? r->marks.h_late_ns
+				   : role == NT_ANNOT_ACK ? r->marks.a_late_ns
+							  : 0,
 		};
 		n++;
 	}

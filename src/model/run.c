@@ -136,11 +136,12 @@ static int64_t verdict_threshold_ns(const struct nt_run *run)
  * gap holds both segments' lateness, as the forwarder measured each. At the
  * target, H is captured after the delay line and A before it: none.
  */
-static int64_t verdict_path_late_ns(const struct nt_run *run, const struct nt_round *r)
+static int64_t verdict_path_late_ns(const struct nt_run *run, struct nt_round *r)
 {
 	const struct nt_run_config *c = &run->cfg;
 	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
 	const long marks[] = { r->marks.h, r->marks.a };
+	int64_t *each[] = { &r->marks.h_late_ns, &r->marks.a_late_ns };
 	int64_t sum = 0;
 
 	if (at_target || c->rtt_ns <= 0 || !run->segment_late)
@@ -151,8 +152,10 @@ static int64_t verdict_path_late_ns(const struct nt_run *run, const struct nt_ro
 		if (marks[i] < 0)
 			continue;
 		late = run->segment_late(run->segment_late_ctx, &run->scratch[marks[i]].seg);
-		if (late > 0)
+		if (late > 0) {
 			sum += late;
+			*each[i] = late;
+		}
 	}
 	return sum;
 }

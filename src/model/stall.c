@@ -71,6 +71,7 @@
 #include "nt/clock.h"
 #include "nt/model/stall.h"
 #include "nt/model/tcp.h"
+#include "nt/model/verdict.h"
 #include "nt/unknown.h"
 
 /*
@@ -237,12 +238,17 @@ static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 		uint32_t h_end = b->h_seq + b->h_len;
 
 		if (!nt_seq_before(seg->ack, h_end)) {
+			/* The delay line's lateness, as the -w file noted it on H and A. */
+			int64_t late_ns = b->late_ns + seg->late_ns;
+
 			if (is_pure_ack(seg) && seg->ack == h_end &&
-			    seg->t_ns - b->h_t_ns - path_ns >= p->threshold_ns) {
+			    nt_verdict_ack_slow(b->h_t_ns, seg->t_ns, path_ns + late_ns,
+						p->threshold_ns)) {
 				b->state = NT_STALL_ACKED;
 				b->ack_t_ns = seg->t_ns;
 				b->ack_frame = seg->frame_index;
 				b->ack_path_ns = path_ns;
+				b->late_ns = late_ns;
 				late = true;
 			} else {
 				b->state = NT_STALL_IDLE;
@@ -302,6 +308,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 		.held_seq = a->h_seq,
 		.held_len = a->h_len,
 		.ack_delay_ns = a->ack_t_ns - a->h_t_ns,
+		.ack_late_ns = a->late_ns,
 		.release_gap_ns = gap,
 		.window_ns = p->release_ns + rtt + rtt / RTT_JITTER_DIV,
 		.stall_ns = seg->t_ns - a->h_t_ns,
@@ -321,7 +328,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 		ep->lost_min_ns = seg->t_ns - a->answer_t_ns;
 	ep->kind = ep->release_gap_ns <= ep->window_ns ? NT_EPISODE_STALL : NT_EPISODE_THINK_TIME;
 	/* The timer is the peer's delay: ACK - H less the path to the peer. */
-	ep->delack = nt_delack_classify(ep->ack_delay_ns - a->ack_path_ns);
+	ep->delack = nt_delack_classify(ep->ack_delay_ns - a->ack_path_ns - a->late_ns);
 	return 1;
 }
 
@@ -389,7 +396,6 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 		if (small && !retx && !pushed && a->small_seen && b->ack_seen &&
 		    nt_seq_after(a->small_end, b->ack_max))
 			a->nagle_off = true;
-
 		if (a->state == NT_STALL_ACKED && seg->seq == a->h_seq + a->h_len && !a->nagle_off)
 			produced = fill_episode(tr, a, p, seg, ep);
 		a->state = NT_STALL_IDLE;
@@ -400,6 +406,7 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 		if (!retx && small && !pushed && !a->nagle_off) {
 			a->state = NT_STALL_HELD;
 			a->h_t_ns = seg->t_ns;
+			a->late_ns = seg->late_ns;
 			a->h_seq = seg->seq;
 			a->h_len = seg->len;
 			a->h_frame = seg->frame_index;

@@ -47,13 +47,8 @@ enum nt_verdict nt_verdict_rule(const struct nt_verdict_marks *m, int64_t thresh
 
 	if (nt_verdict_by_order(m, &v))
 		return v;
-	/*
-	 * The delay line forwards from the traced process: throttled with it,
-	 * it hands H to the target and A back late, and a prompt ACK
-	 * (tcp_in_quickack_mode()) reaches the client that much later. That
-	 * part of the gap is the path's, not the delayed-ACK timer's.
-	 */
-	return nt_verdict_by_gap(m, m->a_ns - m->h_ns - m->path_late_ns >= threshold_ns);
+	return nt_verdict_by_gap(
+		m, nt_verdict_ack_slow(m->h_ns, m->a_ns, m->path_late_ns, threshold_ns));
 }
 
 void nt_verdict_round(struct nt_round *r, int64_t threshold_ns)

@@ -155,6 +155,15 @@ int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 			f->packets, nt_plural(f->packets), f->tcp_packets, f->flows,
 			nt_plural(f->flows), f->stalls, nt_plural(f->stalls),
 			f->error ? " (incomplete)" : "");
+		if (f->late_frames) {
+			char ms[NT_FMT_MS_LEN];
+
+			fprintf(out,
+				"  delay line late on %" PRIu64 " frame%s by %s in all"
+				" (the file's notes): taken off their ACK delays\n",
+				f->late_frames, nt_plural(f->late_frames),
+				nt_fmt_ms(f->late_ns, ms, sizeof(ms)));
+		}
 		if (f->error)
 			fprintf(out, "  read stopped: %s\n", f->error);
 	}

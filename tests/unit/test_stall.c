@@ -35,6 +35,7 @@ struct script {
 	struct nt_stall_episode ep[8];
 	unsigned n_ep;
 	uint64_t frame;
+	int64_t late_ns; /* the next segment's note from a -w file, then 0 */
 };
 
 static void start(struct script *s, int family)
@@ -49,6 +50,7 @@ static void seg_opt(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t fla
 {
 	struct nt_stall_seg seg = {
 		.t_ns = t_us * US,
+		.late_ns = s->late_ns,
 		.dir = dir,
 		.flags = flags,
 		.seq = seq,
@@ -60,6 +62,7 @@ static void seg_opt(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t fla
 	};
 	struct nt_stall_episode ep;
 
+	s->late_ns = 0;
 	if (nt_stall_feed(&s->tr, &params, &seg, &ep) == 1) {
 		assert_true(s->n_ep < 8);
 		s->ep[s->n_ep++] = ep;
@@ -109,6 +112,39 @@ static void test_clean_stall(void **state)
 	assert_int_equal(s.ep[0].held_frame, 4);
 	assert_int_equal(s.ep[0].ack_frame, 5);
 	assert_int_equal(s.ep[0].release_frame, 6);
+}
+
+/*
+ * what this checks: the delay line's lateness a -w file notes on H and A is
+ * taken off the ACK delay, as the live rule takes it (nt_verdict_ack_slow()):
+ * a 14 ms gap, 8 + 5 ms of it the line's, is a prompt ACK; a 50 ms gap with
+ * 5 + 3 ms is still a stall, of the 40 ms timer, and says what was taken off.
+ */
+static void test_late_path_noted(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	s.late_ns = 8 * MS;
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	s.late_ns = 5 * MS;
+	seg(&s, 15000, T, A, 5001, 1005, 0);
+	seg(&s, 15020, C, PA, 1005, 5001, 8);
+	seg(&s, 15100, T, PA, 5001, 1013, 2);
+	assert_int_equal(s.n_ep, 0);
+	s.late_ns = 5 * MS;
+	seg(&s, 20000, C, PA, 1013, 5003, 4);
+	s.late_ns = 3 * MS;
+	seg(&s, 70000, T, A, 5003, 1017, 0);
+	seg(&s, 70020, C, PA, 1017, 5003, 8);
+	seg(&s, 70100, T, PA, 5003, 1025, 2);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].ack_delay_ns, 50 * MS);
+	assert_int_equal(s.ep[0].ack_late_ns, 8 * MS);
+	assert_int_equal(s.ep[0].delack, NT_DELACK_MIN);
 }
 
 /* what this checks: a clean stall is surely lost whole: no answer, lower bound = R - H */
@@ -745,6 +781,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_stall),
+		cmocka_unit_test(test_late_path_noted),
 		cmocka_unit_test(test_no_answer_bounds),
 		cmocka_unit_test(test_answer_bounds),
 		cmocka_unit_test(test_data_ack_is_no_answer),

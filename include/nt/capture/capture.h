@@ -25,6 +25,8 @@
  * @caplen: bytes captured
  * @wirelen: bytes on the wire
  * @linktype: its link type: the capture's, or in a pcapng file its own
+ * @late_ns: how late nagle-trace's delay line forwarded it, as the pcapng
+ *           file notes it (NT_PCAPNG_LATE_PREFIX); 0 when not noted or live
  *            interface's (one file may hold several)
  */
 struct nt_frame {
@@ -33,6 +35,7 @@ struct nt_frame {
 	uint32_t caplen;
 	uint32_t wirelen;
 	int linktype;
+	int64_t late_ns;
 };
 
 /**

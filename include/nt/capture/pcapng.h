@@ -17,6 +17,8 @@
  * boundary, since a writer must not write invalid lengths.
  */
 #ifndef NT_CAPTURE_PCAPNG_H
+/* opt_comment on a frame: how late the delay line forwarded it (docs/wire.md). */
+#define NT_PCAPNG_LATE_PREFIX "nagle-trace: delay line late "
 #define NT_CAPTURE_PCAPNG_H
 
 #include <stddef.h>

@@ -60,6 +60,8 @@ struct nt_pcapng_iface {
  * @data: the captured bytes, valid until the next call
  * @caplen: bytes captured
  * @wirelen: bytes on the wire
+ * @late_ns: an opt_comment NT_PCAPNG_LATE_PREFIX "NNN ns" on the block: NNN;
+ *           0 when there is none
  */
 struct nt_pcapng_frame {
 	const struct nt_pcapng_iface *iface;
@@ -69,6 +71,7 @@ struct nt_pcapng_frame {
 	const uint8_t *data;
 	uint32_t caplen;
 	uint32_t wirelen;
+	int64_t late_ns;
 };
 
 /**

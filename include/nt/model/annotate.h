@@ -161,6 +161,8 @@ void nt_annot_fini(struct nt_annot_list *l);
  * @role: H, A or B
  * @verdict: the round's verdict
  * @payload_bytes: the segment's payload
+ * @late_ns: how late the delay line forwarded H or A (nt_verdict_marks), 0
+ *           for B or when none was measured
  *
  * No padding between or after the fields: records are written whole to a
  * spool, and no byte of one is left unset.
@@ -173,6 +175,7 @@ struct nt_annot_round_mark {
 	enum nt_annot_role role;
 	enum nt_verdict verdict;
 	uint32_t payload_bytes;
+	int64_t late_ns;
 };
 
 /**

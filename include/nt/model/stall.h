@@ -80,6 +80,8 @@ struct nt_stall_params {
 /**
  * struct nt_stall_seg - what the rule needs of one segment
  * @t_ns: capture timestamp
+ * @late_ns: how late nagle-trace's delay line forwarded it, as a -w pcapng
+ *           notes it (NT_PCAPNG_LATE_PREFIX); 0 when not noted
  * @dir: direction on the connection
  * @flags: TCP flags
  * @seq: absolute sequence number
@@ -91,6 +93,7 @@ struct nt_stall_params {
  */
 struct nt_stall_seg {
 	int64_t t_ns;
+	int64_t late_ns;
 	enum nt_dir dir;
 	uint8_t flags;
 	uint32_t seq;
@@ -112,6 +115,8 @@ struct nt_stall_seg {
  * @held_seq: H's absolute sequence number
  * @held_len: H's payload bytes
  * @ack_delay_ns: ACK - H
+ * @ack_late_ns: the delay line's noted lateness of H and the ACK, taken off
+ *               @ack_delay_ns where the rule judged it (0: none noted)
  * @release_gap_ns: R - ACK
  * @window_ns: the release window applied (release + rtt(A))
  * @stall_ns: R - H, the time the held data lost
@@ -135,6 +140,7 @@ struct nt_stall_episode {
 	uint32_t held_seq;
 	uint32_t held_len;
 	int64_t ack_delay_ns;
+	int64_t ack_late_ns;
 	int64_t release_gap_ns;
 	int64_t window_ns;
 	int64_t stall_ns;
@@ -182,6 +188,8 @@ enum nt_stall_state {
  * @h_frame: H's frame
  * @ack_t_ns: the late ACK's time
  * @ack_frame: the late ACK's frame
+ * @late_ns: H's noted lateness (nt_stall_seg.late_ns) while H waits, and
+ *           H's and the late ACK's together once it came
  * @ack_path_ns: the round trip between the capture point and the peer (the
  *               ACK's sender) known when the late ACK came, 0 unknown: the
  *               part of ACK - H that was the path, not the peer's delay
@@ -204,14 +212,15 @@ struct nt_stall_side {
 	uint32_t small_end;
 	uint32_t urg_end;
 	uint16_t n_rtt;
-	bool snd_seen;
-	bool ack_seen;
-	bool ts;
-	bool small_seen;
-	bool urg_seen;
-	bool nagle_off;
-	bool rtt_syn;
-	bool sample_syn;
+	bool snd_seen : 1;
+	bool ack_seen : 1;
+	bool ts : 1;
+	bool small_seen : 1;
+	bool urg_seen : 1;
+	bool nagle_off : 1;
+	bool rtt_syn : 1;
+	bool sample_syn : 1;
+	int64_t late_ns;
 	int64_t rtt_ns;
 	int64_t sample_t_ns;
 	int64_t h_t_ns;

@@ -57,6 +57,8 @@ enum nt_verdict {
  *                lateness (the client's end: H and A both cross the line)
  *                rather than the target's delay; 0 on time, without a delay
  *                line or when unknown (analyze)
+ * @h_late_ns: of @path_late_ns, H's part (0: none measured)
+ * @a_late_ns: of @path_late_ns, A's part (0: none measured)
  */
 struct nt_verdict_marks {
 	long h;
@@ -68,7 +70,31 @@ struct nt_verdict_marks {
 	bool a_is_pure_ack;
 	int64_t write_body_ns;
 	int64_t path_late_ns;
+	int64_t h_late_ns;
+	int64_t a_late_ns;
 };
+
+/**
+ * nt_verdict_ack_slow() - whether H -> A, less what the path explains,
+ * reaches the threshold: the one test of a slow ACK, live and in analyze
+ * @h_ns: H's timestamp
+ * @a_ns: A's timestamp
+ * @path_ns: the part of the gap that is the path's: the round trip to the
+ *           ACK's sender where the caller takes it off here, plus the
+ *           delay line's measured lateness in forwarding H and A (a live
+ *           run's own log, or the -w file's notes on the two frames)
+ * @threshold_ns: the threshold
+ *
+ * The delay line forwards from the traced process: throttled with it, it
+ * hands H to the target and A back late, and a prompt ACK
+ * (tcp_in_quickack_mode()) reaches the capture point that much later. That
+ * part of the gap is the path's, not the delayed-ACK timer's.
+ */
+static inline bool nt_verdict_ack_slow(int64_t h_ns, int64_t a_ns, int64_t path_ns,
+				       int64_t threshold_ns)
+{
+	return a_ns - h_ns - path_ns >= threshold_ns;
+}
 
 /**
  * nt_verdict_rule() - classify one round

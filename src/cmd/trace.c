@@ -44,7 +44,7 @@
  */
 struct trace_cmd {
 	struct nt_trace_opts opt;
-	struct nt_run *runs;
+	struct nt_record *runs;
 	struct nt_pcap_writer *pcap[NT_TRACE_VARIANTS_MAX];
 	struct nt_trace_export exp[NT_TRACE_VARIANTS_MAX];
 	struct nt_output out;
@@ -174,9 +174,9 @@ static int run_variants(struct trace_cmd *tc)
 	return ret;
 }
 
-static void print_timings(const struct nt_run *r)
+static void print_timings(const struct nt_record *r)
 {
-	const struct nt_run_timings *t = &r->timings;
+	const struct nt_record_timings *t = &r->timings;
 
 	fprintf(stderr,
 		"nagle-trace: %s: timings: lab %.2f ms, listener %.2f ms, capture open %.2f ms, "
@@ -204,7 +204,7 @@ static int exit_status(const struct trace_cmd *tc, unsigned n, bool interrupted)
 	int code = NT_EXIT_OK;
 
 	for (unsigned i = 0; i < n; i++) {
-		const struct nt_run *r = &tc->runs[i];
+		const struct nt_record *r = &tc->runs[i];
 
 		if (tc->opt.out.timings)
 			print_timings(r);
@@ -424,7 +424,7 @@ int nt_cmd_trace(int argc, char **argv)
 	nt_rx_stamps_close(&tc.stamps);
 	nt_renderer_close(&tc.doc);
 	for (unsigned i = 0; tc.runs && i < tc.opt.n_variants; i++)
-		nt_run_fini(&tc.runs[i]);
+		nt_record_fini(&tc.runs[i]);
 	free(tc.runs);
 	return code;
 }

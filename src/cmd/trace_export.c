@@ -75,7 +75,7 @@ int nt_trace_export_open_pkt(struct nt_trace_export *x, const char *path,
 	return 0;
 }
 
-static int on_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *hs)
+static int on_begin(void *ctx, const struct nt_record *run, const struct nt_round_view *hs)
 {
 	struct nt_trace_export *x = ctx;
 
@@ -91,7 +91,7 @@ static int on_begin(void *ctx, const struct nt_run *run, const struct nt_round_v
 	return x->next->begin ? x->next->begin(x->next->ctx, run, hs) : 0;
 }
 
-static int on_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
+static int on_round(void *ctx, const struct nt_record *run, const struct nt_round_view *rv)
 {
 	struct nt_trace_export *x = ctx;
 
@@ -107,20 +107,20 @@ static int on_round(void *ctx, const struct nt_run *run, const struct nt_round_v
 	return x->next->round ? x->next->round(x->next->ctx, run, rv) : 0;
 }
 
-static int on_end(void *ctx, const struct nt_run *run, const struct nt_round_view *teardown)
+static int on_end(void *ctx, const struct nt_record *run, const struct nt_round_view *teardown)
 {
 	struct nt_trace_export *x = ctx;
 
 	return x->next->end ? x->next->end(x->next->ctx, run, teardown) : 0;
 }
 
-const struct nt_run_sink *nt_trace_export_sink(struct nt_trace_export *x,
-					       const struct nt_run_sink *next)
+const struct nt_record_sink *nt_trace_export_sink(struct nt_trace_export *x,
+						  const struct nt_record_sink *next)
 {
 	if (!x->pcapng && !x->pkt)
 		return next;
 	x->next = next;
-	x->sink = (struct nt_run_sink){ on_begin, on_round, on_end, x };
+	x->sink = (struct nt_record_sink){ on_begin, on_round, on_end, x };
 	return &x->sink;
 }
 
@@ -172,7 +172,7 @@ static size_t round_comments(void *ctx, uint64_t frame, uint64_t out_frame,
 }
 
 static int write_pcapng(struct nt_trace_export *x, struct nt_pcap_writer *w,
-			const struct nt_run *run, struct nt_err *err)
+			const struct nt_record *run, struct nt_err *err)
 {
 	FILE *spool = nt_pcap_writer_finish_spool(w, err);
 	struct mark_cursor *cur = calloc(1, sizeof(*cur));
@@ -205,7 +205,7 @@ close:
 	return ret;
 }
 
-static int write_pkt(struct nt_trace_export *x, const struct nt_run *run, struct nt_err *err)
+static int write_pkt(struct nt_trace_export *x, const struct nt_record *run, struct nt_err *err)
 {
 	struct nt_round_view hs = { .ev = x->hs, .n = x->n_hs }, rv;
 	int ret;
@@ -219,7 +219,7 @@ static int write_pkt(struct nt_trace_export *x, const struct nt_run *run, struct
 }
 
 int nt_trace_export_commit(struct nt_trace_export *x, struct nt_pcap_writer *w,
-			   const struct nt_run *run, struct nt_err *err)
+			   const struct nt_record *run, struct nt_err *err)
 {
 	int ret = x->error ? nt_err_set(err, x->error, "write the run's extra files") : 0;
 

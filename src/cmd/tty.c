@@ -62,7 +62,7 @@ static void draw(struct nt_cmd_tty *t, bool force)
 	t->shown = true;
 }
 
-static int tty_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *hs)
+static int tty_begin(void *ctx, const struct nt_record *run, const struct nt_round_view *hs)
 {
 	struct nt_cmd_tty *t = ctx;
 	int ret;
@@ -78,7 +78,7 @@ static int tty_begin(void *ctx, const struct nt_run *run, const struct nt_round_
 	return ret;
 }
 
-static int tty_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
+static int tty_round(void *ctx, const struct nt_record *run, const struct nt_round_view *rv)
 {
 	struct nt_cmd_tty *t = ctx;
 	int ret;
@@ -95,7 +95,7 @@ static int tty_round(void *ctx, const struct nt_run *run, const struct nt_round_
 	return ret;
 }
 
-static int tty_end(void *ctx, const struct nt_run *run, const struct nt_round_view *td)
+static int tty_end(void *ctx, const struct nt_record *run, const struct nt_round_view *td)
 {
 	struct nt_cmd_tty *t = ctx;
 
@@ -103,7 +103,7 @@ static int tty_end(void *ctx, const struct nt_run *run, const struct nt_round_vi
 	return t->inner->end(t->inner->ctx, run, td);
 }
 
-void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE *report,
+void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_record_sink *inner, FILE *report,
 		     bool report_tty, unsigned n_variants)
 {
 	const char *term = getenv("TERM");
@@ -116,12 +116,12 @@ void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE
 	t->progress = isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
 	t->start_ns = nt_now_mono_ns();
 	t->n_variants = n_variants;
-	t->sink = (struct nt_run_sink){
+	t->sink = (struct nt_record_sink){
 		.begin = tty_begin, .round = tty_round, .end = tty_end, .ctx = t
 	};
 }
 
-const struct nt_run_sink *nt_cmd_tty_sink(struct nt_cmd_tty *t)
+const struct nt_record_sink *nt_cmd_tty_sink(struct nt_cmd_tty *t)
 {
 	return &t->sink;
 }

@@ -91,7 +91,7 @@ static void read_counters(struct nt_evidence *ev, uint64_t *vals, bool *have)
 							   &vals[i]) == 0;
 }
 
-int nt_evidence_open_target(struct nt_evidence *ev, struct nt_run_evidence *out,
+int nt_evidence_open_target(struct nt_evidence *ev, struct nt_record_evidence *out,
 			    const struct nt_shape *shape, int family, uint16_t client_port,
 			    uint16_t target_port, struct nt_err *err)
 {
@@ -104,7 +104,7 @@ int nt_evidence_open_target(struct nt_evidence *ev, struct nt_run_evidence *out,
 	ev->buf_bytes = PROC_BUF_BYTES;
 	ev->buf = malloc(ev->buf_bytes);
 	free(out->rounds);
-	*out = (struct nt_run_evidence){
+	*out = (struct nt_record_evidence){
 		.delayed_acks = -1,
 		.delayed_ack_locked = -1,
 		.delayed_ack_lost = -1,

@@ -60,8 +60,8 @@ struct teardown {
 };
 
 struct pipeline {
-	struct nt_run *run;
-	const struct nt_run_sink *sink;
+	struct nt_record *run;
+	const struct nt_record_sink *sink;
 	struct nt_capture cap;
 	struct nt_flow flow;
 	struct nt_reorder reorder;
@@ -138,7 +138,7 @@ static void count_reordered(struct pipeline *pl, const struct nt_segment *seg, i
 
 static void on_frame(struct pipeline *pl, const struct nt_frame *frame)
 {
-	struct nt_run *run = pl->run;
+	struct nt_record *run = pl->run;
 	struct nt_tcp_packet pkt;
 	struct nt_event ev = { .t_ns = frame->t_ns,
 			       .kind = NT_EVENT_SEGMENT,
@@ -172,10 +172,10 @@ static int drain_capture(struct pipeline *pl, struct nt_err *err)
 	return ret;
 }
 
-static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
+static void describe_run(struct nt_record *run, const struct nt_trace_config *opt,
 			 const struct nt_lab *lab, const struct nt_kernel_facts *kf)
 {
-	struct nt_run_config *c = &run->cfg;
+	struct nt_record_config *c = &run->cfg;
 
 	c->variant = opt->variant->name;
 	c->shape = opt->shape;
@@ -202,14 +202,14 @@ static void describe_run(struct nt_run *run, const struct nt_trace_config *opt,
  * leave the run without a prediction: `--expect auto` then fails, naming
  * why, rather than passing unchecked.
  */
-static void start_prediction(struct nt_run *run, const struct nt_trace_config *opt,
+static void start_prediction(struct nt_record *run, const struct nt_trace_config *opt,
 			     const struct nt_kernel_facts *kf)
 {
 	struct nt_predict_knobs k;
 	struct nt_err err = { "" };
 
 	nt_trace_knobs(opt, kf, &k);
-	if (nt_run_predict(run, &k, &err) < 0)
+	if (nt_record_predict(run, &k, &err) < 0)
 		snprintf(run->no_prediction, sizeof(run->no_prediction), "%s", err.msg);
 }
 
@@ -288,7 +288,7 @@ static int retire_below(struct pipeline *pl, unsigned n, struct nt_err *err)
 		if (pl->wire_late)
 			nt_lab_wire_late_copy(pl->lab, pl->wire_late);
 	}
-	ret = nt_run_retire(pl->run, n, pl->sink);
+	ret = nt_record_retire(pl->run, n, pl->sink);
 	return ret < 0 ? nt_err_set(err, ret, "write the report") : 0;
 }
 
@@ -489,7 +489,7 @@ static int start_capture(struct pipeline *pl, const struct nt_trace_config *opt,
 /* After the exchange: the last frames, the kernel's counters, what the capture lost. */
 static int end_capture(struct pipeline *pl, struct nt_err *err)
 {
-	struct nt_run *run = pl->run;
+	struct nt_record *run = pl->run;
 	struct nt_capture_stats st;
 	int ret = drain_capture(pl, err);
 
@@ -511,7 +511,7 @@ static int end_capture(struct pipeline *pl, struct nt_err *err)
 static int run_in_lab(struct pipeline *pl, const struct nt_trace_config *opt,
 		      const struct nt_lab *lab, int64_t *t, struct nt_err *err)
 {
-	struct nt_run_timings *tm = &pl->run->timings;
+	struct nt_record_timings *tm = &pl->run->timings;
 	struct nt_exchange_config xc;
 	struct nt_exchange ex;
 	int ret;
@@ -546,7 +546,7 @@ exchange_close:
 	return ret;
 }
 
-int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err)
+int nt_trace_run(const struct nt_trace_config *opt, struct nt_record *run, struct nt_err *err)
 {
 	const struct nt_variant *v = opt->variant;
 	struct nt_lab_config lab_cfg = {
@@ -559,7 +559,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	struct nt_evidence evidence;
 	struct nt_lab lab;
 	struct pipeline pl = { .run = run, .sink = opt->sink, .evidence = &evidence, .lab = &lab };
-	struct nt_run_timings *tm = &run->timings;
+	struct nt_record_timings *tm = &run->timings;
 	int64_t t0 = nt_now_mono_ns(), t = t0;
 	struct nt_kernel_facts kf;
 	int ret;
@@ -588,7 +588,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	ret = run_in_lab(&pl, opt, &lab, &t, err);
 	if (ret == 0)
 		ret = nt_lab_wire_dropped(&lab, &run->counts.wire_dropped, err);
-	/* For the rounds nt_run_finish() retires, after the lab is down. */
+	/* For the rounds nt_record_finish() retires, after the lab is down. */
 	run->path_late_ns = nt_lab_wire_late_since(&lab, pl.wire_late_seen);
 	if (pl.wire_late)
 		nt_lab_wire_late_copy(&lab, pl.wire_late);
@@ -602,7 +602,7 @@ int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct n
 	 * the summary's timings are complete (but for this step's own time).
 	 */
 	if (ret == 0) {
-		ret = nt_run_finish(run, opt->sink);
+		ret = nt_record_finish(run, opt->sink);
 		if (ret < 0)
 			nt_err_set(err, ret, "write the report");
 	}

@@ -166,9 +166,9 @@ const char *nt_annot_round_text(const struct nt_annot_round_mark *m, char *buf, 
 	return buf;
 }
 
-const char *nt_annot_run_summary(const struct nt_run *run, char *buf, size_t len)
+const char *nt_annot_run_summary(const struct nt_record *run, char *buf, size_t len)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	const struct nt_summary *s = &run->summary;
 	char verdicts[160], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
 	size_t used = 0;

@@ -29,21 +29,21 @@ static int checked(struct nt_renderer *r, int ret)
 	return r->error == -EPIPE ? 0 : r->error;
 }
 
-static int sink_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *hs)
+static int sink_begin(void *ctx, const struct nt_record *run, const struct nt_round_view *hs)
 {
 	struct nt_renderer *r = ctx;
 
 	return checked(r, r->doc->begin ? r->doc->begin(r, run, hs) : 0);
 }
 
-static int sink_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
+static int sink_round(void *ctx, const struct nt_record *run, const struct nt_round_view *rv)
 {
 	struct nt_renderer *r = ctx;
 
 	return checked(r, r->doc->round ? r->doc->round(r, run, rv) : 0);
 }
 
-static int sink_end(void *ctx, const struct nt_run *run, const struct nt_round_view *td)
+static int sink_end(void *ctx, const struct nt_record *run, const struct nt_round_view *td)
 {
 	struct nt_renderer *r = ctx;
 	int ret = checked(r, r->doc->end ? r->doc->end(r, run, td) : 0);
@@ -61,18 +61,18 @@ int nt_renderer_open(struct nt_renderer *r, const struct nt_trace_doc *doc, FILE
 	if (opts)
 		r->opts = *opts;
 	r->n_runs = n_runs ? n_runs : 1;
-	r->sink = (struct nt_run_sink){
+	r->sink = (struct nt_record_sink){
 		.begin = sink_begin, .round = sink_round, .end = sink_end, .ctx = r
 	};
 	return doc->open ? doc->open(r) : 0;
 }
 
-const struct nt_run_sink *nt_renderer_sink(struct nt_renderer *r)
+const struct nt_record_sink *nt_renderer_sink(struct nt_renderer *r)
 {
 	return &r->sink;
 }
 
-int nt_renderer_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+int nt_renderer_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	int ret;
 
@@ -92,14 +92,14 @@ void nt_renderer_close(struct nt_renderer *r)
 	r->state = NULL;
 }
 
-int nt_render_runs(const struct nt_trace_doc *doc, FILE *out, struct nt_run *runs, unsigned n_runs,
-		   const struct nt_render_opts *opts)
+int nt_render_runs(const struct nt_trace_doc *doc, FILE *out, struct nt_record *runs,
+		   unsigned n_runs, const struct nt_render_opts *opts)
 {
 	struct nt_renderer r;
 	int ret = nt_renderer_open(&r, doc, out, opts, n_runs);
 
 	for (unsigned i = 0; i < n_runs && !ret; i++)
-		ret = nt_run_finish(&runs[i], nt_renderer_sink(&r));
+		ret = nt_record_finish(&runs[i], nt_renderer_sink(&r));
 	if (!ret)
 		ret = nt_renderer_finish(&r, runs, n_runs);
 	nt_renderer_close(&r);

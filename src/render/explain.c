@@ -6,7 +6,7 @@
 #include "nt/render/analysis.h"
 #include "nt/render/render.h"
 
-void nt_render_explain(const struct nt_run *run, const char **held, const char **delayed,
+void nt_render_explain(const struct nt_record *run, const char **held, const char **delayed,
 		       const char **fix)
 {
 	*held = NULL;

@@ -31,13 +31,13 @@
 #include "nt/render/svg.h"
 #include "nt/render/why.h"
 
-static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
+static void summary_table(FILE *out, const struct nt_record *runs, unsigned n_runs)
 {
 	fputs("<table>\n<tr><th>variant</th><th>rounds</th><th>verdicts</th><th>p50 RTT</th>"
 	      "<th>p90 RTT</th><th>p99 RTT</th><th>max RTT</th><th>expectation</th></tr>\n",
 	      out);
 	for (unsigned i = 0; i < n_runs; i++) {
-		const struct nt_run *run = &runs[i];
+		const struct nt_record *run = &runs[i];
 		const struct nt_summary *s = &run->summary;
 		char v[128], p50[32], p90[32], p99[32], max[32];
 
@@ -66,7 +66,7 @@ static void summary_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
 }
 
 /* The model's legend line (docs/model.md): how it fared, and this variant's why. */
-static void model_legend(FILE *out, const struct nt_run *run)
+static void model_legend(FILE *out, const struct nt_record *run)
 {
 	struct nt_predict_words words;
 	char line[256];
@@ -82,7 +82,7 @@ static void model_legend(FILE *out, const struct nt_run *run)
 	fputs("</code>).</p>\n", out);
 }
 
-static void explanations(FILE *out, const struct nt_run *runs, unsigned n_runs)
+static void explanations(FILE *out, const struct nt_record *runs, unsigned n_runs)
 {
 	bool any = false;
 
@@ -145,7 +145,7 @@ struct html_doc {
 
 static const struct nt_render_opts plain_text = { .color = false, .summary_only = false };
 
-static int timelines(FILE *out, const struct nt_run *runs, unsigned n_runs,
+static int timelines(FILE *out, const struct nt_record *runs, unsigned n_runs,
 		     const struct html_doc *d)
 {
 	fputs("<h2>Timelines</h2>\n", out);
@@ -223,7 +223,7 @@ static void html_close(struct nt_renderer *r)
 	free(d);
 }
 
-static int html_begin(struct nt_renderer *r, const struct nt_run *run,
+static int html_begin(struct nt_renderer *r, const struct nt_record *run,
 		      const struct nt_round_view *hs)
 {
 	struct html_doc *d = r->state;
@@ -251,7 +251,7 @@ static int spools_error(const struct html_doc *d, int ret)
 	return ret;
 }
 
-static int html_round(struct nt_renderer *r, const struct nt_run *run,
+static int html_round(struct nt_renderer *r, const struct nt_record *run,
 		      const struct nt_round_view *rv)
 {
 	struct html_doc *d = r->state;
@@ -271,7 +271,8 @@ static int html_round(struct nt_renderer *r, const struct nt_run *run,
 	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
-static int html_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
+static int html_end(struct nt_renderer *r, const struct nt_record *run,
+		    const struct nt_round_view *td)
 {
 	struct html_doc *d = r->state;
 
@@ -282,7 +283,7 @@ static int html_end(struct nt_renderer *r, const struct nt_run *run, const struc
 }
 
 /* One variant's track: its figures, the picked round's when past the cap, its strip. */
-static int track(FILE *out, const struct nt_run *run, struct html_doc *d, unsigned i)
+static int track(FILE *out, const struct nt_record *run, struct html_doc *d, unsigned i)
 {
 	struct nt_round_view rv;
 	bool extra = nt_pick_get(&d->picks[i], &rv) && rv.round->index > NT_LESSON_ROUNDS_MAX;
@@ -309,7 +310,7 @@ static int track(FILE *out, const struct nt_run *run, struct html_doc *d, unsign
 	return ret;
 }
 
-static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct html_doc *d,
+static int lesson(FILE *out, const struct nt_record *runs, unsigned n_runs, struct html_doc *d,
 		  bool compare)
 {
 	static const char *const verdicts[] = { "coalesced", "unheld", "held", "stalled", NULL };
@@ -335,7 +336,7 @@ static int lesson(FILE *out, const struct nt_run *runs, unsigned n_runs, struct 
 }
 
 /* The what-if panel, from each variant's knobs as run (runs the model did not take are left out). */
-static int model_panel(FILE *out, const struct nt_run *runs, unsigned n_runs)
+static int model_panel(FILE *out, const struct nt_record *runs, unsigned n_runs)
 {
 	struct nt_lesson_model_run m[64];
 	unsigned n = 0;
@@ -352,7 +353,7 @@ static int model_panel(FILE *out, const struct nt_run *runs, unsigned n_runs)
 	return nt_lesson_model(out, m, n);
 }
 
-static void intro(FILE *out, const struct nt_run *first)
+static void intro(FILE *out, const struct nt_record *first)
 {
 	fputs("<p class=\"nt-intro\">Linux ", out);
 	nt_escape_xml(out, first->cfg.kernel);
@@ -377,7 +378,7 @@ static void intro(FILE *out, const struct nt_run *first)
 	      out);
 }
 
-static int html_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+static int html_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	struct html_doc *d = r->state;
 	FILE *out = r->out;

@@ -123,7 +123,7 @@ static void put_prediction(bool *oom, struct json_object *o, const struct nt_rou
 }
 
 /* The run's model: the kernel it assumed and how its predictions fared. */
-static struct json_object *model_json(bool *oom, const struct nt_run *run)
+static struct json_object *model_json(bool *oom, const struct nt_record *run)
 {
 	const struct nt_predict_knobs *k = &run->predict.knobs;
 	struct json_object *o = json_object_new_object();
@@ -186,9 +186,9 @@ static struct json_object *round_evidence_json(bool *oom, const struct nt_round_
 }
 
 /* Run-level kernel counters into the summary object; nothing when none were gathered. */
-static void summary_evidence_json(bool *oom, struct json_object *o, const struct nt_run *run)
+static void summary_evidence_json(bool *oom, struct json_object *o, const struct nt_record *run)
 {
-	const struct nt_run_evidence *e = &run->evidence;
+	const struct nt_record_evidence *e = &run->evidence;
 
 	if (!e->rounds)
 		return;
@@ -200,7 +200,7 @@ static void summary_evidence_json(bool *oom, struct json_object *o, const struct
 	nt_json_put(oom, o, "tx_timestamps", json_object_new_int64((int64_t)e->tx_timestamps));
 }
 
-static struct json_object *round_json(bool *oom, const struct nt_run *run,
+static struct json_object *round_json(bool *oom, const struct nt_record *run,
 				      const struct nt_round_view *rv)
 {
 	const struct nt_round *r = rv->round;
@@ -238,9 +238,9 @@ static struct json_object *endpoint(bool *oom, const char *addr, unsigned port)
 	return o;
 }
 
-static struct json_object *config_json(bool *oom, const struct nt_run *run)
+static struct json_object *config_json(bool *oom, const struct nt_record *run)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	struct json_object *o = json_object_new_object();
 
 	nt_json_put(oom, o, "header_bytes", json_object_new_int64(c->shape.header_bytes));
@@ -266,7 +266,7 @@ static struct json_object *config_json(bool *oom, const struct nt_run *run)
 	return o;
 }
 
-static struct json_object *timings_json(bool *oom, const struct nt_run_timings *t)
+static struct json_object *timings_json(bool *oom, const struct nt_record_timings *t)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -280,7 +280,7 @@ static struct json_object *timings_json(bool *oom, const struct nt_run_timings *
 	return o;
 }
 
-static struct json_object *summary_json(bool *oom, const struct nt_run *run)
+static struct json_object *summary_json(bool *oom, const struct nt_record *run)
 {
 	const struct nt_summary *s = &run->summary;
 	struct json_object *o = json_object_new_object();
@@ -390,7 +390,7 @@ static int runs_head(FILE *out)
 	return ret;
 }
 
-static int json_begin(struct nt_renderer *r, const struct nt_run *run,
+static int json_begin(struct nt_renderer *r, const struct nt_record *run,
 		      const struct nt_round_view *hs)
 {
 	struct json_doc *d = r->state;
@@ -423,7 +423,7 @@ static int json_begin(struct nt_renderer *r, const struct nt_run *run,
 	return ret;
 }
 
-static int json_round(struct nt_renderer *r, const struct nt_run *run,
+static int json_round(struct nt_renderer *r, const struct nt_record *run,
 		      const struct nt_round_view *rv)
 {
 	struct json_doc *d = r->state;
@@ -438,7 +438,8 @@ static int json_round(struct nt_renderer *r, const struct nt_run *run,
 	return ret;
 }
 
-static int json_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
+static int json_end(struct nt_renderer *r, const struct nt_record *run,
+		    const struct nt_round_view *td)
 {
 	struct json_doc *d = r->state;
 	FILE *out = r->out;
@@ -464,7 +465,7 @@ static int json_end(struct nt_renderer *r, const struct nt_run *run, const struc
 	return ret;
 }
 
-static int json_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+static int json_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	(void)runs;
 	(void)n_runs;
@@ -498,8 +499,8 @@ const struct nt_trace_doc nt_json_trace = {
  */
 
 /* A record: "type" first, then "variant", then @fill's members. */
-static int record(FILE *out, const char *type, const struct nt_run *run,
-		  void (*fill)(bool *oom, struct json_object *o, const struct nt_run *run,
+static int record(FILE *out, const char *type, const struct nt_record *run,
+		  void (*fill)(bool *oom, struct json_object *o, const struct nt_record *run,
 			       const struct nt_round_view *v),
 		  const struct nt_round_view *v)
 {
@@ -515,7 +516,7 @@ static int record(FILE *out, const char *type, const struct nt_run *run,
 	return ret;
 }
 
-static void fill_run(bool *oom, struct json_object *o, const struct nt_run *run,
+static void fill_run(bool *oom, struct json_object *o, const struct nt_record *run,
 		     const struct nt_round_view *hs)
 {
 	nt_json_put(oom, o, "schema_version", json_object_new_int(NT_JSON_SCHEMA_TRACE));
@@ -524,7 +525,7 @@ static void fill_run(bool *oom, struct json_object *o, const struct nt_run *run,
 	nt_json_put(oom, o, "handshake", events_json(oom, hs));
 }
 
-static void fill_round(bool *oom, struct json_object *o, const struct nt_run *run,
+static void fill_round(bool *oom, struct json_object *o, const struct nt_record *run,
 		       const struct nt_round_view *rv)
 {
 	struct json_object *r = round_json(oom, run, rv);
@@ -534,7 +535,7 @@ static void fill_round(bool *oom, struct json_object *o, const struct nt_run *ru
 	json_object_put(r);
 }
 
-static void fill_summary(bool *oom, struct json_object *o, const struct nt_run *run,
+static void fill_summary(bool *oom, struct json_object *o, const struct nt_record *run,
 			 const struct nt_round_view *td)
 {
 	nt_json_put(oom, o, "teardown", events_json(oom, td));
@@ -542,25 +543,25 @@ static void fill_summary(bool *oom, struct json_object *o, const struct nt_run *
 	nt_json_put(oom, o, "summary", summary_json(oom, run));
 }
 
-static int jsonl_begin(struct nt_renderer *r, const struct nt_run *run,
+static int jsonl_begin(struct nt_renderer *r, const struct nt_record *run,
 		       const struct nt_round_view *hs)
 {
 	return record(r->out, "run", run, fill_run, hs);
 }
 
-static int jsonl_round(struct nt_renderer *r, const struct nt_run *run,
+static int jsonl_round(struct nt_renderer *r, const struct nt_record *run,
 		       const struct nt_round_view *rv)
 {
 	return record(r->out, "round", run, fill_round, rv);
 }
 
-static int jsonl_end(struct nt_renderer *r, const struct nt_run *run,
+static int jsonl_end(struct nt_renderer *r, const struct nt_record *run,
 		     const struct nt_round_view *td)
 {
 	return record(r->out, "summary", run, fill_summary, td);
 }
 
-static int jsonl_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+static int jsonl_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	bool oom = false;
 	struct json_object *o = json_object_new_object();

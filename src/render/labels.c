@@ -177,7 +177,7 @@ const char *nt_label_rtt_ms(int64_t rtt_ns, char *buf, size_t len)
 	return buf;
 }
 
-const char *nt_label_path(const struct nt_run_config *c, char *buf, size_t len)
+const char *nt_label_path(const struct nt_record_config *c, char *buf, size_t len)
 {
 	bool wire = !c->delay_line || strcmp(c->delay_line, "wire") == 0;
 	char rtt[32];
@@ -212,7 +212,7 @@ static const char *ms_range(int64_t lo_ns, int64_t hi_ns, char *buf, size_t len)
  * header's flight and the ACK's); at the target it is the delay alone, and
  * the client waits one RTT more.
  */
-const char *nt_label_stall_cost(const struct nt_run_config *c, int64_t lo_ns, int64_t hi_ns,
+const char *nt_label_stall_cost(const struct nt_record_config *c, int64_t lo_ns, int64_t hi_ns,
 				char *buf, size_t len)
 {
 	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;

@@ -186,7 +186,7 @@ static void step_why(const struct nt_round_view *rv, size_t i, const char *clien
 	model_why(rv, i, kernel, klen);
 }
 
-static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
+static void notes(FILE *out, const struct nt_record *run, const struct nt_round *r,
 		  const char *client_ev, const char *target_ev)
 {
 	const char *why, *delayed, *fix;
@@ -215,7 +215,7 @@ static void notes(FILE *out, const struct nt_run *run, const struct nt_round *r,
 	fputs("</ul>\n", out);
 }
 
-int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
+int nt_lesson_live_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv)
 {
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);

@@ -30,9 +30,9 @@
 #include "nt/render/spool.h"
 #include "nt/render/why.h"
 
-static void header_line(FILE *out, const struct nt_run *run)
+static void header_line(FILE *out, const struct nt_record *run)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	char path[128];
 
 	fprintf(out,
@@ -54,7 +54,7 @@ static void round_row(FILE *out, const struct nt_round *r)
 		nt_fmt_ms(r->rtt_ns, a, sizeof(a)), nt_fmt_ms(r->gap_ns, b, sizeof(b)));
 }
 
-static void summary_line(FILE *out, const struct nt_run *run)
+static void summary_line(FILE *out, const struct nt_record *run)
 {
 	const struct nt_summary *s = &run->summary;
 	char v[128], p50[32], p90[32], p99[32], max[32];
@@ -72,14 +72,14 @@ static void summary_line(FILE *out, const struct nt_run *run)
 	fputs(".\n", out);
 }
 
-static void compare_table(FILE *out, const struct nt_run *runs, unsigned n_runs)
+static void compare_table(FILE *out, const struct nt_record *runs, unsigned n_runs)
 {
 	fputs("\n| variant | verdicts | p50 RTT | p90 RTT | p99 RTT | max RTT | expectation met "
 	      "|\n",
 	      out);
 	fputs("| --- | --- | ---: | ---: | ---: | ---: | --- |\n", out);
 	for (unsigned i = 0; i < n_runs; i++) {
-		const struct nt_run *run = &runs[i];
+		const struct nt_record *run = &runs[i];
 		const struct nt_summary *s = &run->summary;
 		char v[128], p50[32], p90[32], p99[32], max[32];
 
@@ -111,8 +111,8 @@ static void mermaid_event(FILE *out, const struct nt_event *e, int64_t t0)
 	fprintf(out, " (+%s ms)\n", rel);
 }
 
-static void participant(FILE *out, const char *id, const char *name, const struct nt_run_config *c,
-			const char *addr, uint16_t port)
+static void participant(FILE *out, const char *id, const char *name,
+			const struct nt_record_config *c, const char *addr, uint16_t port)
 {
 	bool v6 = c->family == AF_INET6;
 
@@ -122,9 +122,9 @@ static void participant(FILE *out, const char *id, const char *name, const struc
 }
 
 /* The round as a sequence diagram; times are the capture point's (--capture-at: the client's end by default). */
-static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
+static void mermaid_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	const struct nt_round *r = rv->round;
 	int64_t t0 = nt_round_view_origin(rv);
 	bool stalled = r->verdict == NT_VERDICT_STALLED && r->marks.h >= 0 && r->marks.a >= 0;
@@ -150,7 +150,7 @@ static void mermaid_round(FILE *out, const struct nt_run *run, const struct nt_r
 	fputs("```\n", out);
 }
 
-static int round_section(FILE *out, const struct nt_run *run, const struct nt_pick *pick)
+static int round_section(FILE *out, const struct nt_record *run, const struct nt_pick *pick)
 {
 	struct nt_round_view rv;
 	const struct nt_round *r;
@@ -181,7 +181,7 @@ static int round_section(FILE *out, const struct nt_run *run, const struct nt_pi
 	return 0;
 }
 
-static void explain(FILE *out, const struct nt_run *run)
+static void explain(FILE *out, const struct nt_record *run)
 {
 	const char *why, *delayed, *fix;
 	struct nt_predict_words words;
@@ -251,7 +251,8 @@ static void md_close(struct nt_renderer *r)
 	free(d);
 }
 
-static int md_round(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *rv)
+static int md_round(struct nt_renderer *r, const struct nt_record *run,
+		    const struct nt_round_view *rv)
 {
 	struct md_doc *d = r->state;
 
@@ -271,11 +272,11 @@ static int md_round(struct nt_renderer *r, const struct nt_run *run, const struc
 	return nt_picks_offer(d->picks, r->n_runs, r->run, rv);
 }
 
-static int md_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+static int md_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	struct md_doc *d = r->state;
 	FILE *out = r->out;
-	const struct nt_run *shown;
+	const struct nt_record *shown;
 	unsigned pick;
 	char v[128], path[128];
 	int ret;

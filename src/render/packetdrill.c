@@ -112,7 +112,7 @@ static bool has_step(const struct nt_pkt_client *c, enum nt_pkt_step s)
 	return false;
 }
 
-static void syscall_line(const struct nt_syscall *sys, const struct nt_run *run,
+static void syscall_line(const struct nt_syscall *sys, const struct nt_record *run,
 			 const struct nt_pkt_client *c, char *line)
 {
 	long long n = (long long)sys->bytes;
@@ -141,7 +141,7 @@ static void syscall_line(const struct nt_syscall *sys, const struct nt_run *run,
 }
 
 /* The client's calls and every segment of the round, unsorted; TCP_CORK around the writes. */
-static size_t round_items(const struct nt_run *run, const struct nt_round_view *rv,
+static size_t round_items(const struct nt_record *run, const struct nt_round_view *rv,
 			  const struct nt_pkt_client *c, const struct bases *b, struct item *it)
 {
 	int64_t first_write = -1, last_write = -1;
@@ -201,9 +201,9 @@ static void put_time(FILE *out, int64_t d_ns)
 		fprintf(out, "+%" PRId64 ".%06" PRId64 " ", us / 1000000, us % 1000000);
 }
 
-static void header(FILE *out, const struct nt_run *run, const struct nt_round *r)
+static void header(FILE *out, const struct nt_record *run, const struct nt_round *r)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	bool v6 = c->family == AF_INET6;
 
 	fprintf(out,
@@ -220,7 +220,7 @@ static void header(FILE *out, const struct nt_run *run, const struct nt_round *r
 }
 
 /* Socket set-up and the handshake; returns the handshake's last time (the round's origin). */
-static int handshake(FILE *out, const struct nt_run *run, const struct nt_round_view *hs,
+static int handshake(FILE *out, const struct nt_record *run, const struct nt_round_view *hs,
 		     const struct nt_pkt_client *c, int64_t *last_ns)
 {
 	const struct nt_event *syn = NULL, *synack = NULL, *ack = NULL;
@@ -260,7 +260,7 @@ static int handshake(FILE *out, const struct nt_run *run, const struct nt_round_
 	return 0;
 }
 
-int nt_render_packetdrill(FILE *out, const struct nt_run *run,
+int nt_render_packetdrill(FILE *out, const struct nt_record *run,
 			  const struct nt_round_view *handshake_view,
 			  const struct nt_round_view *rv, const struct nt_pkt_client *client)
 {

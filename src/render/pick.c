@@ -72,7 +72,7 @@ void nt_picks_free(struct nt_pick *picks, unsigned n)
 	free(picks);
 }
 
-unsigned nt_pick_first_stalling(const struct nt_run *runs, unsigned n_runs)
+unsigned nt_pick_first_stalling(const struct nt_record *runs, unsigned n_runs)
 {
 	for (unsigned i = 0; i < n_runs; i++)
 		if (runs[i].summary.verdicts[NT_VERDICT_STALLED])

@@ -117,7 +117,7 @@ static void panel_fini(struct panel *p)
 }
 
 /* With an RTT: the arrows' flight, and the path and a stall's cost under the ladder. */
-static int path_footers(struct panel *p, const struct nt_run_config *c, bool stalled)
+static int path_footers(struct panel *p, const struct nt_record_config *c, bool stalled)
 {
 	char line[192];
 
@@ -154,7 +154,7 @@ static unsigned footers_used(const struct nt_ladder *l)
  * line cut with an ellipsis if it still does not fit. A round that was not
  * disturbed in a run with others that were: how many.
  */
-static int disturbed_footers(struct panel *p, const struct nt_run *run, const char *text)
+static int disturbed_footers(struct panel *p, const struct nt_record *run, const char *text)
 {
 	char all[NT_PREDICT_TEXT_MAX + 48];
 	const char *s = all;
@@ -193,10 +193,10 @@ static int disturbed_footers(struct panel *p, const struct nt_run *run, const ch
 	return 0;
 }
 
-static int panel_init(struct panel *p, const struct nt_run *run, const struct nt_round_view *rv,
+static int panel_init(struct panel *p, const struct nt_record *run, const struct nt_round_view *rv,
 		      const char *disturbed)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	const struct nt_round *r = rv->round;
 	bool stalled = r->verdict == NT_VERDICT_STALLED;
 	struct nt_ladder_item *items = calloc(rv->n ? rv->n : 1, sizeof(*items));
@@ -247,7 +247,7 @@ static int panel_init(struct panel *p, const struct nt_run *run, const struct nt
 	return 0;
 }
 
-static void draw_empty(FILE *out, const struct nt_run *run)
+static void draw_empty(FILE *out, const struct nt_record *run)
 {
 	fprintf(out, "<text x=\"%d\" y=\"60\" text-anchor=\"middle\" class=\"title\">",
 		NT_LADDER_PANEL_W / 2);
@@ -297,7 +297,7 @@ static int row_layout(struct panel *row, unsigned n, bool compare, struct nt_lad
 	return height;
 }
 
-static void draw_row(FILE *out, const struct nt_run *runs, struct panel *row, unsigned first,
+static void draw_row(FILE *out, const struct nt_record *runs, struct panel *row, unsigned first,
 		     unsigned n, struct nt_ladder_pos **pos, int y, int height)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -328,8 +328,8 @@ static void pos_free(struct nt_ladder_pos **pos, unsigned n)
 	}
 }
 
-int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *picks, unsigned n_runs,
-		 bool compare, bool standalone)
+int nt_svg_write(FILE *out, const struct nt_record *runs, const struct nt_pick *picks,
+		 unsigned n_runs, bool compare, bool standalone)
 {
 	unsigned cols = n_runs < NT_SVG_COLUMNS ? (n_runs ? n_runs : 1) : NT_SVG_COLUMNS;
 	unsigned n_rows = (n_runs + cols - 1) / cols;
@@ -378,7 +378,7 @@ out:
 	return ret;
 }
 
-int nt_svg_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv)
+int nt_svg_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv)
 {
 	const struct nt_predict_round *pr = rv->predicted;
 	struct panel p;
@@ -410,14 +410,14 @@ static void svg_close(struct nt_renderer *r)
 	nt_picks_free(r->state, r->n_runs);
 }
 
-static int svg_round(struct nt_renderer *r, const struct nt_run *run,
+static int svg_round(struct nt_renderer *r, const struct nt_record *run,
 		     const struct nt_round_view *rv)
 {
 	(void)run;
 	return nt_picks_offer(r->state, r->n_runs, r->run, rv);
 }
 
-static int svg_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+static int svg_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	return nt_svg_write(r->out, runs, r->state, n_runs, r->opts.compare, true);
 }

@@ -104,7 +104,7 @@ static void print_event(FILE *out, const struct nt_event *e, int64_t t0, const s
 }
 
 /* Why the variant's fix works or fails, or why the model could not say. */
-static const char *fix_words(const struct nt_run *run, struct nt_predict_words *words)
+static const char *fix_words(const struct nt_record *run, struct nt_predict_words *words)
 {
 	if (run->predicting)
 		return nt_predict_words(&run->fix, words);
@@ -322,9 +322,9 @@ void nt_text_evidence(const struct nt_round_view *rv, char **client, char **targ
 }
 
 /* The run's kernel counters, one line. */
-static void print_counters(FILE *out, const struct nt_run *run)
+static void print_counters(FILE *out, const struct nt_record *run)
 {
-	const struct nt_run_evidence *e = &run->evidence;
+	const struct nt_record_evidence *e = &run->evidence;
 
 	if (!e->rounds || e->delayed_acks < 0)
 		return;
@@ -354,9 +354,9 @@ static void print_section(FILE *out, const struct nt_round_view *v, const char *
 	}
 }
 
-static void print_header(FILE *out, const struct nt_run *run, const struct style *st)
+static void print_header(FILE *out, const struct nt_record *run, const struct style *st)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	bool v6 = c->family == AF_INET6;
 	char rtt[32];
 
@@ -396,7 +396,7 @@ static void print_verdict_counts(FILE *out, const struct nt_summary *s)
 
 /* With a delay line, what a stall costs (the sentence every format states). */
 /* Segments the capture saw out of order: told as drops are, a warning when there are any. */
-static void print_out_of_order(FILE *out, const struct nt_run *run, const struct style *st)
+static void print_out_of_order(FILE *out, const struct nt_record *run, const struct style *st)
 {
 	uint64_t c2t = run->counts.out_of_order[NT_DIR_C2T],
 		 t2c = run->counts.out_of_order[NT_DIR_T2C];
@@ -409,7 +409,7 @@ static void print_out_of_order(FILE *out, const struct nt_run *run, const struct
 		st->yellow, c2t + t2c, nt_plural(c2t + t2c), c2t, t2c, st->reset);
 }
 
-static void print_stall_cost(FILE *out, const struct nt_run *run)
+static void print_stall_cost(FILE *out, const struct nt_record *run)
 {
 	const struct nt_summary *s = &run->summary;
 	char cost[192];
@@ -421,7 +421,7 @@ static void print_stall_cost(FILE *out, const struct nt_run *run)
 		fprintf(out, "  stall cost: %s\n", cost);
 }
 
-static void print_summary(FILE *out, const struct nt_run *run, const struct style *st)
+static void print_summary(FILE *out, const struct nt_record *run, const struct style *st)
 {
 	const struct nt_summary *s = &run->summary;
 	char p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN], p99[NT_FMT_MS_LEN], max[NT_FMT_MS_LEN];
@@ -491,7 +491,7 @@ static void print_summary(FILE *out, const struct nt_run *run, const struct styl
 }
 
 /* Digits of the largest round number, so the columns hold up to round 1000000. */
-static int round_width(const struct nt_run *run)
+static int round_width(const struct nt_record *run)
 {
 	int w = 1;
 
@@ -500,7 +500,7 @@ static int round_width(const struct nt_run *run)
 	return w < 4 ? 4 : w;
 }
 
-static void print_compact(FILE *out, const struct nt_run *run, const struct nt_round *r,
+static void print_compact(FILE *out, const struct nt_record *run, const struct nt_round *r,
 			  const struct style *st)
 {
 	char rtt[NT_FMT_MS_LEN];
@@ -519,7 +519,7 @@ static const struct style *style_of(const struct nt_render_opts *opts)
 	return opts && opts->color ? &ansi : &plain;
 }
 
-void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_view *handshake,
+void nt_text_begin(FILE *out, const struct nt_record *run, const struct nt_round_view *handshake,
 		   const struct nt_render_opts *opts)
 {
 	const struct style *st = style_of(opts);
@@ -534,7 +534,7 @@ void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_vi
 			      st);
 }
 
-void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv,
+void nt_text_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv,
 		   const struct nt_render_opts *opts)
 {
 	const struct style *st = style_of(opts);
@@ -550,7 +550,7 @@ void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_vi
 	print_round_evidence(out, rv, st);
 }
 
-void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view *teardown,
+void nt_text_end(FILE *out, const struct nt_record *run, const struct nt_round_view *teardown,
 		 const struct nt_render_opts *opts)
 {
 	const struct style *st = style_of(opts);
@@ -561,7 +561,7 @@ void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view
 	print_summary(out, run, st);
 }
 
-int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv, char **out)
+int nt_text_round_block(const struct nt_record *run, const struct nt_round_view *rv, char **out)
 {
 	size_t size = 0;
 	FILE *fp = open_memstream(out, &size);
@@ -602,9 +602,9 @@ static void verdict_counts_str(const struct nt_summary *s, char *buf, size_t len
  */
 #define TABLE_VERDICTS 22
 
-static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const struct style *st)
+static void print_table(FILE *out, const struct nt_record *runs, unsigned n, const struct style *st)
 {
-	const struct nt_run_config *c = &runs[0].cfg;
+	const struct nt_record_config *c = &runs[0].cfg;
 	struct nt_predict_words words;
 
 	fprintf(out, "%snagle-trace%s: %u variants, each in its own lab, Linux %s\n", st->bold,
@@ -616,7 +616,7 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 	fprintf(out, "%-15s %-*s %8s %8s %6s %7s  %s\n", "variant", TABLE_VERDICTS, "verdicts",
 		"p50", "max", "segs", "delacks", "expect");
 	for (unsigned i = 0; i < n; i++) {
-		const struct nt_run *r = &runs[i];
+		const struct nt_record *r = &runs[i];
 		const struct nt_summary *s = &r->summary;
 		bool stalled = s->verdicts[NT_VERDICT_STALLED] > 0;
 		const char *on = stalled ? st->red : "", *off = stalled ? st->reset : "";
@@ -660,7 +660,7 @@ static void print_table(FILE *out, const struct nt_run *runs, unsigned n, const 
 }
 
 /* A single run is its timeline; several are one comparison table, written at the end. */
-static int text_begin(struct nt_renderer *r, const struct nt_run *run,
+static int text_begin(struct nt_renderer *r, const struct nt_record *run,
 		      const struct nt_round_view *hs)
 {
 	if (r->n_runs == 1)
@@ -668,7 +668,7 @@ static int text_begin(struct nt_renderer *r, const struct nt_run *run,
 	return 0;
 }
 
-static int text_round(struct nt_renderer *r, const struct nt_run *run,
+static int text_round(struct nt_renderer *r, const struct nt_record *run,
 		      const struct nt_round_view *rv)
 {
 	if (r->n_runs == 1)
@@ -676,14 +676,15 @@ static int text_round(struct nt_renderer *r, const struct nt_run *run,
 	return 0;
 }
 
-static int text_end(struct nt_renderer *r, const struct nt_run *run, const struct nt_round_view *td)
+static int text_end(struct nt_renderer *r, const struct nt_record *run,
+		    const struct nt_round_view *td)
 {
 	if (r->n_runs == 1)
 		nt_text_end(r->out, run, td, &r->opts);
 	return 0;
 }
 
-static int text_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs)
+static int text_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs)
 {
 	if (r->n_runs > 1)
 		print_table(r->out, runs, n_runs, style_of(&r->opts));

@@ -212,7 +212,7 @@ const char *nt_why_verdicts(const struct nt_predict_round *p, char *buf, size_t 
 	return buf;
 }
 
-const char *nt_why_model_line(const struct nt_run *run, char *buf, size_t len)
+const char *nt_why_model_line(const struct nt_record *run, char *buf, size_t len)
 {
 	const struct nt_predict_knobs *k = &run->predict.knobs;
 	unsigned rounds = run->summary.rounds;

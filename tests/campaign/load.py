@@ -240,7 +240,7 @@ def call_ns(events, side, call, ret):
 
 
 def observed(rnd, prev_read, one_way):
-    """The round's schedule, as nt_run_observe_schedule() reads it."""
+    """The round's schedule, as nt_record_observe_schedule() reads it."""
     ev = rnd["events"]
     end, req = 0, None
     for e in ev:

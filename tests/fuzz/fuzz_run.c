@@ -74,9 +74,9 @@ static void parse(const uint8_t *d, size_t size, struct input *in)
 	}
 }
 
-static void make_run(struct nt_run *run, const struct input *in, bool with_events)
+static void make_run(struct nt_record *run, const struct input *in, bool with_events)
 {
-	struct nt_run_config *c = &run->cfg;
+	struct nt_record_config *c = &run->cfg;
 
 	memset(run, 0, sizeof(*run));
 	c->variant = "fuzz";
@@ -110,7 +110,7 @@ static void make_run(struct nt_run *run, const struct input *in, bool with_event
 static char *render_whole(const struct nt_trace_doc *fmt, const struct input *in,
 			  const struct nt_render_opts *ro)
 {
-	struct nt_run run;
+	struct nt_record run;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
@@ -121,7 +121,7 @@ static char *render_whole(const struct nt_trace_doc *fmt, const struct input *in
 	if (nt_render_runs(fmt, fp, &run, 1, ro) < 0)
 		abort();
 	fclose(fp);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 	return text;
 }
 
@@ -129,7 +129,7 @@ static char *render_streamed(const struct nt_trace_doc *fmt, const struct input 
 			     const struct nt_render_opts *ro)
 {
 	struct nt_renderer r;
-	struct nt_run run;
+	struct nt_record run;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
@@ -140,21 +140,21 @@ static char *render_streamed(const struct nt_trace_doc *fmt, const struct input 
 	if (nt_renderer_open(&r, fmt, fp, ro, 1) < 0)
 		abort();
 	for (unsigned k = 1; k < in->shape.rounds; k++)
-		if (nt_run_retire(&run, k, nt_renderer_sink(&r)) < 0)
+		if (nt_record_retire(&run, k, nt_renderer_sink(&r)) < 0)
 			abort();
-	if (nt_run_finish(&run, nt_renderer_sink(&r)) < 0 || run.tl.n != 0)
+	if (nt_record_finish(&run, nt_renderer_sink(&r)) < 0 || run.tl.n != 0)
 		abort();
 	if (nt_renderer_finish(&r, &run, 1) < 0)
 		abort();
 	nt_renderer_close(&r);
 	fclose(fp);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 	return text;
 }
 
 static size_t handed;
 
-static int count_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *v)
+static int count_begin(void *ctx, const struct nt_record *run, const struct nt_round_view *v)
 {
 	(void)ctx;
 	(void)run;
@@ -162,7 +162,7 @@ static int count_begin(void *ctx, const struct nt_run *run, const struct nt_roun
 	return 0;
 }
 
-static int count_round(void *ctx, const struct nt_run *run, const struct nt_round_view *v)
+static int count_round(void *ctx, const struct nt_record *run, const struct nt_round_view *v)
 {
 	(void)ctx;
 	/* A round's events are its own, and its marks point inside them. */
@@ -176,7 +176,7 @@ static int count_round(void *ctx, const struct nt_run *run, const struct nt_roun
 	return 0;
 }
 
-static int count_end(void *ctx, const struct nt_run *run, const struct nt_round_view *v)
+static int count_end(void *ctx, const struct nt_record *run, const struct nt_round_view *v)
 {
 	(void)ctx;
 	(void)run;
@@ -187,24 +187,24 @@ static int count_end(void *ctx, const struct nt_run *run, const struct nt_round_
 /* Events arrive between retires, as in a live run, some of them late. */
 static void feed_with_retires(const struct input *in)
 {
-	struct nt_run_sink sink = {
+	struct nt_record_sink sink = {
 		.begin = count_begin, .round = count_round, .end = count_end, .ctx = NULL
 	};
-	struct nt_run run;
+	struct nt_record run;
 
 	make_run(&run, in, false);
 	handed = 0;
 	for (size_t i = 0; i < in->n; i++) {
 		if (nt_timeline_append(&run.tl, &in->ev[i]) < 0)
 			abort();
-		if (nt_run_retire(&run, (unsigned)(i % (in->shape.rounds + 1)), &sink) < 0)
+		if (nt_record_retire(&run, (unsigned)(i % (in->shape.rounds + 1)), &sink) < 0)
 			abort();
 	}
-	if (nt_run_finish(&run, &sink) < 0 || handed != in->n)
+	if (nt_record_finish(&run, &sink) < 0 || handed != in->n)
 		abort();
 	if (run.summary.rounds != in->shape.rounds)
 		abort();
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

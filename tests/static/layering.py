@@ -164,7 +164,7 @@ PLANTS = [
     ('src/model/stats.c', 'static void k(void) { fputs("x", NULL); }\n', 'I/O call in the model'),
     ('src/render/text.c', 'static void f(void) { fputs("x", stderr); }\n', 'terminal output'),
     ('src/live/trace.c', 'static void g(void) { printf("x"); }\n', 'terminal output'),
-    ('src/model/run.c', 'static void h(void) { exit(1); }\n', 'exit() or abort()'),
+    ('src/model/record.c', 'static void h(void) { exit(1); }\n', 'exit() or abort()'),
     ('src/live/trace.c', 'static void h(void) { _exit(1); }\n', '_exit() in a file that does not fork'),
 ]
 

@@ -6,7 +6,7 @@
 #ifndef NT_TEST_RENDER_FIXTURE_H
 #define NT_TEST_RENDER_FIXTURE_H
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 #define FIXTURE_KERNEL	     "6.18.44-fc-v657"
 #define FIXTURE_CLIENT_ADDR  "192.0.2.1"

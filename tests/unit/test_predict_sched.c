@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_predict_sched.c - the model on the observed schedule
- * (nt_predict_observe(), nt_run_observe_schedule()), on synthetic schedules:
+ * (nt_predict_observe(), nt_record_observe_schedule()), on synthetic schedules:
  * which lateness is a disturbance, a late read that lets the delayed-ACK
  * timer fire in ping-pong mode (tcp_delack_timer_handler() leaves it) so the
  * next header is ACKed at once (tcp_in_quickack_mode()), a late reply that
@@ -23,7 +23,7 @@
 
 #include "nt/model/predict.h"
 #include "nt/model/predict_words.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/unknown.h"
 
 #define MS 1000000LL
@@ -294,14 +294,14 @@ static void test_schedule_from_events(void **state)
 	int64_t prev = NT_UNKNOWN;
 
 	(void)state;
-	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
+	nt_record_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
 	assert_int_equal(sc.read_after_ns, 143809000 - 47794000);
 	assert_int_equal(sc.reply_after_ns, 1000);
 	assert_int_equal(sc.write_gap_ns, 5000);
 	assert_int_equal(sc.pause_ns, -1);
 	assert_int_equal(prev, 143851000);
 	/* A read of the reply that returned after the next write(header): no pause to tell. */
-	nt_run_observe_schedule(ev, 2, 5 * MS, &prev, &sc);
+	nt_record_observe_schedule(ev, 2, 5 * MS, &prev, &sc);
 	assert_int_equal(sc.pause_ns, -1);
 	assert_int_equal(sc.read_after_ns, -1); /* the request's end was not captured */
 }
@@ -325,7 +325,7 @@ static void test_gap_inside_write_header(void **state)
 	int64_t prev = NT_UNKNOWN;
 
 	(void)state;
-	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
+	nt_record_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 0, &prev, &sc);
 	assert_int_equal(sc.write_gap_ns, 52 * MS + 2000);
 	assert_int_equal(nt_predict_disturbed(&k, &sc), NT_SCHED_GAP);
 }
@@ -343,7 +343,7 @@ static void test_pause_from_events(void **state)
 	int64_t prev = 10 * MS;
 
 	(void)state;
-	nt_run_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 2 * MS, &prev, &sc);
+	nt_record_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), 2 * MS, &prev, &sc);
 	assert_int_equal(sc.pause_ns, 30 * MS);
 	assert_int_equal(sc.read_after_ns, 50 * MS - (40 * MS + 6000 + 2 * MS));
 	assert_int_equal(sc.write_gap_ns, -1);

@@ -30,7 +30,7 @@
 #define GOLDEN_DIR NT_TEST_DATA_DIR "/golden/render/"
 
 /* The model's prediction for the fixture's knobs, on a fixed kernel: every format shows it. */
-static void fixture_predict(struct nt_run *run)
+static void fixture_predict(struct nt_record *run)
 {
 	struct nt_predict_knobs k;
 	struct nt_err err = { "" };
@@ -44,12 +44,12 @@ static void fixture_predict(struct nt_run *run)
 	k.kernel = (struct nt_kernel_version){ 6, 18, 44 };
 	k.hz = 250;
 	snprintf(run->cfg.hz_source, sizeof(run->cfg.hz_source), "/proc/config.gz");
-	assert_int_equal(nt_run_predict(run, &k, &err), 0);
+	assert_int_equal(nt_record_predict(run, &k, &err), 0);
 }
 
-static void fixture_run(struct nt_run *run, const char *variant)
+static void fixture_run(struct nt_record *run, const char *variant)
 {
-	struct nt_run_config *c = &run->cfg;
+	struct nt_record_config *c = &run->cfg;
 
 	memset(run, 0, sizeof(*run));
 	c->variant = variant;
@@ -88,7 +88,7 @@ struct collected {
 	size_t teardown;
 };
 
-static int collect_begin(void *ctx, const struct nt_run *run, const struct nt_round_view *hs)
+static int collect_begin(void *ctx, const struct nt_record *run, const struct nt_round_view *hs)
 {
 	struct collected *c = ctx;
 
@@ -97,7 +97,7 @@ static int collect_begin(void *ctx, const struct nt_run *run, const struct nt_ro
 	return 0;
 }
 
-static int collect_round(void *ctx, const struct nt_run *run, const struct nt_round_view *rv)
+static int collect_round(void *ctx, const struct nt_record *run, const struct nt_round_view *rv)
 {
 	struct collected *c = ctx;
 
@@ -111,7 +111,7 @@ static int collect_round(void *ctx, const struct nt_run *run, const struct nt_ro
 	return 0;
 }
 
-static int collect_end(void *ctx, const struct nt_run *run, const struct nt_round_view *td)
+static int collect_end(void *ctx, const struct nt_record *run, const struct nt_round_view *td)
 {
 	struct collected *c = ctx;
 
@@ -120,19 +120,19 @@ static int collect_end(void *ctx, const struct nt_run *run, const struct nt_roun
 	return 0;
 }
 
-static void fixture_collect(struct nt_run *run, struct collected *c)
+static void fixture_collect(struct nt_record *run, struct collected *c)
 {
-	struct nt_run_sink sink = {
+	struct nt_record_sink sink = {
 		.begin = collect_begin, .round = collect_round, .end = collect_end, .ctx = c
 	};
 
 	memset(c, 0, sizeof(*c));
 	fixture_run(run, "default");
-	assert_int_equal(nt_run_finish(run, &sink), 0);
+	assert_int_equal(nt_record_finish(run, &sink), 0);
 }
 
 /* Renders finished-in-one-go runs into memory; the caller frees the text. */
-static char *render(const struct nt_trace_doc *fmt, struct nt_run *runs, unsigned n)
+static char *render(const struct nt_trace_doc *fmt, struct nt_record *runs, unsigned n)
 {
 	struct nt_render_opts ro = { .color = false, .summary_only = false };
 	char *text = NULL;
@@ -155,7 +155,7 @@ static char *render(const struct nt_trace_doc *fmt, struct nt_run *runs, unsigne
  * Renders one run the way a live run does: rounds retired one at a time
  * (each as the next completes), the rest at the end.
  */
-static char *render_streamed(const struct nt_trace_doc *fmt, struct nt_run *run,
+static char *render_streamed(const struct nt_trace_doc *fmt, struct nt_record *run,
 			     const struct nt_render_opts *ro)
 {
 	struct nt_renderer r;
@@ -166,7 +166,7 @@ static char *render_streamed(const struct nt_trace_doc *fmt, struct nt_run *run,
 	assert_non_null(fp);
 	assert_int_equal(nt_renderer_open(&r, fmt, fp, ro, 1), 0);
 	for (unsigned k = 1; k < FIXTURE_ROUNDS; k++) {
-		assert_int_equal(nt_run_retire(run, k, nt_renderer_sink(&r)), 0);
+		assert_int_equal(nt_record_retire(run, k, nt_renderer_sink(&r)), 0);
 		assert_int_equal(run->retired, k);
 		/* The window keeps no event of a retired round, nor the handshake. */
 		for (size_t i = 0; i < run->tl.n; i++)
@@ -174,7 +174,7 @@ static char *render_streamed(const struct nt_trace_doc *fmt, struct nt_run *run,
 				    run->tl.ev[i].round == NT_ROUND_TEARDOWN ||
 				    run->tl.ev[i].round == NT_ROUND_NONE);
 	}
-	assert_int_equal(nt_run_finish(run, nt_renderer_sink(&r)), 0);
+	assert_int_equal(nt_record_finish(run, nt_renderer_sink(&r)), 0);
 	assert_int_equal(run->tl.n, 0);
 	assert_int_equal(nt_renderer_finish(&r, run, 1), 0);
 	nt_renderer_close(&r);
@@ -273,7 +273,7 @@ static void check_golden(const char *name, const char *text)
 static void test_fixture_verdicts(void **state)
 {
 	struct collected c;
-	struct nt_run run;
+	struct nt_record run;
 	size_t events = 0;
 
 	(void)state;
@@ -295,7 +295,7 @@ static void test_fixture_verdicts(void **state)
 	assert_int_equal(c.handshake + events + c.teardown,
 			 sizeof(fixture_events) / sizeof(fixture_events[0]));
 	assert_int_equal(c.handshake, 3);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 /*
@@ -305,20 +305,20 @@ static void test_fixture_verdicts(void **state)
 static void test_late_segment_goes_with_teardown(void **state)
 {
 	struct collected whole, c;
-	struct nt_run_sink sink = {
+	struct nt_record_sink sink = {
 		.begin = collect_begin, .round = collect_round, .end = collect_end, .ctx = &c
 	};
 	struct nt_event late = { 0 };
-	struct nt_run run;
+	struct nt_record run;
 	bool found = false;
 
 	(void)state;
 	fixture_collect(&run, &whole);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 
 	memset(&c, 0, sizeof(c));
 	fixture_run(&run, "default");
-	assert_int_equal(nt_run_retire(&run, 2, &sink), 0);
+	assert_int_equal(nt_record_retire(&run, 2, &sink), 0);
 	assert_int_equal(c.count, 2);
 	for (size_t i = 0; i < c.n[0] && !found; i++) {
 		if (c.ev[0][i].kind == NT_EVENT_SEGMENT &&
@@ -333,14 +333,14 @@ static void test_late_segment_goes_with_teardown(void **state)
 	late.t_ns = c.ev[1][c.n[1] - 1].t_ns + 1;
 	assert_int_equal(nt_timeline_append(&run.tl, &late), 0);
 	/* Retiring the next round must not drop it with that round's events. */
-	assert_int_equal(nt_run_retire(&run, 3, &sink), 0);
-	assert_int_equal(nt_run_finish(&run, &sink), 0);
+	assert_int_equal(nt_record_retire(&run, 3, &sink), 0);
+	assert_int_equal(nt_record_finish(&run, &sink), 0);
 	assert_int_equal(c.count, 4);
 	for (unsigned k = 0; k < 4; k++)
 		assert_int_equal(c.n[k], whole.n[k]);
 	assert_int_equal(c.teardown, whole.teardown + 1);
 	assert_int_equal(run.summary.rounds, 4);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 /* The picked round is the first stalled one, else the last. */
@@ -378,14 +378,14 @@ static void test_view_pick(void **state)
 
 static void golden_one(const char *name, const struct nt_trace_doc *fmt)
 {
-	struct nt_run run;
+	struct nt_record run;
 	char *got;
 
 	fixture_run(&run, "default");
 	got = render(fmt, &run, 1);
 	check_golden(name, got);
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 /* Every format writes the same document whether rounds are handed over one by one or at once. */
@@ -399,7 +399,7 @@ static void test_streamed_equals_whole(void **state)
 		for (unsigned o = 0; o < 2; o++) {
 			const struct nt_trace_doc *fmt =
 				nt_format_find(names[i], NT_FORMAT_TRACE)->trace;
-			struct nt_run a, b;
+			struct nt_record a, b;
 			char *whole = NULL, *streamed;
 			size_t size = 0;
 			FILE *fp = open_memstream(&whole, &size);
@@ -414,8 +414,8 @@ static void test_streamed_equals_whole(void **state)
 			assert_string_equal(streamed, whole);
 			free(whole);
 			free(streamed);
-			nt_run_fini(&a);
-			nt_run_fini(&b);
+			nt_record_fini(&a);
+			nt_record_fini(&b);
 		}
 	}
 }
@@ -436,7 +436,7 @@ static void test_golden_text(void **state)
 static void test_golden_text_explain(void **state)
 {
 	struct nt_render_opts ro = { .explain = true };
-	struct nt_run run;
+	struct nt_record run;
 	char *got;
 
 	(void)state;
@@ -447,7 +447,7 @@ static void test_golden_text_explain(void **state)
 	assert_non_null(strstr(got, "[nagle_hold]"));
 	assert_non_null(strstr(got, "[delayed_pingpong]"));
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 static void test_golden_markdown(void **state)
@@ -471,7 +471,7 @@ static void test_golden_html(void **state)
 /* Two variants side by side: the comparison table and two panels. */
 static void test_golden_two_runs(void **state)
 {
-	struct nt_run runs[2];
+	struct nt_record runs[2];
 	char *got;
 
 	(void)state;
@@ -482,23 +482,23 @@ static void test_golden_two_runs(void **state)
 	assert_non_null(strstr(got, "| `again` | 1 held, 3 stalled |"));
 	free(got);
 	/* Rendering consumed the runs' events: record them again. */
-	nt_run_fini(&runs[0]);
-	nt_run_fini(&runs[1]);
+	nt_record_fini(&runs[0]);
+	nt_record_fini(&runs[1]);
 	fixture_run(&runs[0], "default");
 	fixture_run(&runs[1], "again");
 	got = render(&nt_svg_trace, runs, 2);
 	check_golden("expected-2.svg", got);
 	assert_non_null(strstr(got, "translate(760 0)"));
 	free(got);
-	nt_run_fini(&runs[0]);
-	nt_run_fini(&runs[1]);
+	nt_record_fini(&runs[0]);
+	nt_record_fini(&runs[1]);
 	fixture_run(&runs[0], "default");
 	fixture_run(&runs[1], "again");
 	got = render(&nt_json_trace, runs, 2);
 	check_golden("expected-2.json", got);
 	free(got);
-	nt_run_fini(&runs[0]);
-	nt_run_fini(&runs[1]);
+	nt_record_fini(&runs[0]);
+	nt_record_fini(&runs[1]);
 }
 
 /*
@@ -507,7 +507,7 @@ static void test_golden_two_runs(void **state)
  */
 static void test_markdown_mermaid(void **state)
 {
-	struct nt_run run;
+	struct nt_record run;
 	char *got, *start, *end;
 
 	(void)state;
@@ -528,7 +528,7 @@ static void test_markdown_mermaid(void **state)
 	assert_non_null(strstr(strstr(start, "T->>C: pure ACK (+42."), "\n    end\n"));
 	assert_non_null(strstr(got, "```text\nround 2  stalled"));
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 static bool starts(const char *p, const char *prefix)
@@ -539,7 +539,7 @@ static bool starts(const char *p, const char *prefix)
 /* Markup in a name stays text, in SVG and in HTML. */
 static void test_escaping(void **state)
 {
-	struct nt_run run;
+	struct nt_record run;
 	char *got;
 
 	(void)state;
@@ -548,7 +548,7 @@ static void test_escaping(void **state)
 	assert_null(strstr(got, "a<b>"));
 	assert_non_null(strstr(got, "a&lt;b&gt;&amp;&quot;c"));
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 	fixture_run(&run, "a<b>&\"c");
 	got = render(&nt_html_trace, &run, 1);
 	assert_null(strstr(got, "a<b>"));
@@ -566,7 +566,7 @@ static void test_escaping(void **state)
 	assert_null(strstr(got, "<link"));
 	assert_null(strstr(got, "src="));
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 static size_t count(const char *s, const char *what)
@@ -582,13 +582,13 @@ static size_t count(const char *s, const char *what)
 static void test_lesson_page(void **state)
 {
 	struct collected c;
-	struct nt_run run;
+	struct nt_record run;
 	char *got, want[64];
 	size_t events = 0;
 
 	(void)state;
 	fixture_collect(&run, &c);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 	for (unsigned i = 0; i < c.count; i++)
 		events += c.n[i];
 	fixture_run(&run, "default");
@@ -604,7 +604,7 @@ static void test_lesson_page(void **state)
 	/* Inline diagrams share the page's markers and style: defined once. */
 	assert_int_equal(count(got, "<marker id=\"nt-head-key\""), 1);
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 /*
@@ -617,7 +617,7 @@ static void test_svg_disturbed(void **state)
 {
 	struct nt_predict_round pr = { .disturbed = NT_SCHED_READ | NT_SCHED_PATH };
 	struct collected c;
-	struct nt_run run;
+	struct nt_record run;
 	struct nt_round_view rv;
 	char *got = NULL;
 	size_t size = 0;
@@ -665,7 +665,7 @@ static void test_svg_disturbed(void **state)
 	assert_int_equal(fclose(fp), 0);
 	assert_null(strstr(got, "disturbed"));
 	free(got);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 /* Items of one round of the fixture as ladder items (arrows and ticks as svg.c makes them). */
@@ -695,7 +695,7 @@ static void test_ladder_layout(void **state)
 	struct nt_ladder_pos pos[64], *p = pos;
 	const struct nt_ladder *lp = &l;
 	struct collected c;
-	struct nt_run run;
+	struct nt_record run;
 	size_t n, breaks = 0;
 	int height;
 
@@ -719,7 +719,7 @@ static void test_ladder_layout(void **state)
 	assert_int_equal(breaks, 1);
 	assert_true(height > pos[n - 1].y + 50);
 	assert_true(height < 1100);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
 }
 
 /* Two arrows 10 us apart: the second's label clears the first arrow and its label. */
@@ -828,9 +828,9 @@ static void test_ladder_flight(void **state)
 /* The path and the stall's cost, as every format words them. */
 static void test_label_path_cost(void **state)
 {
-	struct nt_run_config c = { .rtt_ns = 20000000,
-				   .delay_line = "wire",
-				   .capture_at = "client" };
+	struct nt_record_config c = { .rtt_ns = 20000000,
+				      .delay_line = "wire",
+				      .capture_at = "client" };
 	char buf[192];
 
 	(void)state;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_rounds.c - round classification and assembly, the summary, the
- * expectation and nt_run_finish() on synthetic timelines, through the
+ * expectation and nt_record_finish() on synthetic timelines, through the
  * functions a live run calls (nt_rounds_classify(), nt_rounds_assemble(),
  * nt_summary_acc_*(), nt_expect_round()).
  *
@@ -34,7 +34,7 @@
 #include "nt/model/event.h"
 #include "nt/model/expect.h"
 #include "nt/model/rounds.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/model/stats.h"
 #include "nt/model/tcp.h"
 #include "nt/model/verdict.h"
@@ -1029,11 +1029,11 @@ static void test_expect_names(void **state)
 }
 
 /* The run under test: freed by run_teardown() even when an assertion fails. */
-static struct nt_run the_run;
+static struct nt_record the_run;
 
-static struct nt_run *run_setup(enum nt_expect e)
+static struct nt_record *run_setup(enum nt_expect e)
 {
-	struct nt_run *run = &the_run;
+	struct nt_record *run = &the_run;
 
 	memset(run, 0, sizeof(*run));
 	run->cfg.variant = "default";
@@ -1047,17 +1047,17 @@ static struct nt_run *run_setup(enum nt_expect e)
 static int run_teardown(void **state)
 {
 	(void)state;
-	nt_run_fini(&the_run);
+	nt_record_fini(&the_run);
 	return 0;
 }
 
 /* what this checks: a clean default run meets "stalled", with no reason */
 static void test_run_finish_met(void **state)
 {
-	struct nt_run *run = run_setup(NT_EXPECT_STALLED);
+	struct nt_record *run = run_setup(NT_EXPECT_STALLED);
 
 	(void)state;
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_int_equal(run->retired, 4);
 	assert_int_equal(run->summary.rounds, 4);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 3);
@@ -1070,9 +1070,9 @@ static void test_run_finish_met(void **state)
 	assert_int_equal(run->tl.n, 0);
 	assert_null(run->tl.ev);
 	/* a finished run has nothing left to hand over: finishing again is refused */
-	assert_int_equal(nt_run_finish(run, NULL), -EALREADY);
+	assert_int_equal(nt_record_finish(run, NULL), -EALREADY);
 	assert_int_equal(run->summary.rounds, 4);
-	nt_run_fini(run);
+	nt_record_fini(run);
 	assert_null(run->scratch);
 	assert_null(run->acc.rtt);
 }
@@ -1088,9 +1088,9 @@ static int64_t client_side_late(const void *ctx, const struct nt_segment *seg)
  * 24 ms after the header (the delay line forwarded the header 14 ms late),
  * rounds 2..4 stalled (the delayed ACK plus the RTT, the headers as late).
  */
-static struct nt_run *late_path_setup(const int64_t *late_ns, const char *capture_at)
+static struct nt_record *late_path_setup(const int64_t *late_ns, const char *capture_at)
 {
-	struct nt_run *run = &the_run;
+	struct nt_record *run = &the_run;
 	int64_t reply;
 
 	memset(run, 0, sizeof(*run));
@@ -1135,22 +1135,22 @@ static void test_run_late_path(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct nt_run *run = late_path_setup(cases[i].late_ns, cases[i].at);
+		struct nt_record *run = late_path_setup(cases[i].late_ns, cases[i].at);
 
-		assert_int_equal(nt_run_finish(run, NULL), 0);
+		assert_int_equal(nt_record_finish(run, NULL), 0);
 		assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], cases[i].stalled);
 		assert_int_equal(run->summary.verdicts[NT_VERDICT_HELD], 4 - cases[i].stalled);
-		nt_run_fini(run);
+		nt_record_fini(run);
 	}
 }
 
 /* what this checks: a failed expectation without drops: not met, its own reason, certain */
 static void test_run_finish_not_met(void **state)
 {
-	struct nt_run *run = run_setup(NT_EXPECT_HELD);
+	struct nt_record *run = run_setup(NT_EXPECT_HELD);
 
 	(void)state;
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_false(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason, "round 2 was stalled, expected held");
@@ -1159,11 +1159,11 @@ static void test_run_finish_not_met(void **state)
 /* what this checks: kernel drops make the run uncertain and the expectation not met */
 static void test_run_finish_kernel_dropped(void **state)
 {
-	struct nt_run *run = run_setup(NT_EXPECT_STALLED);
+	struct nt_record *run = run_setup(NT_EXPECT_STALLED);
 
 	(void)state;
 	run->counts.kernel_dropped = 3;
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason,
@@ -1175,12 +1175,12 @@ static void test_run_finish_kernel_dropped(void **state)
 /* what this checks: interface drops count too, added to kernel drops */
 static void test_run_finish_if_dropped(void **state)
 {
-	struct nt_run *run = run_setup(NT_EXPECT_STALLED);
+	struct nt_record *run = run_setup(NT_EXPECT_STALLED);
 
 	(void)state;
 	run->counts.kernel_dropped = 3;
 	run->counts.if_dropped = 2;
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason,
@@ -1190,11 +1190,11 @@ static void test_run_finish_if_dropped(void **state)
 /* what this checks: with drops the uncertainty is the reason, even when the expectation failed */
 static void test_run_finish_failed_and_dropped(void **state)
 {
-	struct nt_run *run = run_setup(NT_EXPECT_HELD);
+	struct nt_record *run = run_setup(NT_EXPECT_HELD);
 
 	(void)state;
 	run->counts.kernel_dropped = 1;
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason,
@@ -1204,12 +1204,12 @@ static void test_run_finish_failed_and_dropped(void **state)
 /* what this checks: an interrupted run never meets its expectation, and says so last */
 static void test_run_finish_interrupted(void **state)
 {
-	struct nt_run *run = run_setup(NT_EXPECT_STALLED);
+	struct nt_record *run = run_setup(NT_EXPECT_STALLED);
 
 	(void)state;
 	run->interrupted = true;
 	run->counts.kernel_dropped = 2;
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
 	assert_string_equal(run->expectation_reason, "the run was interrupted");
@@ -1219,7 +1219,7 @@ static void test_run_finish_interrupted(void **state)
 /* what this checks: an interrupted run is summarized over the rounds that began only */
 static void test_run_finish_interrupted_partial(void **state)
 {
-	struct nt_run *run = &the_run;
+	struct nt_record *run = &the_run;
 
 	(void)state;
 	memset(run, 0, sizeof(*run));
@@ -1230,7 +1230,7 @@ static void test_run_finish_interrupted_partial(void **state)
 	handshake(&run->tl);
 	nagle_round(&run->tl, 1, 40 * US, PLAIN);
 	nagle_round(&run->tl, 2, 43900 * US, PLAIN);
-	assert_int_equal(nt_run_finish(run, NULL), 0);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_int_equal(run->summary.rounds, 2);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_HELD], 1);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 1);
@@ -1239,15 +1239,15 @@ static void test_run_finish_interrupted_partial(void **state)
 	assert_string_equal(run->expectation_reason, "the run was interrupted");
 }
 
-/* what this checks: nt_run_fini() on a zeroed run is safe, twice */
+/* what this checks: nt_record_fini() on a zeroed run is safe, twice */
 static void test_run_fini_zeroed(void **state)
 {
-	struct nt_run run;
+	struct nt_record run;
 
 	(void)state;
 	memset(&run, 0, sizeof(run));
-	nt_run_fini(&run);
-	nt_run_fini(&run);
+	nt_record_fini(&run);
+	nt_record_fini(&run);
 	assert_null(run.scratch);
 	assert_null(run.tl.ev);
 }

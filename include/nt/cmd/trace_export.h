@@ -24,7 +24,7 @@
 #include "nt/err.h"
 #include "nt/output.h"
 #include "nt/live/variant.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/render/packetdrill.h"
 #include "nt/render/pick.h"
 
@@ -54,8 +54,8 @@ struct nt_trace_export {
 	struct nt_event *hs;
 	size_t n_hs;
 	int error;
-	struct nt_run_sink sink;
-	const struct nt_run_sink *next;
+	struct nt_record_sink sink;
+	const struct nt_record_sink *next;
 };
 
 /**
@@ -89,8 +89,8 @@ int nt_trace_export_open_pkt(struct nt_trace_export *x, const char *path,
  *
  * Return: @next itself when nothing is exported.
  */
-const struct nt_run_sink *nt_trace_export_sink(struct nt_trace_export *x,
-					       const struct nt_run_sink *next);
+const struct nt_record_sink *nt_trace_export_sink(struct nt_trace_export *x,
+						  const struct nt_record_sink *next);
 
 /**
  * nt_trace_export_commit() - the run is over: write and commit the files
@@ -102,7 +102,7 @@ const struct nt_run_sink *nt_trace_export_sink(struct nt_trace_export *x,
  * Return: 0 or a negative errno; every file not committed is removed.
  */
 int nt_trace_export_commit(struct nt_trace_export *x, struct nt_pcap_writer *w,
-			   const struct nt_run *run, struct nt_err *err);
+			   const struct nt_record *run, struct nt_err *err);
 
 /**
  * nt_trace_export_abort() - remove everything; safe on a zeroed @x

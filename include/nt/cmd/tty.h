@@ -3,7 +3,7 @@
  * tty.h - a live run on a terminal: the report shown round by round, a
  * one-line progress display on standard error, and --step's pause.
  *
- * A sink in front of the renderer's (struct nt_run_sink): each round goes
+ * A sink in front of the renderer's (struct nt_record_sink): each round goes
  * to the report first; a report on a terminal is flushed at once (files and
  * pipes keep the all-or-nothing guarantee, nt/output.h); then the progress
  * line is redrawn. The progress line shows only on a terminal (not a dumb
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 #define NT_TTY_PROGRESS_AFTER_NS (1000LL * 1000 * 1000) /* the progress line waits 1 s */
 
@@ -41,8 +41,8 @@
  * @verdicts: their verdicts
  */
 struct nt_cmd_tty {
-	const struct nt_run_sink *inner;
-	struct nt_run_sink sink;
+	const struct nt_record_sink *inner;
+	struct nt_record_sink sink;
 	FILE *report;
 	bool report_tty;
 	bool progress;
@@ -66,7 +66,7 @@ struct nt_cmd_tty {
  * @report_tty: @report is a terminal
  * @n_variants: how many variants will run
  */
-void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE *report,
+void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_record_sink *inner, FILE *report,
 		     bool report_tty, unsigned n_variants);
 
 /**
@@ -75,7 +75,7 @@ void nt_cmd_tty_init(struct nt_cmd_tty *t, const struct nt_run_sink *inner, FILE
  *
  * Return: the sink.
  */
-const struct nt_run_sink *nt_cmd_tty_sink(struct nt_cmd_tty *t);
+const struct nt_record_sink *nt_cmd_tty_sink(struct nt_cmd_tty *t);
 
 /**
  * nt_cmd_tty_variant() - a variant begins

@@ -4,7 +4,7 @@
  *
  * What the capture shows (header, pure ACK, body) is the effect; this module
  * records the cause as the kernel states it, on the sockets and in /proc of
- * each namespace, into struct nt_run_evidence:
+ * each namespace, into struct nt_record_evidence:
  *  - client, right after write(body): SIOCOUTQNSD (bytes still unsent) and
  *    TCP_INFO (unacked segments, send MSS);
  *  - client, asynchronously: SO_TIMESTAMPING TX timestamps keyed by byte
@@ -32,7 +32,7 @@
 #include "nt/err.h"
 #include "nt/live/exchange.h"
 #include "nt/model/rounds.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 /*
  * Rounds of evidence kept at once. A live run hands round k over once round
@@ -69,7 +69,7 @@ enum nt_evidence_counter {
  * @buf_bytes: its size
  */
 struct nt_evidence {
-	struct nt_run_evidence *out;
+	struct nt_record_evidence *out;
 	const unsigned *retired;
 	struct nt_shape shape;
 	uint16_t client_port;
@@ -100,7 +100,7 @@ struct nt_evidence {
  *
  * Return: 0, or -ENOMEM (the only failure: /proc problems leave fields unknown).
  */
-int nt_evidence_open_target(struct nt_evidence *ev, struct nt_run_evidence *out,
+int nt_evidence_open_target(struct nt_evidence *ev, struct nt_record_evidence *out,
 			    const struct nt_shape *shape, int family, uint16_t client_port,
 			    uint16_t target_port, struct nt_err *err);
 

@@ -17,7 +17,7 @@
 #include "nt/lab/lab.h"
 #include "nt/live/kernel.h"
 #include "nt/live/variant.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 #define NT_TARGET_PORT 5001
 #define NT_CLIENT_PORT 40000
@@ -72,7 +72,7 @@ struct nt_trace_config {
 	enum nt_lab_side capture_at;
 	volatile sig_atomic_t *stop;
 	struct nt_pcap_writer *pcap;
-	const struct nt_run_sink *sink;
+	const struct nt_record_sink *sink;
 	bool close_later;
 	void (*step)(void *ctx, unsigned round);
 	void *step_ctx;
@@ -83,7 +83,7 @@ struct nt_trace_config {
 /**
  * nt_trace_run() - build the lab, run the exchange, capture, assemble
  * @opt: the options
- * @run: filled (free with nt_run_fini() whatever the result)
+ * @run: filled (free with nt_record_fini() whatever the result)
  * @err: names the step that failed
  *
  * Rounds are handed to @opt->sink as soon as the capture shows a later round
@@ -95,7 +95,7 @@ struct nt_trace_config {
  * Return: 0, a negative errno (-EPERM: no privileges for namespaces), or the
  * sink's error.
  */
-int nt_trace_run(const struct nt_trace_config *opt, struct nt_run *run, struct nt_err *err);
+int nt_trace_run(const struct nt_trace_config *opt, struct nt_record *run, struct nt_err *err);
 
 /* Rounds (request + reply bytes) above this are captured with libpcap's ring by default. */
 #define NT_TRACE_PACKET_ROUND_MAX (2u << 20) /* 2 MiB */

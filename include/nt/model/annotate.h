@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/model/stall.h"
 
 /* Stalls whose frames are commented; later ones are counted in @dropped. ~100 bytes each. */

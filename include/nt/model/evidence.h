@@ -18,7 +18,7 @@
  *
  * Unknown values are -1 (never 0, which can be a real value), timestamps 0.
  * Filled by the live evidence module (src/live/evidence.c); analyze leaves
- * struct nt_run_evidence empty.
+ * struct nt_record_evidence empty.
  *
  * @body_write_ns: when the round's last request write returned (write(body),
  *                 or the one write of header + body), CLOCK_REALTIME
@@ -64,11 +64,11 @@ struct nt_round_evidence {
 };
 
 /**
- * struct nt_run_evidence - kernel counters over the whole run, and the rounds'
+ * struct nt_record_evidence - kernel counters over the whole run, and the rounds'
  * evidence
  * @rounds: round k's evidence is entry (k - 1) % @n_rounds, NULL when not
  *          gathered: a ring when @n_rounds is less than the rounds (a live run
- *          keeps a few; nt_run_retire() resets an entry once its round is
+ *          keeps a few; nt_record_retire() resets an entry once its round is
  *          handed over)
  * @n_rounds: entries in @rounds
  * @delayed_acks: TcpExtDelayedACKs delta in the target namespace (the
@@ -78,7 +78,7 @@ struct nt_round_evidence {
  * @tcp_autocorking: TcpExtTCPAutoCorking delta in the client namespace, -1
  * @tx_timestamps: SO_TIMESTAMPING reports read from the client's error queue
  */
-struct nt_run_evidence {
+struct nt_record_evidence {
 	struct nt_round_evidence *rounds;
 	unsigned n_rounds;
 	int64_t delayed_acks;

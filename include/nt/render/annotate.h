@@ -13,7 +13,7 @@
 
 #include "nt/model/analysis.h"
 #include "nt/model/annotate.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 /* Enough for any one packet comment. */
 #define NT_ANNOT_TEXT_LEN 256
@@ -65,6 +65,6 @@ const char *nt_annot_round_text(const struct nt_annot_round_mark *m, char *buf, 
  *
  * Return: @buf.
  */
-const char *nt_annot_run_summary(const struct nt_run *run, char *buf, size_t len);
+const char *nt_annot_run_summary(const struct nt_record *run, char *buf, size_t len);
 
 #endif

@@ -13,7 +13,7 @@
 
 #include "nt/model/analysis.h"
 #include "nt/model/event.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/model/stats.h"
 
 /**
@@ -175,7 +175,7 @@ const char *nt_label_rtt_ms(int64_t rtt_ns, char *buf, size_t len);
  *
  * Return: @buf.
  */
-const char *nt_label_path(const struct nt_run_config *c, char *buf, size_t len);
+const char *nt_label_path(const struct nt_record_config *c, char *buf, size_t len);
 
 /**
  * nt_label_stall_cost() - what a stall costs on a path with an RTT, in
@@ -193,7 +193,7 @@ const char *nt_label_path(const struct nt_run_config *c, char *buf, size_t len);
  *
  * Return: @buf.
  */
-const char *nt_label_stall_cost(const struct nt_run_config *c, int64_t lo_ns, int64_t hi_ns,
+const char *nt_label_stall_cost(const struct nt_record_config *c, int64_t lo_ns, int64_t hi_ns,
 				char *buf, size_t len);
 
 #endif

@@ -194,7 +194,7 @@ int nt_lesson_figure_end(FILE *out);
  */
 void nt_lesson_escape_lines(FILE *out, const char *text);
 
-struct nt_run;
+struct nt_record;
 struct nt_round_view;
 struct nt_analysis;
 struct nt_flow_result;
@@ -209,7 +209,7 @@ struct nt_flow_result;
  *
  * Return: 0 or a negative errno.
  */
-int nt_lesson_live_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv);
+int nt_lesson_live_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv);
 
 /**
  * nt_lesson_analysis_flow() - the first stall of a flow found by analyze as

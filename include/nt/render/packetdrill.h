@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 /* The client's steps in a round, as the variant makes them. */
 enum nt_pkt_step {
@@ -63,7 +63,7 @@ struct nt_pkt_client {
  * Return: 0, -EINVAL when the handshake was not captured (no SYN-ACK), or
  * -EIO when writing failed.
  */
-int nt_render_packetdrill(FILE *out, const struct nt_run *run,
+int nt_render_packetdrill(FILE *out, const struct nt_record *run,
 			  const struct nt_round_view *handshake, const struct nt_round_view *rv,
 			  const struct nt_pkt_client *client);
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "nt/model/analysis.h"
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 /**
  * struct nt_pick - the round a document shows of a run: the first stalled
@@ -75,7 +75,7 @@ void nt_picks_free(struct nt_pick *picks, unsigned n);
  *
  * Return: the index of the first run with a stalled round, else 0.
  */
-unsigned nt_pick_first_stalling(const struct nt_run *runs, unsigned n_runs);
+unsigned nt_pick_first_stalling(const struct nt_record *runs, unsigned n_runs);
 
 /**
  * nt_pick_worst_flow() - the flow an analyze document shows: the most

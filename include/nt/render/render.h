@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 /**
  * struct nt_render_opts - presentation choices shared by the formats
@@ -50,13 +50,13 @@ struct nt_renderer;
  */
 struct nt_trace_doc {
 	int (*open)(struct nt_renderer *r);
-	int (*begin)(struct nt_renderer *r, const struct nt_run *run,
+	int (*begin)(struct nt_renderer *r, const struct nt_record *run,
 		     const struct nt_round_view *handshake);
-	int (*round)(struct nt_renderer *r, const struct nt_run *run,
+	int (*round)(struct nt_renderer *r, const struct nt_record *run,
 		     const struct nt_round_view *rv);
-	int (*end)(struct nt_renderer *r, const struct nt_run *run,
+	int (*end)(struct nt_renderer *r, const struct nt_record *run,
 		   const struct nt_round_view *teardown);
-	int (*finish)(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs);
+	int (*finish)(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs);
 	void (*close)(struct nt_renderer *r);
 };
 
@@ -80,7 +80,7 @@ struct nt_renderer {
 	unsigned n_runs;
 	unsigned run;
 	void *state;
-	struct nt_run_sink sink;
+	struct nt_record_sink sink;
 	int error;
 	bool interrupted;
 };
@@ -99,14 +99,14 @@ int nt_renderer_open(struct nt_renderer *r, const struct nt_trace_doc *doc, FILE
 		     const struct nt_render_opts *opts, unsigned n_runs);
 
 /**
- * nt_renderer_sink() - the sink to give nt_run_retire() and nt_run_finish()
+ * nt_renderer_sink() - the sink to give nt_record_retire() and nt_record_finish()
  * @r: the document
  *
  * Return: the sink; its callbacks fail with the first write error (kept in
  * @r->error), except -EPIPE: a reader that went away ends the document,
  * not the run.
  */
-const struct nt_run_sink *nt_renderer_sink(struct nt_renderer *r);
+const struct nt_record_sink *nt_renderer_sink(struct nt_renderer *r);
 
 /**
  * nt_renderer_finish() - end the document and flush it
@@ -116,7 +116,7 @@ const struct nt_run_sink *nt_renderer_sink(struct nt_renderer *r);
  *
  * Return: 0 or the document's first error (-EPIPE included).
  */
-int nt_renderer_finish(struct nt_renderer *r, const struct nt_run *runs, unsigned n_runs);
+int nt_renderer_finish(struct nt_renderer *r, const struct nt_record *runs, unsigned n_runs);
 
 /**
  * nt_renderer_close() - free the document's state; safe on a zeroed @r
@@ -126,7 +126,7 @@ void nt_renderer_close(struct nt_renderer *r);
 
 /**
  * nt_render_runs() - finish @runs into one document: nt_renderer_open(),
- * nt_run_finish() of each run with the renderer's sink, nt_renderer_finish()
+ * nt_record_finish() of each run with the renderer's sink, nt_renderer_finish()
  * @doc: the format's document callbacks
  * @out: the stream
  * @runs: runs with complete timelines (consumed: their events are freed)
@@ -137,19 +137,19 @@ void nt_renderer_close(struct nt_renderer *r);
  *
  * Return: 0 or a negative errno.
  */
-int nt_render_runs(const struct nt_trace_doc *doc, FILE *out, struct nt_run *runs, unsigned n_runs,
-		   const struct nt_render_opts *opts);
+int nt_render_runs(const struct nt_trace_doc *doc, FILE *out, struct nt_record *runs,
+		   unsigned n_runs, const struct nt_render_opts *opts);
 
 /*
  * The text format's parts, for the documents that quote its timeline
  * (markdown's round, html's timelines). Each writes what `--format text`
  * writes for that part of a single run.
  */
-void nt_text_begin(FILE *out, const struct nt_run *run, const struct nt_round_view *handshake,
+void nt_text_begin(FILE *out, const struct nt_record *run, const struct nt_round_view *handshake,
 		   const struct nt_render_opts *opts);
-void nt_text_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv,
+void nt_text_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv,
 		   const struct nt_render_opts *opts);
-void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view *teardown,
+void nt_text_end(FILE *out, const struct nt_record *run, const struct nt_round_view *teardown,
 		 const struct nt_render_opts *opts);
 
 /**
@@ -161,7 +161,7 @@ void nt_text_end(FILE *out, const struct nt_run *run, const struct nt_round_view
  *
  * Return: 0 or -ENOMEM.
  */
-int nt_text_round_block(const struct nt_run *run, const struct nt_round_view *rv, char **out);
+int nt_text_round_block(const struct nt_record *run, const struct nt_round_view *rv, char **out);
 
 /**
  * nt_text_evidence() - the kernel's evidence lines of a round as the text
@@ -189,7 +189,7 @@ extern const struct nt_trace_doc nt_html_trace;
  * @delayed: set to a static clause, why its ACK waited (the delayed ACK), or NULL
  * @fix: set to a static sentence, or NULL
  */
-void nt_render_explain(const struct nt_run *run, const char **held, const char **delayed,
+void nt_render_explain(const struct nt_record *run, const char **held, const char **delayed,
 		       const char **fix);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/render/pick.h"
 
 #define NT_SVG_COLUMNS 2 /* panels per row of a grid: 2 x 760 px fit a 1920 px slide */
@@ -29,8 +29,8 @@
  *
  * Return: 0, -ENOMEM or -EIO.
  */
-int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *picks, unsigned n_runs,
-		 bool compare, bool standalone);
+int nt_svg_write(FILE *out, const struct nt_record *runs, const struct nt_pick *picks,
+		 unsigned n_runs, bool compare, bool standalone);
 
 /**
  * nt_svg_round() - one round of a run as an inline diagram whose items are
@@ -41,6 +41,6 @@ int nt_svg_write(FILE *out, const struct nt_run *runs, const struct nt_pick *pic
  *
  * Return: 0, -ENOMEM or -EIO.
  */
-int nt_svg_round(FILE *out, const struct nt_run *run, const struct nt_round_view *rv);
+int nt_svg_round(FILE *out, const struct nt_record *run, const struct nt_round_view *rv);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 
 /* At most two decisions explain one event: the ACK's (delay, then what sent it), the body's. */
 #define NT_WHY_MAX 2
@@ -49,6 +49,6 @@ const char *nt_why_verdicts(const struct nt_predict_round *p, char *buf, size_t 
  *
  * Return: @buf.
  */
-const char *nt_why_model_line(const struct nt_run *run, char *buf, size_t len);
+const char *nt_why_model_line(const struct nt_record *run, char *buf, size_t len);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * run.c - from a window of events to retired rounds, the summary and the
- * expectation (see nt/model/run.h).
+ * record.c - from a window of events to retired rounds, the summary and the
+ * expectation (see nt/model/record.h).
  *
  * A run hands each round to its sink once the round is final and forgets
  * its events, so a run of 100,000 rounds needs no more memory than one of
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/unknown.h"
 
 int64_t nt_round_view_origin(const struct nt_round_view *rv)
@@ -23,9 +23,9 @@ int64_t nt_round_view_origin(const struct nt_round_view *rv)
 	return rv->n ? rv->ev[0].t_ns : NT_UNKNOWN;
 }
 
-static struct nt_round_evidence *evidence_of(struct nt_run *run, unsigned round)
+static struct nt_round_evidence *evidence_of(struct nt_record *run, unsigned round)
 {
-	struct nt_run_evidence *e = &run->evidence;
+	struct nt_record_evidence *e = &run->evidence;
 
 	if (!e->rounds || !e->n_rounds || round < 1)
 		return NULL;
@@ -38,7 +38,7 @@ static struct nt_round_evidence *evidence_of(struct nt_run *run, unsigned round)
  * there now go: a segment of the round that comes later stays, and goes out
  * with the teardown rather than nowhere.
  */
-static long take(struct nt_run *run, int round)
+static long take(struct nt_record *run, int round)
 {
 	size_t n = 0, keep = 0;
 
@@ -61,7 +61,7 @@ static long take(struct nt_run *run, int round)
 	return (long)n;
 }
 
-static int begin(struct nt_run *run, const struct nt_run_sink *sink)
+static int begin(struct nt_record *run, const struct nt_record_sink *sink)
 {
 	long n = take(run, NT_ROUND_HANDSHAKE);
 	struct nt_round_view hs = { .ev = run->scratch, .n = n > 0 ? (size_t)n : 0 };
@@ -75,7 +75,8 @@ static int begin(struct nt_run *run, const struct nt_run_sink *sink)
 	return sink && sink->begin ? sink->begin(sink->ctx, run, &hs) : 0;
 }
 
-int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, struct nt_err *err)
+int nt_record_predict(struct nt_record *run, const struct nt_predict_knobs *knobs,
+		      struct nt_err *err)
 {
 	int ret = nt_predict_init(&run->predict, knobs, err);
 
@@ -89,7 +90,7 @@ int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, str
  * The model's round @k, or NULL when the run has no prediction or the model
  * predicted fewer rounds; checks @r against it and @re against its state.
  */
-static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k,
+static const struct nt_predict_round *predict_one(struct nt_record *run, unsigned k,
 						  const struct nt_round *r,
 						  const struct nt_round_evidence *re, size_t n)
 {
@@ -99,8 +100,8 @@ static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k
 	if (!run->predicting || run->predict.round + 1 != k)
 		return NULL;
 	/* The kernel's rules on what the programs did (nt_predict_observe()). */
-	nt_run_observe_schedule(run->scratch, n, at_target ? 0 : run->cfg.rtt_ns / 2,
-				&run->prev_reply_read_ns, &run->sched);
+	nt_record_observe_schedule(run->scratch, n, at_target ? 0 : run->cfg.rtt_ns / 2,
+				   &run->prev_reply_read_ns, &run->sched);
 	run->sched.path_late_ns = run->path_late_ns;
 	run->sched.gap_late_ns = r->marks.path_late_ns;
 	if (nt_predict_observe(&run->predict, &run->sched))
@@ -122,9 +123,9 @@ static const struct nt_predict_round *predict_one(struct nt_run *run, unsigned k
  * trip between the capture point and the target, which a prompt ACK takes
  * too (at the client, the whole path's RTT; at the target, none).
  */
-static int64_t verdict_threshold_ns(const struct nt_run *run)
+static int64_t verdict_threshold_ns(const struct nt_record *run)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
 
 	return c->threshold_ns + (at_target ? 0 : c->rtt_ns);
@@ -136,9 +137,9 @@ static int64_t verdict_threshold_ns(const struct nt_run *run)
  * gap holds both segments' lateness, as the forwarder measured each. At the
  * target, H is captured after the delay line and A before it: none.
  */
-static int64_t verdict_path_late_ns(const struct nt_run *run, struct nt_round *r)
+static int64_t verdict_path_late_ns(const struct nt_record *run, struct nt_round *r)
 {
-	const struct nt_run_config *c = &run->cfg;
+	const struct nt_record_config *c = &run->cfg;
 	bool at_target = c->capture_at && strcmp(c->capture_at, "target") == 0;
 	const long marks[] = { r->marks.h, r->marks.a };
 	int64_t *each[] = { &r->marks.h_late_ns, &r->marks.a_late_ns };
@@ -160,7 +161,7 @@ static int64_t verdict_path_late_ns(const struct nt_run *run, struct nt_round *r
 	return sum;
 }
 
-static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *sink)
+static int retire_one(struct nt_record *run, unsigned k, const struct nt_record_sink *sink)
 {
 	struct nt_round r;
 	struct nt_round_evidence *re = evidence_of(run, k);
@@ -207,7 +208,7 @@ static int retire_one(struct nt_run *run, unsigned k, const struct nt_run_sink *
 	return ret;
 }
 
-int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *sink)
+int nt_record_retire(struct nt_record *run, unsigned upto, const struct nt_record_sink *sink)
 {
 	int ret = 0;
 
@@ -226,7 +227,7 @@ int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *s
  * that began (any event assigned), so a stopped run is not padded with
  * rounds that never happened.
  */
-static unsigned rounds_run(const struct nt_run *run)
+static unsigned rounds_run(const struct nt_record *run)
 {
 	unsigned last = run->retired;
 
@@ -238,7 +239,7 @@ static unsigned rounds_run(const struct nt_run *run)
 	return last;
 }
 
-static void check_expectation(struct nt_run *run)
+static void check_expectation(struct nt_record *run)
 {
 	run->uncertain = run->counts.kernel_dropped > 0 || run->counts.if_dropped > 0;
 	run->expectation_met = !run->expect_failed;
@@ -267,7 +268,7 @@ static void check_expectation(struct nt_run *run)
 	}
 }
 
-int nt_run_finish(struct nt_run *run, const struct nt_run_sink *sink)
+int nt_record_finish(struct nt_record *run, const struct nt_record_sink *sink)
 {
 	struct nt_round_view td;
 	int ret;
@@ -276,7 +277,7 @@ int nt_run_finish(struct nt_run *run, const struct nt_run_sink *sink)
 		return -EALREADY;
 	run->finished = true;
 	nt_rounds_classify(run->tl.ev, run->tl.n, &run->cfg.shape, &run->fin_seen);
-	ret = nt_run_retire(run, rounds_run(run), sink);
+	ret = nt_record_retire(run, rounds_run(run), sink);
 	if (ret < 0)
 		return ret;
 	nt_summary_acc_close(&run->acc, &run->summary);
@@ -289,7 +290,7 @@ int nt_run_finish(struct nt_run *run, const struct nt_run_sink *sink)
 	return ret;
 }
 
-void nt_run_fini(struct nt_run *run)
+void nt_record_fini(struct nt_record *run)
 {
 	nt_timeline_fini(&run->tl);
 	nt_summary_acc_fini(&run->acc);

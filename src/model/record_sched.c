@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * run_sched.c - what the programs did in one round of a live trace, read
+ * record_sched.c - what the programs did in one round of a live trace, read
  * off its system call events for the model (nt_predict_observe()).
  *
  * Every time is on the capture clock: segments carry the capture's kernel
  * timestamps, system calls the CLOCK_REALTIME instants the exchange read
  * around them.
  */
-#include "nt/model/run.h"
+#include "nt/model/record.h"
 #include "nt/unknown.h"
 
 /* When the request's last byte was first captured, NT_UNKNOWN if never. */
@@ -45,8 +45,8 @@ static int64_t span(int64_t from, int64_t to)
 	return nt_known(from) && nt_known(to) && to >= from ? to - from : -1;
 }
 
-void nt_run_observe_schedule(const struct nt_event *ev, size_t n, int64_t one_way_ns,
-			     int64_t *prev_reply_read_ns, struct nt_predict_sched *out)
+void nt_record_observe_schedule(const struct nt_event *ev, size_t n, int64_t one_way_ns,
+				int64_t *prev_reply_read_ns, struct nt_predict_sched *out)
 {
 	int64_t req = request_end_ns(ev, n);
 	int64_t rd = call_ns(ev, n, NT_SIDE_TARGET, NT_CALL_READ_REQUEST, true);

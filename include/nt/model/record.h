@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.h - one traced exchange, everything the renderers need: the
+ * record.h - the record of one traced exchange (struct nt_record; "run" is
+ * only ever the command), everything the renderers need: the
  * configuration as run, the timeline, the rounds and their summary, the
  * capture's counters and whether the expectation held. Pure data.
  */
-#ifndef NT_MODEL_RUN_H
-#define NT_MODEL_RUN_H
+#ifndef NT_MODEL_RECORD_H
+#define NT_MODEL_RECORD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,7 +21,7 @@
 #define NT_SCHEMA_VERSION 1
 
 /**
- * struct nt_run_config - how the run was made
+ * struct nt_record_config - how the run was made
  * @variant: variant name ("default")
  * @shape: sizes and rounds
  * @pause_ns: pause between rounds
@@ -42,7 +43,7 @@
  * @hz_source: where the model's HZ came from ("/proc/config.gz", ...), or
  *             "assumed" when the kernel's configuration could not be read
  */
-struct nt_run_config {
+struct nt_record_config {
 	const char *variant;
 	struct nt_shape shape;
 	int64_t pause_ns;
@@ -88,7 +89,7 @@ struct nt_capture_counts {
 };
 
 /**
- * struct nt_run_timings - where a live run's wall time went (CLOCK_MONOTONIC)
+ * struct nt_record_timings - where a live run's wall time went (CLOCK_MONOTONIC)
  * @lab_ns: nt_lab_up(): namespaces, veth, addresses, routes, link activation
  * @listen_ns: the target's listener and its evidence files
  * @capture_open_ns: opening the capture (and the -w writer)
@@ -101,7 +102,7 @@ struct nt_capture_counts {
  *            AF_PACKET socket waits for an RCU grace period: packet_release())
  * @total_ns: the whole live run
  */
-struct nt_run_timings {
+struct nt_record_timings {
 	int64_t lab_ns;
 	int64_t listen_ns;
 	int64_t capture_open_ns;
@@ -141,10 +142,10 @@ struct nt_round_view {
  */
 int64_t nt_round_view_origin(const struct nt_round_view *rv);
 
-struct nt_run;
+struct nt_record;
 
 /**
- * struct nt_run_sink - where a run hands its parts as they are final
+ * struct nt_record_sink - where a run hands its parts as they are final
  * @begin: the configuration and the handshake, before round 1
  * @round: one round, in order; its events are freed afterwards
  * @end: the teardown (and any segment that came after its round was handed
@@ -154,20 +155,20 @@ struct nt_run;
  * Each returns 0 or a negative errno, which stops the run. A run retires
  * rounds while it goes, so memory does not grow with their number.
  */
-struct nt_run_sink {
-	int (*begin)(void *ctx, const struct nt_run *run, const struct nt_round_view *handshake);
-	int (*round)(void *ctx, const struct nt_run *run, const struct nt_round_view *rv);
-	int (*end)(void *ctx, const struct nt_run *run, const struct nt_round_view *teardown);
+struct nt_record_sink {
+	int (*begin)(void *ctx, const struct nt_record *run, const struct nt_round_view *handshake);
+	int (*round)(void *ctx, const struct nt_record *run, const struct nt_round_view *rv);
+	int (*end)(void *ctx, const struct nt_record *run, const struct nt_round_view *teardown);
 	void *ctx;
 };
 
 /**
- * struct nt_run - one traced run
+ * struct nt_record - one traced run
  * @cfg: configuration
  * @tl: the window: events not yet handed to the sink, in time order (the
- *      whole timeline until the first nt_run_retire(); empty after
- *      nt_run_finish())
- * @summary: the rounds' summary (after nt_run_finish())
+ *      whole timeline until the first nt_record_retire(); empty after
+ *      nt_record_finish())
+ * @summary: the rounds' summary (after nt_record_finish())
  * @counts: capture counters
  * @client_mss: MSS option in the client's SYN (0 unknown)
  * @target_mss: MSS option in the target's SYN-ACK (0 unknown)
@@ -186,19 +187,19 @@ struct nt_run_sink {
  * @evidence_disagreements: retired rounds whose sampled kernel state
  *                          differed from the model's where it was certain
  * @evidence_note: the last such difference, one line
- * @predicting: the model predicts every round (nt_run_predict())
+ * @predicting: the model predicts every round (nt_record_predict())
  * @timings: where the run's wall time went
  * @retired: rounds handed to the sink so far
  * @begun: the sink's begin() was called
  * @fin_seen: classification state (a FIN was classified)
  * @expect_failed: a retired round did not meet the expectation
- * @finished: nt_run_finish() was called: the events are gone
+ * @finished: nt_record_finish() was called: the events are gone
  * @first_start_ns: round 1's first write (0 unknown): the teardown's time origin
  * @prev_reply_read_ns: the last retired round's read(reply) return, for the
- *                      next round's pause (nt_run_observe_schedule())
+ *                      next round's pause (nt_record_observe_schedule())
  * @path_late_ns: how late, at most, the delay line released a frame since
  *                rounds were last retired (set by the live trace before
- *                nt_run_retire(); 0 on time or without a delay line)
+ *                nt_record_retire(); 0 on time or without a delay line)
  * @segment_late: how late the delay line forwarded one captured segment
  *                (nanoseconds; -1 when it does not know), NULL without a
  *                delay line: set by the live trace, which owns what it reads
@@ -211,8 +212,8 @@ struct nt_run_sink {
  * @scratch: one round's events while it is retired
  * @scratch_cap: allocated entries in @scratch
  */
-struct nt_run {
-	struct nt_run_config cfg;
+struct nt_record {
+	struct nt_record_config cfg;
 	struct nt_timeline tl;
 	struct nt_summary summary;
 	struct nt_capture_counts counts;
@@ -223,7 +224,7 @@ struct nt_run {
 	bool expectation_met;
 	bool interrupted;
 	char expectation_reason[256];
-	struct nt_run_evidence evidence;
+	struct nt_record_evidence evidence;
 	struct nt_predict predict;
 	struct nt_predict_round predicted;
 	struct nt_predict_why fix;
@@ -232,7 +233,7 @@ struct nt_run {
 	unsigned evidence_disagreements;
 	char evidence_note[NT_PREDICT_TEXT_MAX];
 	bool predicting;
-	struct nt_run_timings timings;
+	struct nt_record_timings timings;
 	unsigned retired;
 	bool begun;
 	bool fin_seen;
@@ -251,7 +252,7 @@ struct nt_run {
 };
 
 /**
- * nt_run_predict() - predict every round with the model before it is retired
+ * nt_record_predict() - predict every round with the model before it is retired
  * @run: a run with no round retired yet
  * @knobs: the knobs of the exchange as run (nt/model/predict.h)
  * @err: why the model refused them
@@ -263,10 +264,11 @@ struct nt_run {
  * Return: 0, or -EINVAL when the model does not take the knobs (the run
  * then has no prediction).
  */
-int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, struct nt_err *err);
+int nt_record_predict(struct nt_record *run, const struct nt_predict_knobs *knobs,
+		      struct nt_err *err);
 
 /**
- * nt_run_observe_schedule() - what the programs did in one round, from its
+ * nt_record_observe_schedule() - what the programs did in one round, from its
  * system call events (struct nt_predict_sched)
  * @ev: the round's events, in time order
  * @n: how many
@@ -277,11 +279,11 @@ int nt_run_predict(struct nt_run *run, const struct nt_predict_knobs *knobs, str
  *                      round's
  * @out: filled; -1 for what the events do not show
  */
-void nt_run_observe_schedule(const struct nt_event *ev, size_t n, int64_t one_way_ns,
-			     int64_t *prev_reply_read_ns, struct nt_predict_sched *out);
+void nt_record_observe_schedule(const struct nt_event *ev, size_t n, int64_t one_way_ns,
+				int64_t *prev_reply_read_ns, struct nt_predict_sched *out);
 
 /**
- * nt_run_retire() - hand rounds up to @upto to @sink and drop their events
+ * nt_record_retire() - hand rounds up to @upto to @sink and drop their events
  * @run: a run whose window holds every event of those rounds
  * @upto: the last round to retire (clamped to the configured rounds)
  * @sink: where they go; NULL drops them (only the summary keeps them)
@@ -292,22 +294,22 @@ void nt_run_observe_schedule(const struct nt_event *ev, size_t n, int64_t one_wa
  *
  * Return: 0, -ENOMEM, or the sink's error.
  */
-int nt_run_retire(struct nt_run *run, unsigned upto, const struct nt_run_sink *sink);
+int nt_record_retire(struct nt_record *run, unsigned upto, const struct nt_record_sink *sink);
 
 /**
- * nt_run_finish() - retire the remaining rounds, summarize, check the
+ * nt_record_finish() - retire the remaining rounds, summarize, check the
  * expectation and hand the teardown to @sink
  * @run: a run whose timeline is complete
- * @sink: as for nt_run_retire()
+ * @sink: as for nt_record_retire()
  *
  * Return: 0, -ENOMEM, -EALREADY (finished before), or the sink's error.
  */
-int nt_run_finish(struct nt_run *run, const struct nt_run_sink *sink);
+int nt_record_finish(struct nt_record *run, const struct nt_record_sink *sink);
 
 /**
- * nt_run_fini() - free what the run owns; safe on a zeroed run
+ * nt_record_fini() - free what the run owns; safe on a zeroed run
  * @run: the run
  */
-void nt_run_fini(struct nt_run *run);
+void nt_record_fini(struct nt_record *run);
 
 #endif

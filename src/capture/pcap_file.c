@@ -492,6 +492,8 @@ static int take_frame(struct nt_pcap_file *f, const struct pcap_pkthdr *h, const
 	frame->caplen = h->caplen;
 	frame->wirelen = h->len;
 	frame->linktype = f->linktype;
+	/* Only a pcapng frame of our own -w can carry the delay line's note. */
+	frame->late_ns = 0;
 	return 0;
 }
 

@@ -100,6 +100,8 @@ static int live_next(struct nt_capture *cap, struct nt_frame *frame, struct nt_e
 	frame->caplen = hdr->caplen;
 	frame->wirelen = hdr->len;
 	frame->linktype = cap->linktype;
+	/* Only a pcapng frame of our own -w can carry the delay line's note. */
+	frame->late_ns = 0;
 	return 1;
 }
 

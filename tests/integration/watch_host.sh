@@ -240,9 +240,11 @@ for s in stalls:
         read += 1
         assert c["rtt_us"] is not None and c["ato_us"] is not None and c["inode"], c
 assert read >= len(stalls) - 2, stalls
-# /proc/PID/net/tcp of the client's own namespace: read after tcp_info, so a
-# client that exits in between leaves the last stalls without it.
-assert isinstance(stalls[0]["client_socket"]["pingpong"], bool), stalls[0]
+# /proc/PID/net/tcp of the client's own namespace: read after tcp_info and by
+# the client's pid, so a client that has exited (its socket may linger for
+# sock_diag) leaves the stalls watch reaches late without it; a slow watch
+# (ASan) reaches even the first one late. Some stall must have it.
+assert any(isinstance(s["client_socket"]["pingpong"], bool) for s in stalls), stalls
 
 stalls2, summ2 = records("noadmin.jsonl")
 assert summ2["netns"] == {"own": own, "others": 1, "not_entered": 1}, summ2["netns"]

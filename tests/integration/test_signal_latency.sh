@@ -114,11 +114,14 @@ for sig in (signal.SIGINT, signal.SIGTERM):
     case("trace --format html, a million rounds",
          ["unshare", "-Urn", nt, "--variant", "nodelay", "--rounds", "1000000", "--format",
           "html", "-o", "t.html"], sig, output_open)
-    with open("t.html", "rb") as f:
-        f.seek(-64, os.SEEK_END)
-        if not f.read().rstrip().endswith(b"</html>"):
-            sys.exit("FAIL: the stopped trace's HTML report is not whole")
-    os.unlink("t.html")
+    # A report is complete or absent (src/output.c): a signal that lands
+    # before the first round is whole (a slow ASan build) leaves no file.
+    if os.path.exists("t.html"):
+        with open("t.html", "rb") as f:
+            f.seek(-64, os.SEEK_END)
+            if not f.read().rstrip().endswith(b"</html>"):
+                sys.exit("FAIL: the stopped trace's HTML report is not whole")
+        os.unlink("t.html")
     # analyze blocked in open() on a FIFO nobody writes (tcpdump waits there too).
     if not os.path.exists("in.fifo"):
         os.mkfifo("in.fifo")

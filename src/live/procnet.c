@@ -259,8 +259,13 @@ int nt_procnet_netstat_value(const char *text, const char *prefix, const char *n
 	return -ENOENT;
 }
 
-/* Less than half a page from seq_read_iter(): the end (see nt_procnet_read()). */
+/*
+ * Less than half a page from seq_read_iter() asked for a page or more: the
+ * end (see nt_procnet_read()). Asked for less, seq_read_iter() answers at
+ * most what was asked, which says nothing about the end.
+ */
 #define SHORT_READ_BYTES   2048
+#define READ_ASK_BYTES	   ((size_t)4096)
 #define FIRST_BUFFER_BYTES ((size_t)16 * 1024)
 
 int nt_procnet_open(const char *name)
@@ -271,16 +276,21 @@ int nt_procnet_open(const char *name)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-/* Room for at least one more byte and the NUL, within @max_bytes; false when none. */
+/*
+ * Room for a page more and the NUL after @got, within @max_bytes; at the
+ * limit, room for at least one more byte; false when none.
+ */
 static bool make_room(char **buf, size_t *bytes, size_t got, size_t max_bytes)
 {
-	size_t grown = *bytes ? *bytes * 2 : FIRST_BUFFER_BYTES;
+	size_t want = got + READ_ASK_BYTES + 1, grown = *bytes ? *bytes * 2 : FIRST_BUFFER_BYTES;
 	char *p;
 
-	if (got + 1 < *bytes)
+	if (want <= *bytes)
 		return true;
 	if (*bytes >= max_bytes)
-		return false;
+		return got + 1 < *bytes;
+	while (grown < want)
+		grown *= 2;
 	if (grown > max_bytes)
 		grown = max_bytes;
 	p = realloc(*buf, grown);
@@ -298,7 +308,8 @@ bool nt_procnet_read(int fd, char **buf, size_t *bytes, size_t max_bytes)
 	if (fd < 0 || !make_room(buf, bytes, 0, max_bytes))
 		return false;
 	while (make_room(buf, bytes, got, max_bytes)) {
-		ssize_t n = pread(fd, *buf + got, *bytes - 1 - got, (off_t)got);
+		size_t asked = *bytes - 1 - got;
+		ssize_t n = pread(fd, *buf + got, asked, (off_t)got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -307,7 +318,7 @@ bool nt_procnet_read(int fd, char **buf, size_t *bytes, size_t max_bytes)
 		if (n == 0)
 			break;
 		got += (size_t)n;
-		if (n < SHORT_READ_BYTES)
+		if (n < SHORT_READ_BYTES && asked >= READ_ASK_BYTES)
 			break;
 	}
 	(*buf)[got] = '\0';

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -245,14 +247,55 @@ static void test_netstat_malformed(void **state)
 	assert_int_equal(v, 22);
 }
 
+/*
+ * A seq_file much longer than the first buffer, read whole: /proc/kallsyms
+ * (megabytes, and the same text on every read). Its pages of about 4 KiB
+ * once left 23 bytes of a 16 KiB buffer, whose short answer was taken for
+ * the end; /proc/net/tcp was cut after about 110 sockets the same way.
+ */
+static void test_read_whole_seq_file(void **state)
+{
+	char *buf = NULL, *plain = malloc(1);
+	size_t bytes = 0, got = 0, cap = 1;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_non_null(plain);
+	for (;;) {
+		if (got + 65536 > cap) {
+			cap = (got + 65536) * 2;
+			plain = realloc(plain, cap);
+			assert_non_null(plain);
+		}
+		n = read(fd, plain + got, 65536);
+		assert_true(n >= 0);
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	assert_true(got > 64 * 1024);
+	assert_true(nt_procnet_read(fd, &buf, &bytes, (size_t)64 << 20));
+	assert_int_equal(strlen(buf), got);
+	assert_memory_equal(buf, plain, got);
+	/* Cut at the limit, NUL-terminated within it. */
+	assert_true(nt_procnet_read(fd, &buf, &bytes, bytes));
+	assert_true(strlen(buf) < bytes);
+	close(fd);
+	free(buf);
+	free(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tcp4_line),	  cmocka_unit_test(test_tcp4_listener),
-		cmocka_unit_test(test_title_line),	  cmocka_unit_test(test_tcp4_truncated),
-		cmocka_unit_test(test_tcp_malformed),	  cmocka_unit_test(test_find_tcp4_file),
-		cmocka_unit_test(test_find_tcp6_file),	  cmocka_unit_test(test_netstat_file),
-		cmocka_unit_test(test_netstat_malformed), cmocka_unit_test(test_find_inode),
+		cmocka_unit_test(test_tcp4_line),	    cmocka_unit_test(test_tcp4_listener),
+		cmocka_unit_test(test_title_line),	    cmocka_unit_test(test_tcp4_truncated),
+		cmocka_unit_test(test_tcp_malformed),	    cmocka_unit_test(test_find_tcp4_file),
+		cmocka_unit_test(test_find_tcp6_file),	    cmocka_unit_test(test_netstat_file),
+		cmocka_unit_test(test_netstat_malformed),   cmocka_unit_test(test_find_inode),
+		cmocka_unit_test(test_read_whole_seq_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -149,8 +149,11 @@ int nt_procnet_open(const char *name);
  * @max_bytes: the most it may grow to; what does not fit is cut
  *
  * seq_read_iter() fills its page-sized buffer with whole records and stops
- * early only when the next record does not fit, so a read returning less
- * than half a page reached the end: no further pread() is made. Each one at
+ * early only when the next record does not fit, so a read that asked for a
+ * page or more (the buffer grows to leave that room) and got less than half
+ * a page reached the end: no further pread() is made. A read that asked for
+ * less gets at most what it asked, which says nothing of the end: taking it
+ * for one cut /proc/net/tcp at 16 KiB, about 110 sockets. Each one at
  * a new offset walks the table again from the start, and for /proc/net/tcp
  * that walk is the whole established hash: a namespace made with the default
  * net.ipv4.tcp_child_ehash_entries = 0 shares the host's table (262144

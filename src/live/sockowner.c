@@ -150,10 +150,18 @@ static void read_procnet(struct nt_sockowner *so, int family, struct nt_sock_sta
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (nt_procnet_read(fd, &so->text, &so->text_bytes, NET_TCP_MAX_BYTES) &&
-	    nt_procnet_find_inode(so->text, (unsigned long)k->inode, &t) == 0) {
-		k->pingpong = t.pingpong;
-		k->quick = (int)t.quick;
+	if (nt_procnet_read(fd, &so->text, &so->text_bytes, NET_TCP_MAX_BYTES)) {
+		if (nt_procnet_find_inode(so->text, (unsigned long)k->inode, &t) == 0) {
+			k->pingpong = t.pingpong;
+			k->quick = (int)t.quick;
+		} else if (strlen(so->text) + 1 < NET_TCP_MAX_BYTES) {
+			/*
+			 * Gone from the whole table since sock_diag named it:
+			 * the last ACK of its close came in between (tcp_done()
+			 * unhashes it). Its tcp_info, read first, is kept.
+			 */
+			k->closed = true;
+		}
 	}
 	close(fd);
 }

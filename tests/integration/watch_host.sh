@@ -116,7 +116,10 @@ for s in stalls:
     assert (c["pid"], c["command"]) == (client_pid, "python3"), c
     assert (t["pid"], t["command"]) == (server_pid, "python3"), t
     if c["closed"] or t["closed"]:
-        assert c["inode"] is None or t["inode"] is None, s
+        # Time-wait (no inode), or gone from /proc/net/tcp between the
+        # two reads (no ping-pong bit).
+        assert any(k["closed"] and (k["inode"] is None or k["pingpong"] is None)
+                   for k in (c, t)), s
         continue
     read += 1
     assert t["ato_us"] is not None and 4000 <= t["ato_us"] <= 250000, t

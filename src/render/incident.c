@@ -28,6 +28,7 @@
 #include "nt/render/ladder.h"
 #include "nt/render/pick.h"
 #include "nt/render/run.h"
+#include "nt/render/table.h"
 
 /* Stalls listed per fix; the JSON has every one of them. */
 #define INCIDENT_STALLS_MAX 10
@@ -136,6 +137,73 @@ static const char *held_text(const struct nt_run_report *r, char *buf, size_t le
 	return buf;
 }
 
+/* The before/after table: one row a fix. */
+static const struct nt_table_col before_after_cols[] = {
+	{ "fix", false },
+	{ "stalls", true },
+	{ "held at", false },
+	{ "request → answer p50", true },
+	{ "p90", true },
+	{ "p99", true },
+	{ "packets per request", true },
+	{ "client", false },
+};
+
+static void before_after(FILE *out, const struct nt_run_report *runs, size_t n,
+			 enum nt_table_kind kind)
+{
+	struct nt_table t = { .out = out, .kind = kind, .cols = before_after_cols, .n = 8 };
+
+	nt_table_head(&t);
+	for (size_t i = 0; i < n; i++) {
+		const struct nt_runinfo *ri = runs[i].ri;
+		char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN], h[96], p[32];
+
+		nt_table_code(&t, ri->fix);
+		nt_table_cellf(&t, "%" PRIu64, runs[i].an->sum.stalls);
+		nt_table_cell(&t, held_text(&runs[i], h, sizeof(h)));
+		nt_table_cellf(&t, "%s ms", ms_or_dash(ri->turns.p50_ns, a, sizeof(a)));
+		nt_table_cellf(&t, "%s ms", ms_or_dash(ri->turns.p90_ns, b, sizeof(b)));
+		nt_table_cellf(&t, "%s ms", ms_or_dash(ri->turns.p99_ns, c, sizeof(c)));
+		nt_table_cell(&t, ppr_text(&runs[i], p, sizeof(p)));
+		nt_table_cell(&t, nt_run_proc_failed(&ri->client) || !ri->complete
+					  ? "failed or cut short"
+					  : "exit 0");
+	}
+	nt_table_end(&t);
+}
+
+/* The target's sockets as sampled: the first INCIDENT_SOCKETS_MAX of a fix. */
+static const struct nt_table_col sockets_cols[] = {
+	{ "connection", false },	   { "readings", true }, { "in ping-pong", true },
+	{ "quick-ACK budget left", true }, { "ato ms", false },
+};
+
+static void sockets_table(FILE *out, const struct nt_runinfo *ri, enum nt_table_kind kind)
+{
+	struct nt_table t = { .out = out, .kind = kind, .cols = sockets_cols, .n = 5 };
+
+	nt_table_head(&t);
+	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
+		const struct nt_sock_samples *s = &ri->socks[i];
+		char ep[NT_FMT_ENDPOINT_LEN], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
+
+		nt_table_cellf(
+			&t, "%s %s port %u",
+			nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep)),
+			kind == NT_TABLE_HTML ? "→" : "->", s->target_port);
+		nt_table_cellf(&t, "%u", s->samples);
+		nt_table_cellf(&t, "%u", s->pingpong);
+		nt_table_cellf(&t, "%u", s->quick);
+		nt_table_cellf(&t, "%s%s%s", nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)),
+			       s->ato_max_ns != s->ato_min_ns ? ".." : "",
+			       s->ato_max_ns != s->ato_min_ns
+				       ? nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi))
+				       : "");
+	}
+	nt_table_end(&t);
+}
+
 /* The report's parts that have a heading of their own. */
 enum incident_part { PART_TABLE, PART_LATENCY, PART_STALLED, PART_SOCKETS, PART_COUNT };
 
@@ -161,22 +229,7 @@ struct incident_format {
 
 static void md_table(FILE *out, const struct nt_run_report *runs, size_t n)
 {
-	fputs("| fix | stalls | held at | request → answer p50 | p90 | p99 | packets per request "
-	      "| client |\n|---|---:|---|---:|---:|---:|---:|---|\n",
-	      out);
-	for (size_t i = 0; i < n; i++) {
-		const struct nt_runinfo *ri = runs[i].ri;
-		char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN], h[96], p[32];
-
-		fprintf(out, "| `%s` | %" PRIu64 " | %s | %s ms | %s ms | %s ms | %s | %s |\n",
-			ri->fix, runs[i].an->sum.stalls, held_text(&runs[i], h, sizeof(h)),
-			ms_or_dash(ri->turns.p50_ns, a, sizeof(a)),
-			ms_or_dash(ri->turns.p90_ns, b, sizeof(b)),
-			ms_or_dash(ri->turns.p99_ns, c, sizeof(c)),
-			ppr_text(&runs[i], p, sizeof(p)),
-			nt_run_proc_failed(&ri->client) || !ri->complete ? "failed or cut short"
-									 : "exit 0");
-	}
+	before_after(out, runs, n, NT_TABLE_MARKDOWN);
 }
 
 static void md_latency(FILE *out, const struct nt_run_report *r)
@@ -207,21 +260,8 @@ static void md_sockets(FILE *out, const struct nt_run_report *r)
 		fputs("; no established socket was read.\n", out);
 		return;
 	}
-	fputs(".\n\n| connection | readings | in ping-pong | quick-ACK budget left | ato ms |\n"
-	      "|---|---:|---:|---:|---|\n",
-	      out);
-	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
-		const struct nt_sock_samples *s = &ri->socks[i];
-		char ep[NT_FMT_ENDPOINT_LEN], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
-
-		fprintf(out, "| %s -> port %u | %u | %u | %u | %s",
-			nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep)),
-			s->target_port, s->samples, s->pingpong, s->quick,
-			nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)));
-		if (s->ato_max_ns != s->ato_min_ns)
-			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
-		fputs(" |\n", out);
-	}
+	fputs(".\n\n", out);
+	sockets_table(out, ri, NT_TABLE_MARKDOWN);
 	if (strcmp(ri->fix, "quickack") == 0)
 		fputs("\nThe route's `quickack 1` overrides ping-pong: tcp_in_quickack_mode() "
 		      "acknowledges at once for such a route whatever the socket's mode.\n",
@@ -319,28 +359,7 @@ static void html_text(FILE *out, const char *s)
 
 static void html_table(FILE *out, const struct nt_run_report *runs, size_t n)
 {
-	fputs("<table>\n<tr><th>fix</th><th>stalls</th><th>held at</th><th>request → answer "
-	      "p50</th><th>p90</th><th>p99</th><th>packets per request</th><th>client</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < n; i++) {
-		const struct nt_runinfo *ri = runs[i].ri;
-		char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN], h[96], p[32];
-
-		fputs("<tr><td><code>", out);
-		html_text(out, ri->fix);
-		fprintf(out,
-			"</code></td><td class=\"n\">%" PRIu64 "</td><td>%s</td><td class=\"n\">%s "
-			"ms</td><td class=\"n\">%s ms</td><td class=\"n\">%s ms</td><td "
-			"class=\"n\">%s</td><td>%s</td></tr>\n",
-			runs[i].an->sum.stalls, held_text(&runs[i], h, sizeof(h)),
-			ms_or_dash(ri->turns.p50_ns, a, sizeof(a)),
-			ms_or_dash(ri->turns.p90_ns, b, sizeof(b)),
-			ms_or_dash(ri->turns.p99_ns, c, sizeof(c)),
-			ppr_text(&runs[i], p, sizeof(p)),
-			nt_run_proc_failed(&ri->client) || !ri->complete ? "failed or cut short"
-									 : "exit 0");
-	}
-	fputs("</table>\n", out);
+	before_after(out, runs, n, NT_TABLE_HTML);
 }
 
 /* The distribution as bars on a 960 x 540 slide; 35-250 ms (a stall) in red. */
@@ -407,26 +426,7 @@ static void html_sockets(FILE *out, const struct nt_run_report *r)
 		ri->n_socks ? "" : "; no established socket was read");
 	if (!ri->n_socks)
 		return;
-	fputs("<table>\n<tr><th>connection</th><th>readings</th><th>in ping-pong</th><th>quick-ACK "
-	      "budget left</th><th>ato ms</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
-		const struct nt_sock_samples *s = &ri->socks[i];
-		char ep[NT_FMT_ENDPOINT_LEN], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
-
-		fputs("<tr><td>", out);
-		html_text(out, nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep,
-					       sizeof(ep)));
-		fprintf(out,
-			" → port %u</td><td class=\"n\">%u</td><td class=\"n\">%u</td><td "
-			"class=\"n\">%u</td><td>%s",
-			s->target_port, s->samples, s->pingpong, s->quick,
-			nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)));
-		if (s->ato_max_ns != s->ato_min_ns)
-			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
+	sockets_table(out, ri, NT_TABLE_HTML);
 	if (strcmp(ri->fix, "quickack") == 0)
 		fputs("<p>The route's <code>quickack 1</code> overrides ping-pong: "
 		      "tcp_in_quickack_mode() acknowledges at once for such a route whatever the "

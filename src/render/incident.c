@@ -434,46 +434,70 @@ static void html_sockets(FILE *out, const struct nt_run_report *r)
 		      out);
 }
 
+/*
+ * struct sentence - a sentence the Markdown writes straight to its stream,
+ * written to memory first so that the page can escape it
+ * @f: the stream to write it to, between sentence_open() and sentence_close()
+ * @text: what was written (free() it)
+ * @len: its length
+ */
+struct sentence {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+
+static int sentence_open(struct sentence *s)
+{
+	s->text = NULL;
+	s->len = 0;
+	s->f = open_memstream(&s->text, &s->len);
+	return s->f ? 0 : -ENOMEM;
+}
+
+/* Return: 0 with @s->text set, or -ENOMEM (and nothing to free). */
+static int sentence_close(struct sentence *s)
+{
+	if (fclose(s->f) != 0) {
+		free(s->text);
+		s->text = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The hidden-stalls line as a paragraph, escaped. */
 static int html_hidden(FILE *out, const struct nt_run_report *r)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	struct sentence s;
 
-	if (!mem)
+	if (sentence_open(&s) < 0)
 		return -ENOMEM;
-	nt_run_hidden_stalls(mem, r, "", "", "");
-	if (fclose(mem) != 0) {
-		free(text);
+	nt_run_hidden_stalls(s.f, r, "", "", "");
+	if (sentence_close(&s) < 0)
 		return -ENOMEM;
-	}
-	if (len) {
+	if (s.len) {
 		fputs("<p><strong>", out);
-		html_text(out, text);
+		html_text(out, s.text);
 		fputs("</strong></p>\n", out);
 	}
-	free(text);
+	free(s.text);
 	return 0;
 }
 
 /* The summary paragraph: the sentence's code marks become <code> around escaped text. */
 static int html_summary(FILE *out, const struct nt_run_report *b)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	struct sentence s;
 
-	if (!mem)
+	if (sentence_open(&s) < 0)
 		return -ENOMEM;
-	summary_sentence(mem, b, "\x01", "\x02");
-	fprintf(mem, "; Linux %s", b->ri->kernel);
-	if (fclose(mem) != 0) {
-		free(text);
+	summary_sentence(s.f, b, "\x01", "\x02");
+	fprintf(s.f, "; Linux %s", b->ri->kernel);
+	if (sentence_close(&s) < 0)
 		return -ENOMEM;
-	}
 	fputs("<p class=\"summary\"><strong>Summary:</strong> ", out);
-	for (char *at = text; *at;) {
+	for (char *at = s.text; *at;) {
 		char *mark = at + strcspn(at, "\x01\x02");
 		char c = *mark;
 
@@ -485,7 +509,7 @@ static int html_summary(FILE *out, const struct nt_run_report *b)
 		at = mark + 1;
 	}
 	fputs(".</p>\n", out);
-	free(text);
+	free(s.text);
 	return 0;
 }
 
@@ -493,28 +517,23 @@ static int html_summary(FILE *out, const struct nt_run_report *b)
 static int html_conclusion(FILE *out, const struct nt_run_report *runs, size_t n,
 			   const struct nt_run_report *b)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
+	struct sentence s;
 
 	if (n < 2 && !b->an->sum.stalls)
 		return 0;
-	mem = open_memstream(&text, &len);
-	if (!mem)
+	if (sentence_open(&s) < 0)
 		return -ENOMEM;
 	if (n > 1)
-		nt_run_conclusion_text(mem, runs, n, "", "");
+		nt_run_conclusion_text(s.f, runs, n, "", "");
 	else
-		fputs(nt_hold_fix_advice(held_of(b)), mem);
-	if (fclose(mem) != 0) {
-		free(text);
+		fputs(nt_hold_fix_advice(held_of(b)), s.f);
+	if (sentence_close(&s) < 0)
 		return -ENOMEM;
-	}
 	fprintf(out, "<p class=\"conclusion\"><strong>%s</strong> ",
 		n > 1 ? "Conclusion:" : "Fix:");
-	html_text(out, text);
+	html_text(out, s.text);
 	fputs(".</p>\n", out);
-	free(text);
+	free(s.text);
 	return 0;
 }
 

@@ -152,7 +152,7 @@ static const struct nt_table_col before_after_cols[] = {
 static void before_after(FILE *out, const struct nt_run_report *runs, size_t n,
 			 enum nt_table_kind kind)
 {
-	struct nt_table t = { .out = out, .kind = kind, .cols = before_after_cols, .n = 8 };
+	struct nt_table t = NT_TABLE_OF(out, kind, before_after_cols);
 
 	nt_table_head(&t);
 	for (size_t i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ static const struct nt_table_col sockets_cols[] = {
 
 static void sockets_table(FILE *out, const struct nt_runinfo *ri, enum nt_table_kind kind)
 {
-	struct nt_table t = { .out = out, .kind = kind, .cols = sockets_cols, .n = 5 };
+	struct nt_table t = NT_TABLE_OF(out, kind, sockets_cols);
 
 	nt_table_head(&t);
 	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
@@ -215,22 +215,16 @@ struct incident_format {
 	int (*head)(FILE *out, const struct nt_run_report *runs, size_t n,
 		    const struct nt_run_report *before);
 	void (*section)(FILE *out, const char *title);
+	enum nt_table_kind kind;
 	const char *intro[PART_COUNT];
-	void (*table)(FILE *out, const struct nt_run_report *runs, size_t n);
 	int (*hidden)(FILE *out, const struct nt_run_report *r);
 	void (*latency)(FILE *out, const struct nt_run_report *r);
-	void (*stalled)(FILE *out, const struct nt_runinfo *ri, size_t max);
 	void (*sockets)(FILE *out, const struct nt_run_report *r);
 	int (*first_stall)(FILE *out, const struct nt_run_report *before, int worst);
 	void (*tail)(FILE *out, const struct nt_runinfo *ri);
 };
 
 /* ---- Markdown -------------------------------------------------------------------------- */
-
-static void md_table(FILE *out, const struct nt_run_report *runs, size_t n)
-{
-	before_after(out, runs, n, NT_TABLE_MARKDOWN);
-}
 
 static void md_latency(FILE *out, const struct nt_run_report *r)
 {
@@ -327,10 +321,9 @@ static const struct incident_format markdown_format = {
 				 "receiver delays every ACK, `__tcp_ack_snd_check()`), quick-ACK budget "
 				 "left (`icsk_ack.quick`), and `ato`.\n",
 	},
-	.table = md_table,
+	.kind = NT_TABLE_MARKDOWN,
 	.hidden = md_hidden,
 	.latency = md_latency,
-	.stalled = nt_run_stalled_markdown,
 	.sockets = md_sockets,
 	.first_stall = md_first_stall,
 	.tail = md_reproduce,
@@ -355,11 +348,6 @@ static const char page_css[] =
 static void html_text(FILE *out, const char *s)
 {
 	nt_escape_xml(out, s);
-}
-
-static void html_table(FILE *out, const struct nt_run_report *runs, size_t n)
-{
-	before_after(out, runs, n, NT_TABLE_HTML);
 }
 
 /* The distribution as bars on a 960 x 540 slide; 35-250 ms (a stall) in red. */
@@ -596,10 +584,9 @@ static const struct incident_format html_format = {
 				 "ping-pong mode (the receiver delays every ACK, "
 				 "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",
 	},
-	.table = html_table,
+	.kind = NT_TABLE_HTML,
 	.hidden = html_hidden,
 	.latency = html_latency,
-	.stalled = nt_run_stalled_html,
 	.sockets = html_sockets,
 	.first_stall = html_first_stall,
 	.tail = html_tail,
@@ -635,7 +622,7 @@ static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
 	if (f->head(out, runs, n, b) < 0)
 		return -ENOMEM;
 	part(out, f, PART_TABLE);
-	f->table(out, runs, n);
+	before_after(out, runs, n, f->kind);
 	part(out, f, PART_LATENCY);
 	for (size_t i = 0; i < n; i++)
 		if (f->hidden(out, &runs[i]) < 0)
@@ -644,7 +631,7 @@ static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
 		f->latency(out, &runs[i]);
 	part(out, f, PART_STALLED);
 	for (size_t i = 0; i < n; i++)
-		f->stalled(out, runs[i].ri, INCIDENT_STALLS_MAX);
+		nt_run_stalled_list(out, runs[i].ri, INCIDENT_STALLS_MAX, f->kind);
 	part(out, f, PART_SOCKETS);
 	for (size_t i = 0; i < n; i++)
 		f->sockets(out, &runs[i]);

@@ -150,7 +150,7 @@ static const struct nt_table_col list_cols[] = {
 
 static void list_table(FILE *out, const struct nt_runinfo *ri, size_t max, enum nt_table_kind kind)
 {
-	struct nt_table t = { .out = out, .kind = kind, .cols = list_cols, .n = 7 };
+	struct nt_table t = NT_TABLE_OF(out, kind, list_cols);
 
 	nt_table_head(&t);
 	for (size_t i = 0; i < shown(ri, max); i++) {
@@ -173,26 +173,22 @@ static void list_table(FILE *out, const struct nt_runinfo *ri, size_t max, enum 
 	nt_table_end(&t);
 }
 
-void nt_run_stalled_markdown(FILE *out, const struct nt_runinfo *ri, size_t max)
+void nt_run_stalled_list(FILE *out, const struct nt_runinfo *ri, size_t max,
+			 enum nt_table_kind kind)
 {
-	if (!ri->n_stalled) {
-		fprintf(out, "\n`%s`: no stall.\n", ri->fix);
-		return;
-	}
-	fprintf(out, "\n`%s`: %" PRIu64 " stall%s%s\n\n", ri->fix, total(ri), nt_plural(total(ri)),
-		list_heading(ri, max));
-	list_table(out, ri, max, NT_TABLE_MARKDOWN);
-}
+	bool html = kind == NT_TABLE_HTML;
 
-void nt_run_stalled_html(FILE *out, const struct nt_runinfo *ri, size_t max)
-{
-	fputs("<p><code>", out);
-	nt_escape_xml(out, ri->fix);
+	fputs(html ? "<p><code>" : "\n`", out);
+	if (html)
+		nt_escape_xml(out, ri->fix);
+	else
+		fputs(ri->fix, out);
+	fputs(html ? "</code>: " : "`: ", out);
 	if (!ri->n_stalled) {
-		fputs("</code>: no stall.</p>\n", out);
+		fputs(html ? "no stall.</p>\n" : "no stall.\n", out);
 		return;
 	}
-	fprintf(out, "</code>: %" PRIu64 " stall%s%s</p>\n", total(ri), nt_plural(total(ri)),
-		list_heading(ri, max));
-	list_table(out, ri, max, NT_TABLE_HTML);
+	fprintf(out, "%" PRIu64 " stall%s%s%s", total(ri), nt_plural(total(ri)),
+		list_heading(ri, max), html ? "</p>\n" : "\n\n");
+	list_table(out, ri, max, kind);
 }

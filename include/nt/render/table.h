@@ -45,6 +45,13 @@ struct nt_table {
 	size_t at;
 };
 
+/* A table of the columns of the array @columns. */
+#define NT_TABLE_OF(stream, format, columns)                          \
+	{                                                             \
+		.out = (stream), .kind = (format), .cols = (columns), \
+		.n = sizeof(columns) / sizeof((columns)[0]),          \
+	}
+
 /** nt_table_head() - open the table and write its header row */
 void nt_table_head(struct nt_table *t);
 

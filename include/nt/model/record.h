@@ -176,7 +176,8 @@ struct nt_record_sink {
  * @uncertain: frames were lost, so a verdict may be wrong
  * @expectation_met: the expectation held (and nothing is uncertain)
  * @interrupted: the run was stopped by a signal before it finished
- * @expectation_reason: why the expectation did not hold, one line
+ * @expectation_why: why the expectation did not hold (nt_label_expectation()
+ *                   words it)
  * @evidence: the kernel's own state per round and over the run
  * @predict: the model, one round ahead of what was retired
  * @predicted: the last retired round's prediction
@@ -223,7 +224,7 @@ struct nt_record {
 	bool uncertain;
 	bool expectation_met;
 	bool interrupted;
-	char expectation_reason[256];
+	struct nt_expect_why expectation_why;
 	struct nt_record_evidence evidence;
 	struct nt_predict predict;
 	struct nt_predict_round predicted;

@@ -356,3 +356,52 @@ const char *nt_predict_words(const struct nt_predict_why *w, struct nt_predict_w
 		return b->s;
 	return put(b, "%s", nt_predict_rule_summary(w->rule));
 }
+
+static void add(struct nt_predict_words *b, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* @fmt after what @b holds, "; " between; cut at its end. */
+static void add(struct nt_predict_words *b, size_t *used, const char *fmt, ...)
+{
+	size_t len = sizeof(b->s);
+	va_list ap;
+	int n;
+
+	if (*used)
+		*used += (size_t)snprintf(b->s + *used, *used < len ? len - *used : 0, "; ");
+	va_start(ap, fmt);
+	// NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
+	n = vsnprintf(b->s + *used, *used < len ? len - *used : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used += (size_t)n;
+}
+
+const char *nt_predict_evidence_words(const struct nt_predict_evidence_diff *d,
+				      struct nt_predict_words *buf)
+{
+	size_t used = 0;
+
+	buf->s[0] = '\0';
+	if (d->differs[NT_EVIDENCE_PINGPONG])
+		add(buf, &used, "ping-pong %s, predicted %s",
+		    d->seen[NT_EVIDENCE_PINGPONG] ? "on" : "off",
+		    d->predicted[NT_EVIDENCE_PINGPONG] ? "on" : "off");
+	if (d->differs[NT_EVIDENCE_QUICK])
+		add(buf, &used, "quick-ACK budget %lld, predicted %lld",
+		    (long long)d->seen[NT_EVIDENCE_QUICK],
+		    (long long)d->predicted[NT_EVIDENCE_QUICK]);
+	if (d->differs[NT_EVIDENCE_PROC_ATO])
+		add(buf, &used, "ato %lld ms (/proc/net/tcp), predicted %lld ms",
+		    (long long)d->seen[NT_EVIDENCE_PROC_ATO],
+		    (long long)d->predicted[NT_EVIDENCE_PROC_ATO]);
+	if (d->differs[NT_EVIDENCE_INFO_ATO])
+		add(buf, &used, "ato %lld ms (TCP_INFO), predicted %lld ms",
+		    (long long)d->seen[NT_EVIDENCE_INFO_ATO],
+		    (long long)d->predicted[NT_EVIDENCE_INFO_ATO]);
+	if (d->differs[NT_EVIDENCE_RCV_MSS])
+		add(buf, &used, "rcv_mss %lld, predicted %lld",
+		    (long long)d->seen[NT_EVIDENCE_RCV_MSS],
+		    (long long)d->predicted[NT_EVIDENCE_RCV_MSS]);
+	return buf->s;
+}

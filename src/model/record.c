@@ -110,9 +110,8 @@ static const struct nt_predict_round *predict_one(struct nt_record *run, unsigne
 		return NULL;
 	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
 		run->predict_misses++;
-	run->evidence_note[0] = '\0';
-	if (re &&
-	    nt_predict_check_evidence(p, re, run->evidence_note, sizeof(run->evidence_note)) > 0)
+	run->evidence_diff = (struct nt_predict_evidence_diff){ 0 };
+	if (re && nt_predict_check_evidence(p, re, &run->evidence_diff) > 0)
 		run->evidence_disagreements++;
 	return p;
 }
@@ -193,7 +192,7 @@ static int retire_one(struct nt_record *run, unsigned k, const struct nt_record_
 			.round = &r,
 			.evidence = re,
 			.predicted = pred,
-			.evidence_note = pred ? run->evidence_note : NULL,
+			.evidence_diff = pred ? &run->evidence_diff : NULL,
 			.ev = run->scratch,
 			.n = (size_t)n,
 		};

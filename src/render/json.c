@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "nt/model/tcp.h"
+#include "nt/model/predict_words.h"
 #include "nt/render/json.h"
 #include "nt/render/labels.h"
 #include "nt/render/why.h"
@@ -118,7 +119,9 @@ static void put_prediction(bool *oom, struct json_object *o, const struct nt_rou
 	nt_json_put(oom, o, "why", nt_json_why(oom, &p->verdict_why));
 	nt_json_put_why(oom, o, "uncertain", &p->uncertain);
 	nt_json_put_str(oom, o, "evidence_differs",
-			rv->evidence_note && rv->evidence_note[0] ? rv->evidence_note : NULL);
+			rv->evidence_diff && rv->evidence_diff->n
+				? NT_PREDICT_EVIDENCE_WORDS(rv->evidence_diff)
+				: NULL);
 	if (p->disturbed)
 		nt_json_put(oom, o, "disturbed", disturbed_json(oom, p));
 }

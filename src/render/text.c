@@ -157,9 +157,9 @@ static void print_prediction(FILE *out, const struct nt_round_view *rv, bool exp
 			nt_why_verdicts(p, verdicts, sizeof(verdicts)),
 			nt_predict_words(&p->uncertain, &words),
 			nt_predict_rule_name(p->uncertain.rule));
-	if (rv->evidence_note && rv->evidence_note[0])
+	if (rv->evidence_diff && rv->evidence_diff->n)
 		fprintf(out, "  %sthe kernel's state differs from the model's: %s%s\n", st->yellow,
-			rv->evidence_note, st->reset);
+			nt_predict_evidence_words(rv->evidence_diff, &words), st->reset);
 }
 
 static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,

@@ -204,6 +204,35 @@ static void sockets_table(FILE *out, const struct nt_runinfo *ri, enum nt_table_
 	nt_table_end(&t);
 }
 
+/* A fix's readings of the target's sockets: how many, how often, the table. */
+static void sockets(FILE *out, const struct nt_run_report *r, enum nt_table_kind kind)
+{
+	const struct nt_runinfo *ri = r->ri;
+	bool html = kind == NT_TABLE_HTML;
+	char p[NT_FMT_MS_LEN];
+
+	fputs(html ? "<p>" : "\n", out);
+	nt_table_code_span(out, kind, ri->fix);
+	fprintf(out, ": %" PRIu64 " reading%s, every %s ms while the client ran", ri->sample_reads,
+		nt_plural(ri->sample_reads), nt_fmt_ms_trunc(ri->sample_period_ns, p, sizeof(p)));
+	if (!ri->n_socks) {
+		fputs(html ? "; no established socket was read</p>\n"
+			   : "; no established socket was read.\n",
+		      out);
+		return;
+	}
+	fputs(html ? "</p>\n" : ".\n\n", out);
+	sockets_table(out, ri, kind);
+	if (strcmp(ri->fix, "quickack") != 0)
+		return;
+	fputs(html ? "<p>The route's " : "\nThe route's ", out);
+	nt_table_code_span(out, kind, "quickack 1");
+	fputs(" overrides ping-pong: tcp_in_quickack_mode() acknowledges at once for such a route "
+	      "whatever the socket's mode.",
+	      out);
+	fputs(html ? "</p>\n" : "\n", out);
+}
+
 /* The report's parts that have a heading of their own. */
 enum incident_part { PART_TABLE, PART_LATENCY, PART_STALLED, PART_SOCKETS, PART_COUNT };
 
@@ -219,7 +248,6 @@ struct incident_format {
 	const char *intro[PART_COUNT];
 	int (*hidden)(FILE *out, const struct nt_run_report *r);
 	void (*latency)(FILE *out, const struct nt_run_report *r);
-	void (*sockets)(FILE *out, const struct nt_run_report *r);
 	int (*first_stall)(FILE *out, const struct nt_run_report *before, int worst);
 	void (*tail)(FILE *out, const struct nt_runinfo *ri);
 };
@@ -240,26 +268,6 @@ static void md_latency(FILE *out, const struct nt_run_report *r)
 	for (size_t b = 0; b < BUCKETS; b++)
 		fprintf(out, "%s%" PRIu64, b ? ", " : "", counts[b]);
 	fputs("]\n```\n", out);
-}
-
-static void md_sockets(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_runinfo *ri = r->ri;
-	char p[NT_FMT_MS_LEN];
-
-	fprintf(out, "\n`%s`: %" PRIu64 " reading%s, every %s ms while the client ran", ri->fix,
-		ri->sample_reads, nt_plural(ri->sample_reads),
-		nt_fmt_ms_trunc(ri->sample_period_ns, p, sizeof(p)));
-	if (!ri->n_socks) {
-		fputs("; no established socket was read.\n", out);
-		return;
-	}
-	fputs(".\n\n", out);
-	sockets_table(out, ri, NT_TABLE_MARKDOWN);
-	if (strcmp(ri->fix, "quickack") == 0)
-		fputs("\nThe route's `quickack 1` overrides ping-pong: tcp_in_quickack_mode() "
-		      "acknowledges at once for such a route whatever the socket's mode.\n",
-		      out);
 }
 
 static void md_reproduce(FILE *out, const struct nt_runinfo *ri)
@@ -324,7 +332,6 @@ static const struct incident_format markdown_format = {
 	.kind = NT_TABLE_MARKDOWN,
 	.hidden = md_hidden,
 	.latency = md_latency,
-	.sockets = md_sockets,
 	.first_stall = md_first_stall,
 	.tail = md_reproduce,
 };
@@ -399,27 +406,6 @@ static void html_latency(FILE *out, const struct nt_run_report *r)
 		"font-family=\"sans-serif\">ms (red: a delayed-ACK stall's range)</text>\n"
 		"</svg></figure>\n",
 		SLIDE_W / 2, SLIDE_H - 20);
-}
-
-static void html_sockets(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_runinfo *ri = r->ri;
-	char p[NT_FMT_MS_LEN];
-
-	fputs("<p><code>", out);
-	html_text(out, ri->fix);
-	fprintf(out, "</code>: %" PRIu64 " reading%s, every %s ms while the client ran%s</p>\n",
-		ri->sample_reads, nt_plural(ri->sample_reads),
-		nt_fmt_ms_trunc(ri->sample_period_ns, p, sizeof(p)),
-		ri->n_socks ? "" : "; no established socket was read");
-	if (!ri->n_socks)
-		return;
-	sockets_table(out, ri, NT_TABLE_HTML);
-	if (strcmp(ri->fix, "quickack") == 0)
-		fputs("<p>The route's <code>quickack 1</code> overrides ping-pong: "
-		      "tcp_in_quickack_mode() acknowledges at once for such a route whatever the "
-		      "socket's mode.</p>\n",
-		      out);
 }
 
 /*
@@ -587,7 +573,6 @@ static const struct incident_format html_format = {
 	.kind = NT_TABLE_HTML,
 	.hidden = html_hidden,
 	.latency = html_latency,
-	.sockets = html_sockets,
 	.first_stall = html_first_stall,
 	.tail = html_tail,
 };
@@ -634,7 +619,7 @@ static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
 		nt_run_stalled_list(out, runs[i].ri, INCIDENT_STALLS_MAX, f->kind);
 	part(out, f, PART_SOCKETS);
 	for (size_t i = 0; i < n; i++)
-		f->sockets(out, &runs[i]);
+		sockets(out, &runs[i], f->kind);
 	if (worst >= 0)
 		ret = f->first_stall(out, b, worst);
 	f->tail(out, b->ri);

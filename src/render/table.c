@@ -98,6 +98,17 @@ void nt_table_code(struct nt_table *t, const char *text)
 	cell_close(t);
 }
 
+void nt_table_code_span(FILE *out, enum nt_table_kind kind, const char *text)
+{
+	if (kind == NT_TABLE_MARKDOWN) {
+		fprintf(out, "`%s`", text);
+		return;
+	}
+	fputs("<code>", out);
+	nt_escape_xml(out, text);
+	fputs("</code>", out);
+}
+
 void nt_table_end(struct nt_table *t)
 {
 	if (t->kind == NT_TABLE_HTML)

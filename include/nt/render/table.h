@@ -69,6 +69,15 @@ void nt_table_cellf(struct nt_table *t, const char *fmt, ...) __attribute__((for
 /** nt_table_code() - the next cell, @text as code (`text`, <code>text</code>) */
 void nt_table_code(struct nt_table *t, const char *text);
 
+/**
+ * nt_table_code_span() - @text as code in running text of @kind, outside a
+ * table: `text` in Markdown (as it is), <code>text</code> escaped in HTML
+ * @out: the stream
+ * @kind: the format
+ * @text: the text
+ */
+void nt_table_code_span(FILE *out, enum nt_table_kind kind, const char *text);
+
 /** nt_table_end() - close the table (HTML's </table>; Markdown needs none) */
 void nt_table_end(struct nt_table *t);
 

@@ -488,12 +488,7 @@ static int take_frame(struct nt_pcap_file *f, const struct pcap_pkthdr *h, const
 		bad_time(f, when);
 		return -EIO;
 	}
-	frame->data = data;
-	frame->caplen = h->caplen;
-	frame->wirelen = h->len;
-	frame->linktype = f->linktype;
-	/* Only a pcapng frame of our own -w can carry the delay line's note. */
-	frame->late_ns = 0;
+	nt_frame_read(frame, data, h->caplen, h->len, f->linktype);
 	return 0;
 }
 

@@ -96,12 +96,7 @@ static int live_next(struct nt_capture *cap, struct nt_frame *frame, struct nt_e
 		return nt_err_set(err, -EIO, "libpcap: read: %s", pcap_geterr(handle(cap)));
 	/* With nanosecond precision, tv_usec holds nanoseconds (pcap_set_tstamp_precision(3PCAP)). */
 	frame->t_ns = (int64_t)hdr->ts.tv_sec * NT_NS_PER_SEC + hdr->ts.tv_usec;
-	frame->data = data;
-	frame->caplen = hdr->caplen;
-	frame->wirelen = hdr->len;
-	frame->linktype = cap->linktype;
-	/* Only a pcapng frame of our own -w can carry the delay line's note. */
-	frame->late_ns = 0;
+	nt_frame_read(frame, data, hdr->caplen, hdr->len, cap->linktype);
 	return 1;
 }
 

@@ -116,51 +116,67 @@ static void put_endofopt(struct nt_pcapng_out *o)
 	put_opt(o, NT_PCAPNG_OPT_ENDOFOPT, NULL, 0);
 }
 
+/* An optional string option's size, 0 when @s is NULL. */
+static size_t opt_string_size(const char *s)
+{
+	return s ? opt_size(nt_pcapng_string_len(s)) : 0;
+}
+
+static void put_opt_string(struct nt_pcapng_out *o, uint16_t code, const char *s)
+{
+	if (s)
+		put_opt(o, code, s, nt_pcapng_string_len(s));
+}
+
+/*
+ * A block's type and total length (§3.1), for a block of @fixed body octets
+ * and @opts of options before opt_endofopt; the tail repeats the length.
+ */
+static uint32_t put_block_head(struct nt_pcapng_out *o, uint32_t type, size_t fixed, size_t opts)
+{
+	uint32_t total = (uint32_t)(BLOCK_FRAME + fixed + opts + OPT_HEAD);
+
+	put_u32(o, type);
+	put_u32(o, total);
+	return total;
+}
+
+static int put_block_tail(struct nt_pcapng_out *o, uint32_t total)
+{
+	put_endofopt(o);
+	put_u32(o, total);
+	return o->error;
+}
+
 int nt_pcapng_put_shb(struct nt_pcapng_out *o, const char *const *comments, size_t n_comments,
 		      const char *userappl)
 {
-	size_t opts = strings_size(comments, n_comments) + OPT_HEAD;
+	size_t opts = strings_size(comments, n_comments) + opt_string_size(userappl);
 	uint64_t section_len = UINT64_MAX; /* -1: not specified (§4.1) */
-	size_t total;
+	uint32_t total = put_block_head(o, NT_PCAPNG_BLOCK_SHB, SHB_FIXED, opts);
 
-	if (userappl)
-		opts += opt_size(nt_pcapng_string_len(userappl));
-	total = BLOCK_FRAME + SHB_FIXED + opts;
-	put_u32(o, NT_PCAPNG_BLOCK_SHB);
-	put_u32(o, (uint32_t)total);
 	put_u32(o, NT_PCAPNG_BYTE_ORDER);
 	put_u16(o, 1); /* version 1.0: the only one a writer may write */
 	put_u16(o, 0);
 	put(o, &section_len, sizeof(section_len));
 	put_strings(o, NT_PCAPNG_OPT_COMMENT, comments, n_comments);
-	if (userappl)
-		put_opt(o, NT_PCAPNG_OPT_SHB_USERAPPL, userappl, nt_pcapng_string_len(userappl));
-	put_endofopt(o);
-	put_u32(o, (uint32_t)total);
-	return o->error;
+	put_opt_string(o, NT_PCAPNG_OPT_SHB_USERAPPL, userappl);
+	return put_block_tail(o, total);
 }
 
 int nt_pcapng_put_idb(struct nt_pcapng_out *o, uint16_t linktype, uint32_t snaplen,
 		      const char *if_name)
 {
 	uint8_t tsresol = NT_PCAPNG_TSRESOL_NS;
-	size_t opts = opt_size(sizeof(tsresol)) + OPT_HEAD;
-	size_t total;
+	size_t opts = opt_size(sizeof(tsresol)) + opt_string_size(if_name);
+	uint32_t total = put_block_head(o, NT_PCAPNG_BLOCK_IDB, IDB_FIXED, opts);
 
-	if (if_name)
-		opts += opt_size(nt_pcapng_string_len(if_name));
-	total = BLOCK_FRAME + IDB_FIXED + opts;
-	put_u32(o, NT_PCAPNG_BLOCK_IDB);
-	put_u32(o, (uint32_t)total);
 	put_u16(o, linktype);
 	put_u16(o, 0); /* reserved */
 	put_u32(o, snaplen);
-	if (if_name)
-		put_opt(o, NT_PCAPNG_OPT_IF_NAME, if_name, nt_pcapng_string_len(if_name));
+	put_opt_string(o, NT_PCAPNG_OPT_IF_NAME, if_name);
 	put_opt(o, NT_PCAPNG_OPT_IF_TSRESOL, &tsresol, sizeof(tsresol));
-	put_endofopt(o);
-	put_u32(o, (uint32_t)total);
-	return o->error;
+	return put_block_tail(o, total);
 }
 
 int nt_pcapng_put_epb(struct nt_pcapng_out *o, const struct nt_pcapng_packet *p)

@@ -57,11 +57,8 @@ static const char usage_tail[] =
 
 void nt_analyze_opts_usage(FILE *out)
 {
-	char names[128];
-
 	fputs(usage_text, out);
-	fprintf(out, "  --format FMT        %s\n                      (default text)\n",
-		nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+	nt_cmd_usage_format(out, NT_FORMAT_ANALYSIS, "                      (default text)\n");
 	fputs(usage_tail, out);
 }
 
@@ -184,11 +181,8 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_analyze_opts *o,
 /* Every rule that needs the whole command line. */
 static int validate(struct nt_analyze_opts *o, char **words, size_t n_words, struct nt_err *err)
 {
-	char names[128];
-
-	if (!nt_format_find(o->out.format, NT_FORMAT_ANALYSIS))
-		return nt_err_set(err, 0, "--format: \"%s\" is not one of %s", o->out.format,
-				  nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+	if (nt_cmd_check_format(o->out.format, NT_FORMAT_ANALYSIS, err) < 0)
+		return -EINVAL;
 	if (o->n_files == 0 && n_words)
 		return nt_err_set(err, 0, "no capture file: \"%s\" is neither a file nor '-'",
 				  words[0]);

@@ -13,6 +13,7 @@
 #include "nt/cmd/common.h"
 #include "nt/exitcode.h"
 #include "nt/output.h"
+#include "nt/render/format.h"
 #include "nt/render/json.h"
 #include "nt/version.h"
 
@@ -109,4 +110,22 @@ int nt_cmd_usage_error(const char *command, const char *msg)
 	fprintf(stderr, "nagle-trace: %s\ntry 'nagle-trace %s%s--help'\n", msg,
 		command ? command : "", command ? " " : "");
 	return NT_EXIT_USAGE;
+}
+
+void nt_cmd_usage_format(FILE *out, enum nt_format_kind kind, const char *note)
+{
+	char names[128];
+
+	fprintf(out, "  --format FMT        %s\n%s", nt_format_names(kind, names, sizeof(names)),
+		note);
+}
+
+int nt_cmd_check_format(const char *format, enum nt_format_kind kind, struct nt_err *err)
+{
+	char names[128];
+
+	if (nt_format_find(format, kind))
+		return 0;
+	return nt_err_set(err, 0, "--format: \"%s\" is not one of %s", format,
+			  nt_format_names(kind, names, sizeof(names)));
 }

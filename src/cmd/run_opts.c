@@ -77,14 +77,11 @@ static const char usage_tail[] =
 
 void nt_run_opts_usage(FILE *out)
 {
-	char names[128];
-
 	fputs(usage_head, out);
-	fprintf(out,
-		"  --format FMT        %s\n"
+	nt_cmd_usage_format(
+		out, NT_FORMAT_ANALYSIS,
 		"                      (default text; several fixes: all but svg; markdown\n"
-		"                      and html are the incident report)\n",
-		nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+		"                      and html are the incident report)\n");
 	fputs(usage_tail, out);
 }
 
@@ -251,13 +248,10 @@ static int parse_one(int c, const struct nt_cli *cli, struct nt_run_opts *o, str
 /* Every rule that needs the whole command line. */
 static int validate(const struct nt_run_opts *o, struct nt_err *err)
 {
-	char names[128];
-
 	if (!o->job.target_cmd || !o->job.client_cmd)
 		return nt_err_set(err, 0, "run needs both --target CMD and --client CMD");
-	if (!nt_format_find(o->out.format, NT_FORMAT_ANALYSIS))
-		return nt_err_set(err, 0, "--format: \"%s\" is not one of %s", o->out.format,
-				  nt_format_names(NT_FORMAT_ANALYSIS, names, sizeof(names)));
+	if (nt_cmd_check_format(o->out.format, NT_FORMAT_ANALYSIS, err) < 0)
+		return -EINVAL;
 	if (!nt_run_reports_supports(o->out.format, o->n_fixes))
 		return nt_err_set(err, 0,
 				  "--format %s holds one run: give one --fix, or text, json, "

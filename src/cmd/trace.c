@@ -29,6 +29,7 @@
 #include "nt/exitcode.h"
 #include "nt/output.h"
 #include "nt/render/format.h"
+#include "nt/render/labels.h"
 
 /**
  * struct trace_cmd - one invocation
@@ -205,13 +206,15 @@ static int exit_status(const struct trace_cmd *tc, unsigned n, bool interrupted)
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct nt_record *r = &tc->runs[i];
+		char reason[NT_LABEL_EXPECTATION_LEN];
 
 		if (tc->opt.out.timings)
 			print_timings(r);
 		if (r->interrupted || r->expectation_met)
 			continue;
 		fprintf(stderr, "nagle-trace: %s: expectation \"%s\" not met: %s\n", r->cfg.variant,
-			nt_expect_name(r->cfg.expect), r->expectation_reason);
+			nt_expect_name(r->cfg.expect),
+			nt_label_expectation(&r->expectation_why, reason, sizeof(reason)));
 		code = NT_EXIT_EXPECTATION;
 	}
 	if (interrupted)

@@ -4,7 +4,6 @@
  * nt/model/expect.h).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "nt/model/expect.h"
@@ -31,24 +30,27 @@ const char *nt_expect_name(enum nt_expect e)
 	return (unsigned)e < NT_EXPECT_COUNT ? expect_names[e] : "?";
 }
 
-/* auto: the measured verdict is one the model accepts; the reason names the predicted rule. */
+/* auto: the measured verdict is one the model accepts; else the predicted one and its rule. */
 static bool expect_predicted(const struct nt_round *r, const struct nt_predict_round *p,
-			     char *reason, size_t len)
+			     struct nt_expect_why *why)
 {
+	*why = (struct nt_expect_why){ .round = r->index, .measured = r->verdict };
 	if (!p) {
-		snprintf(reason, len, "round %u has no prediction to check", r->index);
+		why->miss = NT_EXPECT_MISS_UNPREDICTED;
 		return false;
 	}
-	if (nt_predict_accepts(p, r->verdict))
+	if (nt_predict_accepts(p, r->verdict)) {
+		why->miss = NT_EXPECT_MISS_NONE;
 		return true;
-	snprintf(reason, len, "round %u was %s, the model predicted %s (%s)", r->index,
-		 nt_verdict_name(r->verdict), nt_verdict_name(p->verdict),
-		 nt_predict_rule_name(p->verdict_why.rule));
+	}
+	why->miss = NT_EXPECT_MISS_PREDICTED;
+	why->wanted = p->verdict;
+	why->rule = p->verdict_why.rule;
 	return false;
 }
 
 bool nt_expect_round(enum nt_expect e, const struct nt_round *r,
-		     const struct nt_predict_round *predicted, char *reason, size_t len)
+		     const struct nt_predict_round *predicted, struct nt_expect_why *why)
 {
 	static const enum nt_verdict wanted[] = {
 		[NT_EXPECT_STALLED] = NT_VERDICT_STALLED,
@@ -58,10 +60,11 @@ bool nt_expect_round(enum nt_expect e, const struct nt_round *r,
 	};
 	enum nt_verdict v = r->verdict;
 
+	if (e == NT_EXPECT_AUTO)
+		return expect_predicted(r, predicted, why);
+	*why = (struct nt_expect_why){ .round = r->index, .measured = v };
 	if (e == NT_EXPECT_ANY)
 		return true;
-	if (e == NT_EXPECT_AUTO)
-		return expect_predicted(r, predicted, reason, len);
 	if (r->index == 1) {
 		/*
 		 * Round 1 runs in quick-ACK mode (tcp_event_data_recv() grants
@@ -70,16 +73,14 @@ bool nt_expect_round(enum nt_expect e, const struct nt_round *r,
 		 */
 		if (e == NT_EXPECT_STALLED &&
 		    (v == NT_VERDICT_STALLED || v == NT_VERDICT_INCOMPLETE)) {
-			snprintf(reason, len,
-				 "round 1 was %s, expected a fast first round (not stalled)",
-				 nt_verdict_name(v));
+			why->miss = NT_EXPECT_MISS_FIRST;
 			return false;
 		}
 		return true;
 	}
 	if (v != wanted[e]) {
-		snprintf(reason, len, "round %u was %s, expected %s", r->index, nt_verdict_name(v),
-			 nt_verdict_name(wanted[e]));
+		why->miss = NT_EXPECT_MISS_VERDICT;
+		why->wanted = wanted[e];
 		return false;
 	}
 	return true;

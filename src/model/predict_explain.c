@@ -4,8 +4,6 @@
  * function of the knobs, and the comparison of a predicted round's target
  * state with the kernel's own evidence (see nt/model/predict.h).
  */
-#include <stdarg.h>
-#include <stdio.h>
 
 #include "nt/model/predict.h"
 #include "predict_int.h"
@@ -141,49 +139,34 @@ void nt_predict_fix(const struct nt_predict_knobs *k, struct nt_predict_why *out
 		fix_none(k, &kn, out);
 }
 
-static int append(char *why, size_t len, size_t *used, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int append(char *why, size_t len, size_t *used, const char *fmt, ...)
+static void differ(struct nt_predict_evidence_diff *d, enum nt_evidence_field f, int64_t seen,
+		   int64_t predicted)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(why + *used, *used < len ? len - *used : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*used += (size_t)n;
-	return 1;
+	d->differs[f] = true;
+	d->seen[f] = seen;
+	d->predicted[f] = predicted;
+	d->n++;
 }
 
 int nt_predict_check_evidence(const struct nt_predict_round *r, const struct nt_round_evidence *e,
-			      char *why, size_t len)
+			      struct nt_predict_evidence_diff *d)
 {
 	const struct nt_predict_rx *x = &r->at_header;
-	size_t used = 0;
-	int bad = 0;
 
-	if (len)
-		why[0] = '\0';
+	*d = (struct nt_predict_evidence_diff){ 0 };
 	if (!x->certain || !x->ato_jiffies)
 		return 0;
 	if (e->target_pingpong >= 0 && (e->target_pingpong != 0) != x->pingpong)
-		bad += append(why, len, &used, "%sping-pong %s, predicted %s", used ? "; " : "",
-			      e->target_pingpong ? "on" : "off", x->pingpong ? "on" : "off");
+		differ(d, NT_EVIDENCE_PINGPONG, e->target_pingpong != 0, x->pingpong);
 	if (e->target_quick >= 0 && (uint64_t)e->target_quick != x->quick)
-		bad += append(why, len, &used, "%squick-ACK budget %lld, predicted %u",
-			      used ? "; " : "", (long long)e->target_quick, x->quick);
+		differ(d, NT_EVIDENCE_QUICK, e->target_quick, x->quick);
 	if (e->target_proc_ato_ms >= 0 && e->target_proc_ato_ms != (int64_t)x->ato_ms / 10 * 10)
-		bad += append(why, len, &used, "%sato %lld ms (/proc/net/tcp), predicted %u ms",
-			      used ? "; " : "", (long long)e->target_proc_ato_ms, x->ato_ms);
+		differ(d, NT_EVIDENCE_PROC_ATO, e->target_proc_ato_ms, x->ato_ms);
 	/* tcpi_ato: min(ato, tcp_delack_max()) since 6.7; only compared below TCP_DELACK_MAX. */
 	if (e->target_ato_us >= 0 && x->ato_ms < 196 &&
 	    e->target_ato_us / 1000 != (int64_t)x->ato_ms)
-		bad += append(why, len, &used, "%sato %lld ms (TCP_INFO), predicted %u ms",
-			      used ? "; " : "", (long long)(e->target_ato_us / 1000), x->ato_ms);
+		differ(d, NT_EVIDENCE_INFO_ATO, e->target_ato_us / 1000, x->ato_ms);
 	if (e->target_rcv_mss >= 0 && e->target_rcv_mss != (int64_t)x->rcv_mss)
-		bad += append(why, len, &used, "%srcv_mss %lld, predicted %u", used ? "; " : "",
-			      (long long)e->target_rcv_mss, x->rcv_mss);
-	return bad;
+		differ(d, NT_EVIDENCE_RCV_MSS, e->target_rcv_mss, x->rcv_mss);
+	return (int)d->n;
 }

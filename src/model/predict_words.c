@@ -10,6 +10,17 @@
 #include "nt/clock.h"
 #include "nt/model/predict_words.h"
 
+/* @fmt written into @b at @at, cut at its end; return where it ends. */
+static size_t vput(struct nt_predict_words *b, size_t at, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static size_t vput(struct nt_predict_words *b, size_t at, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(b->s + at, at < sizeof(b->s) ? sizeof(b->s) - at : 0, fmt, ap);
+
+	return n > 0 ? at + (size_t)n : at;
+}
+
 static const char *put(struct nt_predict_words *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -20,9 +31,26 @@ static const char *put(struct nt_predict_words *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	/* clang 14's ValistChecker misses the va_start() (as in err.c). */
 	// NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
-	vsnprintf(b->s, sizeof(b->s), fmt, ap);
+	vput(b, 0, fmt, ap);
 	va_end(ap);
 	return b->s;
+}
+
+/* One more clause after what @b holds (@*used bytes), "; " between. */
+static void add(struct nt_predict_words *b, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(struct nt_predict_words *b, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*used)
+		*used += (size_t)snprintf(b->s + *used,
+					  *used < sizeof(b->s) ? sizeof(b->s) - *used : 0, "; ");
+	va_start(ap, fmt);
+	// NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
+	*used = vput(b, *used, fmt, ap);
+	va_end(ap);
 }
 
 /* "coalesced, held" for the verdicts in @bits, in the order of their severity. */
@@ -355,4 +383,33 @@ const char *nt_predict_words(const struct nt_predict_why *w, struct nt_predict_w
 	    fix_option_words(w, b) || fix_knob_words(w, b))
 		return b->s;
 	return put(b, "%s", nt_predict_rule_summary(w->rule));
+}
+
+const char *nt_predict_evidence_words(const struct nt_predict_evidence_diff *d,
+				      struct nt_predict_words *buf)
+{
+	size_t used = 0;
+
+	buf->s[0] = '\0';
+	if (d->differs[NT_EVIDENCE_PINGPONG])
+		add(buf, &used, "ping-pong %s, predicted %s",
+		    d->seen[NT_EVIDENCE_PINGPONG] ? "on" : "off",
+		    d->predicted[NT_EVIDENCE_PINGPONG] ? "on" : "off");
+	if (d->differs[NT_EVIDENCE_QUICK])
+		add(buf, &used, "quick-ACK budget %lld, predicted %lld",
+		    (long long)d->seen[NT_EVIDENCE_QUICK],
+		    (long long)d->predicted[NT_EVIDENCE_QUICK]);
+	if (d->differs[NT_EVIDENCE_PROC_ATO])
+		add(buf, &used, "ato %lld ms (/proc/net/tcp), predicted %lld ms",
+		    (long long)d->seen[NT_EVIDENCE_PROC_ATO],
+		    (long long)d->predicted[NT_EVIDENCE_PROC_ATO]);
+	if (d->differs[NT_EVIDENCE_INFO_ATO])
+		add(buf, &used, "ato %lld ms (TCP_INFO), predicted %lld ms",
+		    (long long)d->seen[NT_EVIDENCE_INFO_ATO],
+		    (long long)d->predicted[NT_EVIDENCE_INFO_ATO]);
+	if (d->differs[NT_EVIDENCE_RCV_MSS])
+		add(buf, &used, "rcv_mss %lld, predicted %lld",
+		    (long long)d->seen[NT_EVIDENCE_RCV_MSS],
+		    (long long)d->predicted[NT_EVIDENCE_RCV_MSS]);
+	return buf->s;
 }

@@ -8,7 +8,6 @@
  * four, bar 8 bytes a round for exact round-trip percentiles.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +110,8 @@ static const struct nt_predict_round *predict_one(struct nt_record *run, unsigne
 		return NULL;
 	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
 		run->predict_misses++;
-	run->evidence_note[0] = '\0';
-	if (re &&
-	    nt_predict_check_evidence(p, re, run->evidence_note, sizeof(run->evidence_note)) > 0)
+	run->evidence_diff = (struct nt_predict_evidence_diff){ 0 };
+	if (re && nt_predict_check_evidence(p, re, &run->evidence_diff) > 0)
 		run->evidence_disagreements++;
 	return p;
 }
@@ -186,8 +184,7 @@ static int retire_one(struct nt_record *run, unsigned k, const struct nt_record_
 	if (ret < 0)
 		return ret;
 	if (!run->expect_failed &&
-	    !nt_expect_round(run->cfg.expect, &r, pred, run->expectation_reason,
-			     sizeof(run->expectation_reason)))
+	    !nt_expect_round(run->cfg.expect, &r, pred, &run->expectation_why))
 		run->expect_failed = true;
 	run->retired = k;
 	if (sink && sink->round) {
@@ -195,7 +192,7 @@ static int retire_one(struct nt_record *run, unsigned k, const struct nt_record_
 			.round = &r,
 			.evidence = re,
 			.predicted = pred,
-			.evidence_note = pred ? run->evidence_note : NULL,
+			.evidence_diff = pred ? &run->evidence_diff : NULL,
 			.ev = run->scratch,
 			.n = (size_t)n,
 		};
@@ -241,30 +238,29 @@ static unsigned rounds_run(const struct nt_record *run)
 
 static void check_expectation(struct nt_record *run)
 {
+	struct nt_expect_why *why = &run->expectation_why;
+
 	run->uncertain = run->counts.kernel_dropped > 0 || run->counts.if_dropped > 0;
 	run->expectation_met = !run->expect_failed;
 	if (run->expectation_met)
-		run->expectation_reason[0] = '\0';
+		*why = (struct nt_expect_why){ .miss = NT_EXPECT_MISS_NONE };
 	if (run->uncertain) {
-		uint64_t lost = run->counts.kernel_dropped + run->counts.if_dropped;
-
 		/* Lost frames can turn any verdict: never present it as certain. */
 		run->expectation_met = false;
-		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
-			 "the capture dropped %" PRIu64 " frame%s: verdicts are uncertain", lost,
-			 lost == 1 ? "" : "s");
+		*why = (struct nt_expect_why){
+			.miss = NT_EXPECT_MISS_CAPTURE_DROPS,
+			.frames = run->counts.kernel_dropped + run->counts.if_dropped,
+		};
 	} else if (run->counts.wire_dropped > 0) {
 		/* A frame the delay line lost was never delivered: TCP retransmits, times move. */
 		run->uncertain = true;
 		run->expectation_met = false;
-		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
-			 "the delay line dropped %" PRIu64 " frame%s: verdicts are uncertain",
-			 run->counts.wire_dropped, run->counts.wire_dropped == 1 ? "" : "s");
+		*why = (struct nt_expect_why){ .miss = NT_EXPECT_MISS_WIRE_DROPS,
+					       .frames = run->counts.wire_dropped };
 	}
 	if (run->interrupted) {
 		run->expectation_met = false;
-		snprintf(run->expectation_reason, sizeof(run->expectation_reason),
-			 "the run was interrupted");
+		*why = (struct nt_expect_why){ .miss = NT_EXPECT_MISS_INTERRUPTED };
 	}
 }
 

@@ -171,6 +171,7 @@ const char *nt_annot_run_summary(const struct nt_record *run, char *buf, size_t 
 	const struct nt_record_config *c = &run->cfg;
 	const struct nt_summary *s = &run->summary;
 	char verdicts[160], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
+	char reason[NT_LABEL_EXPECTATION_LEN];
 	size_t used = 0;
 
 	buf[0] = '\0';
@@ -186,7 +187,9 @@ const char *nt_annot_run_summary(const struct nt_record *run, char *buf, size_t 
 		    nt_fmt_ms_trunc(s->stall_max_ns, hi, sizeof(hi)));
 	add(buf, len, &used, "\nexpectation %s: %s%s%s", nt_expect_name(c->expect),
 	    run->expectation_met ? "met" : "not met", run->expectation_met ? "" : ": ",
-	    run->expectation_met ? "" : run->expectation_reason);
+	    run->expectation_met
+		    ? ""
+		    : nt_label_expectation(&run->expectation_why, reason, sizeof(reason)));
 	if (run->interrupted)
 		add(buf, len, &used, "\ninterrupted: the capture ends early");
 	add(buf, len, &used,

@@ -40,6 +40,7 @@ static void summary_table(FILE *out, const struct nt_record *runs, unsigned n_ru
 		const struct nt_record *run = &runs[i];
 		const struct nt_summary *s = &run->summary;
 		char v[128], p50[32], p90[32], p99[32], max[32];
+		char reason[NT_LABEL_EXPECTATION_LEN];
 
 		fputs("<tr><td><code>", out);
 		nt_escape_xml(out, run->cfg.variant);
@@ -57,7 +58,8 @@ static void summary_table(FILE *out, const struct nt_record *runs, unsigned n_ru
 			nt_expect_name(run->cfg.expect), run->expectation_met ? "met" : "NOT met");
 		if (!run->expectation_met) {
 			fputs(" (", out);
-			nt_escape_xml(out, run->expectation_reason);
+			nt_escape_xml(out, nt_label_expectation(&run->expectation_why, reason,
+								sizeof(reason)));
 			fputc(')', out);
 		}
 		fprintf(out, "%s</td></tr>\n", run->interrupted ? ", interrupted" : "");

@@ -28,6 +28,7 @@
 #include "nt/render/ladder.h"
 #include "nt/render/pick.h"
 #include "nt/render/run.h"
+#include "nt/render/table.h"
 
 /* Stalls listed per fix; the JSON has every one of them. */
 #define INCIDENT_STALLS_MAX 10
@@ -136,6 +137,102 @@ static const char *held_text(const struct nt_run_report *r, char *buf, size_t le
 	return buf;
 }
 
+/* The before/after table: one row a fix. */
+static const struct nt_table_col before_after_cols[] = {
+	{ "fix", false },
+	{ "stalls", true },
+	{ "held at", false },
+	{ "request → answer p50", true },
+	{ "p90", true },
+	{ "p99", true },
+	{ "packets per request", true },
+	{ "client", false },
+};
+
+static void before_after(FILE *out, const struct nt_run_report *runs, size_t n,
+			 enum nt_table_kind kind)
+{
+	struct nt_table t = NT_TABLE_OF(out, kind, before_after_cols);
+
+	nt_table_head(&t);
+	for (size_t i = 0; i < n; i++) {
+		const struct nt_runinfo *ri = runs[i].ri;
+		char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN], h[96], p[32];
+
+		nt_table_code(&t, ri->fix);
+		nt_table_cellf(&t, "%" PRIu64, runs[i].an->sum.stalls);
+		nt_table_cell(&t, held_text(&runs[i], h, sizeof(h)));
+		nt_table_cellf(&t, "%s ms", ms_or_dash(ri->turns.p50_ns, a, sizeof(a)));
+		nt_table_cellf(&t, "%s ms", ms_or_dash(ri->turns.p90_ns, b, sizeof(b)));
+		nt_table_cellf(&t, "%s ms", ms_or_dash(ri->turns.p99_ns, c, sizeof(c)));
+		nt_table_cell(&t, ppr_text(&runs[i], p, sizeof(p)));
+		nt_table_cell(&t, nt_run_proc_failed(&ri->client) || !ri->complete
+					  ? "failed or cut short"
+					  : "exit 0");
+	}
+	nt_table_end(&t);
+}
+
+/* The target's sockets as sampled: the first INCIDENT_SOCKETS_MAX of a fix. */
+static const struct nt_table_col sockets_cols[] = {
+	{ "connection", false },	   { "readings", true }, { "in ping-pong", true },
+	{ "quick-ACK budget left", true }, { "ato ms", false },
+};
+
+static void sockets_table(FILE *out, const struct nt_runinfo *ri, enum nt_table_kind kind)
+{
+	struct nt_table t = NT_TABLE_OF(out, kind, sockets_cols);
+
+	nt_table_head(&t);
+	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
+		const struct nt_sock_samples *s = &ri->socks[i];
+		char ep[NT_FMT_ENDPOINT_LEN], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
+
+		nt_table_cellf(
+			&t, "%s %s port %u",
+			nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep)),
+			kind == NT_TABLE_HTML ? "→" : "->", s->target_port);
+		nt_table_cellf(&t, "%u", s->samples);
+		nt_table_cellf(&t, "%u", s->pingpong);
+		nt_table_cellf(&t, "%u", s->quick);
+		nt_table_cellf(&t, "%s%s%s", nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)),
+			       s->ato_max_ns != s->ato_min_ns ? ".." : "",
+			       s->ato_max_ns != s->ato_min_ns
+				       ? nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi))
+				       : "");
+	}
+	nt_table_end(&t);
+}
+
+/* A fix's readings of the target's sockets: how many, how often, the table. */
+static void sockets(FILE *out, const struct nt_run_report *r, enum nt_table_kind kind)
+{
+	const struct nt_runinfo *ri = r->ri;
+	bool html = kind == NT_TABLE_HTML;
+	char p[NT_FMT_MS_LEN];
+
+	fputs(html ? "<p>" : "\n", out);
+	nt_table_code_span(out, kind, ri->fix);
+	fprintf(out, ": %" PRIu64 " reading%s, every %s ms while the client ran", ri->sample_reads,
+		nt_plural(ri->sample_reads), nt_fmt_ms_trunc(ri->sample_period_ns, p, sizeof(p)));
+	if (!ri->n_socks) {
+		fputs(html ? "; no established socket was read</p>\n"
+			   : "; no established socket was read.\n",
+		      out);
+		return;
+	}
+	fputs(html ? "</p>\n" : ".\n\n", out);
+	sockets_table(out, ri, kind);
+	if (strcmp(ri->fix, "quickack") != 0)
+		return;
+	fputs(html ? "<p>The route's " : "\nThe route's ", out);
+	nt_table_code_span(out, kind, "quickack 1");
+	fputs(" overrides ping-pong: tcp_in_quickack_mode() acknowledges at once for such a route "
+	      "whatever the socket's mode.",
+	      out);
+	fputs(html ? "</p>\n" : "\n", out);
+}
+
 /* The report's parts that have a heading of their own. */
 enum incident_part { PART_TABLE, PART_LATENCY, PART_STALLED, PART_SOCKETS, PART_COUNT };
 
@@ -147,37 +244,15 @@ struct incident_format {
 	int (*head)(FILE *out, const struct nt_run_report *runs, size_t n,
 		    const struct nt_run_report *before);
 	void (*section)(FILE *out, const char *title);
+	enum nt_table_kind kind;
 	const char *intro[PART_COUNT];
-	void (*table)(FILE *out, const struct nt_run_report *runs, size_t n);
 	int (*hidden)(FILE *out, const struct nt_run_report *r);
 	void (*latency)(FILE *out, const struct nt_run_report *r);
-	void (*stalled)(FILE *out, const struct nt_runinfo *ri, size_t max);
-	void (*sockets)(FILE *out, const struct nt_run_report *r);
 	int (*first_stall)(FILE *out, const struct nt_run_report *before, int worst);
 	void (*tail)(FILE *out, const struct nt_runinfo *ri);
 };
 
 /* ---- Markdown -------------------------------------------------------------------------- */
-
-static void md_table(FILE *out, const struct nt_run_report *runs, size_t n)
-{
-	fputs("| fix | stalls | held at | request → answer p50 | p90 | p99 | packets per request "
-	      "| client |\n|---|---:|---|---:|---:|---:|---:|---|\n",
-	      out);
-	for (size_t i = 0; i < n; i++) {
-		const struct nt_runinfo *ri = runs[i].ri;
-		char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN], h[96], p[32];
-
-		fprintf(out, "| `%s` | %" PRIu64 " | %s | %s ms | %s ms | %s ms | %s | %s |\n",
-			ri->fix, runs[i].an->sum.stalls, held_text(&runs[i], h, sizeof(h)),
-			ms_or_dash(ri->turns.p50_ns, a, sizeof(a)),
-			ms_or_dash(ri->turns.p90_ns, b, sizeof(b)),
-			ms_or_dash(ri->turns.p99_ns, c, sizeof(c)),
-			ppr_text(&runs[i], p, sizeof(p)),
-			nt_run_proc_failed(&ri->client) || !ri->complete ? "failed or cut short"
-									 : "exit 0");
-	}
-}
 
 static void md_latency(FILE *out, const struct nt_run_report *r)
 {
@@ -193,39 +268,6 @@ static void md_latency(FILE *out, const struct nt_run_report *r)
 	for (size_t b = 0; b < BUCKETS; b++)
 		fprintf(out, "%s%" PRIu64, b ? ", " : "", counts[b]);
 	fputs("]\n```\n", out);
-}
-
-static void md_sockets(FILE *out, const struct nt_run_report *r)
-{
-	const struct nt_runinfo *ri = r->ri;
-	char p[NT_FMT_MS_LEN];
-
-	fprintf(out, "\n`%s`: %" PRIu64 " reading%s, every %s ms while the client ran", ri->fix,
-		ri->sample_reads, nt_plural(ri->sample_reads),
-		nt_fmt_ms_trunc(ri->sample_period_ns, p, sizeof(p)));
-	if (!ri->n_socks) {
-		fputs("; no established socket was read.\n", out);
-		return;
-	}
-	fputs(".\n\n| connection | readings | in ping-pong | quick-ACK budget left | ato ms |\n"
-	      "|---|---:|---:|---:|---|\n",
-	      out);
-	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
-		const struct nt_sock_samples *s = &ri->socks[i];
-		char ep[NT_FMT_ENDPOINT_LEN], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
-
-		fprintf(out, "| %s -> port %u | %u | %u | %u | %s",
-			nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep, sizeof(ep)),
-			s->target_port, s->samples, s->pingpong, s->quick,
-			nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)));
-		if (s->ato_max_ns != s->ato_min_ns)
-			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
-		fputs(" |\n", out);
-	}
-	if (strcmp(ri->fix, "quickack") == 0)
-		fputs("\nThe route's `quickack 1` overrides ping-pong: tcp_in_quickack_mode() "
-		      "acknowledges at once for such a route whatever the socket's mode.\n",
-		      out);
 }
 
 static void md_reproduce(FILE *out, const struct nt_runinfo *ri)
@@ -287,11 +329,9 @@ static const struct incident_format markdown_format = {
 				 "receiver delays every ACK, `__tcp_ack_snd_check()`), quick-ACK budget "
 				 "left (`icsk_ack.quick`), and `ato`.\n",
 	},
-	.table = md_table,
+	.kind = NT_TABLE_MARKDOWN,
 	.hidden = md_hidden,
 	.latency = md_latency,
-	.stalled = nt_run_stalled_markdown,
-	.sockets = md_sockets,
 	.first_stall = md_first_stall,
 	.tail = md_reproduce,
 };
@@ -315,32 +355,6 @@ static const char page_css[] =
 static void html_text(FILE *out, const char *s)
 {
 	nt_escape_xml(out, s);
-}
-
-static void html_table(FILE *out, const struct nt_run_report *runs, size_t n)
-{
-	fputs("<table>\n<tr><th>fix</th><th>stalls</th><th>held at</th><th>request → answer "
-	      "p50</th><th>p90</th><th>p99</th><th>packets per request</th><th>client</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < n; i++) {
-		const struct nt_runinfo *ri = runs[i].ri;
-		char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN], c[NT_FMT_MS_LEN], h[96], p[32];
-
-		fputs("<tr><td><code>", out);
-		html_text(out, ri->fix);
-		fprintf(out,
-			"</code></td><td class=\"n\">%" PRIu64 "</td><td>%s</td><td class=\"n\">%s "
-			"ms</td><td class=\"n\">%s ms</td><td class=\"n\">%s ms</td><td "
-			"class=\"n\">%s</td><td>%s</td></tr>\n",
-			runs[i].an->sum.stalls, held_text(&runs[i], h, sizeof(h)),
-			ms_or_dash(ri->turns.p50_ns, a, sizeof(a)),
-			ms_or_dash(ri->turns.p90_ns, b, sizeof(b)),
-			ms_or_dash(ri->turns.p99_ns, c, sizeof(c)),
-			ppr_text(&runs[i], p, sizeof(p)),
-			nt_run_proc_failed(&ri->client) || !ri->complete ? "failed or cut short"
-									 : "exit 0");
-	}
-	fputs("</table>\n", out);
 }
 
 /* The distribution as bars on a 960 x 540 slide; 35-250 ms (a stall) in red. */
@@ -394,86 +408,70 @@ static void html_latency(FILE *out, const struct nt_run_report *r)
 		SLIDE_W / 2, SLIDE_H - 20);
 }
 
-static void html_sockets(FILE *out, const struct nt_run_report *r)
+/*
+ * struct sentence - a sentence the Markdown writes straight to its stream,
+ * written to memory first so that the page can escape it
+ * @f: the stream to write it to, between sentence_open() and sentence_close()
+ * @text: what was written (free() it)
+ * @len: its length
+ */
+struct sentence {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+
+static int sentence_open(struct sentence *s)
 {
-	const struct nt_runinfo *ri = r->ri;
-	char p[NT_FMT_MS_LEN];
+	s->text = NULL;
+	s->len = 0;
+	s->f = open_memstream(&s->text, &s->len);
+	return s->f ? 0 : -ENOMEM;
+}
 
-	fputs("<p><code>", out);
-	html_text(out, ri->fix);
-	fprintf(out, "</code>: %" PRIu64 " reading%s, every %s ms while the client ran%s</p>\n",
-		ri->sample_reads, nt_plural(ri->sample_reads),
-		nt_fmt_ms_trunc(ri->sample_period_ns, p, sizeof(p)),
-		ri->n_socks ? "" : "; no established socket was read");
-	if (!ri->n_socks)
-		return;
-	fputs("<table>\n<tr><th>connection</th><th>readings</th><th>in ping-pong</th><th>quick-ACK "
-	      "budget left</th><th>ato ms</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < ri->n_socks && i < INCIDENT_SOCKETS_MAX; i++) {
-		const struct nt_sock_samples *s = &ri->socks[i];
-		char ep[NT_FMT_ENDPOINT_LEN], lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
-
-		fputs("<tr><td>", out);
-		html_text(out, nt_fmt_endpoint(s->family, s->client_addr, s->client_port, ep,
-					       sizeof(ep)));
-		fprintf(out,
-			" → port %u</td><td class=\"n\">%u</td><td class=\"n\">%u</td><td "
-			"class=\"n\">%u</td><td>%s",
-			s->target_port, s->samples, s->pingpong, s->quick,
-			nt_fmt_ms_trunc(s->ato_min_ns, lo, sizeof(lo)));
-		if (s->ato_max_ns != s->ato_min_ns)
-			fprintf(out, "..%s", nt_fmt_ms_trunc(s->ato_max_ns, hi, sizeof(hi)));
-		fputs("</td></tr>\n", out);
+/* Return: 0 with @s->text set, or -ENOMEM (and nothing to free). */
+static int sentence_close(struct sentence *s)
+{
+	if (fclose(s->f) != 0) {
+		free(s->text);
+		s->text = NULL;
+		return -ENOMEM;
 	}
-	fputs("</table>\n", out);
-	if (strcmp(ri->fix, "quickack") == 0)
-		fputs("<p>The route's <code>quickack 1</code> overrides ping-pong: "
-		      "tcp_in_quickack_mode() acknowledges at once for such a route whatever the "
-		      "socket's mode.</p>\n",
-		      out);
+	return 0;
 }
 
 /* The hidden-stalls line as a paragraph, escaped. */
 static int html_hidden(FILE *out, const struct nt_run_report *r)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	struct sentence s;
 
-	if (!mem)
+	if (sentence_open(&s) < 0)
 		return -ENOMEM;
-	nt_run_hidden_stalls(mem, r, "", "", "");
-	if (fclose(mem) != 0) {
-		free(text);
+	nt_run_hidden_stalls(s.f, r, "", "", "");
+	if (sentence_close(&s) < 0)
 		return -ENOMEM;
-	}
-	if (len) {
+	if (s.len) {
 		fputs("<p><strong>", out);
-		html_text(out, text);
+		html_text(out, s.text);
 		fputs("</strong></p>\n", out);
 	}
-	free(text);
+	free(s.text);
 	return 0;
 }
 
 /* The summary paragraph: the sentence's code marks become <code> around escaped text. */
 static int html_summary(FILE *out, const struct nt_run_report *b)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	struct sentence s;
 
-	if (!mem)
+	if (sentence_open(&s) < 0)
 		return -ENOMEM;
-	summary_sentence(mem, b, "\x01", "\x02");
-	fprintf(mem, "; Linux %s", b->ri->kernel);
-	if (fclose(mem) != 0) {
-		free(text);
+	summary_sentence(s.f, b, "\x01", "\x02");
+	fprintf(s.f, "; Linux %s", b->ri->kernel);
+	if (sentence_close(&s) < 0)
 		return -ENOMEM;
-	}
 	fputs("<p class=\"summary\"><strong>Summary:</strong> ", out);
-	for (char *at = text; *at;) {
+	for (char *at = s.text; *at;) {
 		char *mark = at + strcspn(at, "\x01\x02");
 		char c = *mark;
 
@@ -485,7 +483,7 @@ static int html_summary(FILE *out, const struct nt_run_report *b)
 		at = mark + 1;
 	}
 	fputs(".</p>\n", out);
-	free(text);
+	free(s.text);
 	return 0;
 }
 
@@ -493,28 +491,23 @@ static int html_summary(FILE *out, const struct nt_run_report *b)
 static int html_conclusion(FILE *out, const struct nt_run_report *runs, size_t n,
 			   const struct nt_run_report *b)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
+	struct sentence s;
 
 	if (n < 2 && !b->an->sum.stalls)
 		return 0;
-	mem = open_memstream(&text, &len);
-	if (!mem)
+	if (sentence_open(&s) < 0)
 		return -ENOMEM;
 	if (n > 1)
-		nt_run_conclusion_text(mem, runs, n, "", "");
+		nt_run_conclusion_text(s.f, runs, n, "", "");
 	else
-		fputs(nt_hold_fix_advice(held_of(b)), mem);
-	if (fclose(mem) != 0) {
-		free(text);
+		fputs(nt_hold_fix_advice(held_of(b)), s.f);
+	if (sentence_close(&s) < 0)
 		return -ENOMEM;
-	}
 	fprintf(out, "<p class=\"conclusion\"><strong>%s</strong> ",
 		n > 1 ? "Conclusion:" : "Fix:");
-	html_text(out, text);
+	html_text(out, s.text);
 	fputs(".</p>\n", out);
-	free(text);
+	free(s.text);
 	return 0;
 }
 
@@ -577,11 +570,9 @@ static const struct incident_format html_format = {
 				 "ping-pong mode (the receiver delays every ACK, "
 				 "__tcp_ack_snd_check()), quick-ACK budget left, and ato.</p>\n",
 	},
-	.table = html_table,
+	.kind = NT_TABLE_HTML,
 	.hidden = html_hidden,
 	.latency = html_latency,
-	.stalled = nt_run_stalled_html,
-	.sockets = html_sockets,
 	.first_stall = html_first_stall,
 	.tail = html_tail,
 };
@@ -616,7 +607,7 @@ static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
 	if (f->head(out, runs, n, b) < 0)
 		return -ENOMEM;
 	part(out, f, PART_TABLE);
-	f->table(out, runs, n);
+	before_after(out, runs, n, f->kind);
 	part(out, f, PART_LATENCY);
 	for (size_t i = 0; i < n; i++)
 		if (f->hidden(out, &runs[i]) < 0)
@@ -625,10 +616,10 @@ static int incident_write(FILE *out, const struct nt_run_report *runs, size_t n,
 		f->latency(out, &runs[i]);
 	part(out, f, PART_STALLED);
 	for (size_t i = 0; i < n; i++)
-		f->stalled(out, runs[i].ri, INCIDENT_STALLS_MAX);
+		nt_run_stalled_list(out, runs[i].ri, INCIDENT_STALLS_MAX, f->kind);
 	part(out, f, PART_SOCKETS);
 	for (size_t i = 0; i < n; i++)
-		f->sockets(out, &runs[i]);
+		sockets(out, &runs[i], f->kind);
 	if (worst >= 0)
 		ret = f->first_stall(out, b, worst);
 	f->tail(out, b->ri);

@@ -12,7 +12,9 @@
 #include <sys/socket.h>
 
 #include "nt/model/tcp.h"
+#include "nt/model/predict_words.h"
 #include "nt/render/json.h"
+#include "nt/render/labels.h"
 #include "nt/render/why.h"
 #include "nt/render/render.h"
 #include "nt/unknown.h"
@@ -117,7 +119,9 @@ static void put_prediction(bool *oom, struct json_object *o, const struct nt_rou
 	nt_json_put(oom, o, "why", nt_json_why(oom, &p->verdict_why));
 	nt_json_put_why(oom, o, "uncertain", &p->uncertain);
 	nt_json_put_str(oom, o, "evidence_differs",
-			rv->evidence_note && rv->evidence_note[0] ? rv->evidence_note : NULL);
+			rv->evidence_diff && rv->evidence_diff->n
+				? NT_PREDICT_EVIDENCE_WORDS(rv->evidence_diff)
+				: NULL);
 	if (p->disturbed)
 		nt_json_put(oom, o, "disturbed", disturbed_json(oom, p));
 }
@@ -286,6 +290,7 @@ static struct json_object *summary_json(bool *oom, const struct nt_record *run)
 	struct json_object *o = json_object_new_object();
 	struct json_object *v = json_object_new_object();
 	struct json_object *exp = json_object_new_object();
+	char reason[NT_LABEL_EXPECTATION_LEN];
 
 	nt_json_put(oom, o, "rounds", json_object_new_int((int)s->rounds));
 	for (unsigned i = 0; i < NT_VERDICT_COUNT; i++)
@@ -319,7 +324,10 @@ static struct json_object *summary_json(bool *oom, const struct nt_record *run)
 	summary_evidence_json(oom, o, run);
 	nt_json_put(oom, exp, "expect", json_object_new_string(nt_expect_name(run->cfg.expect)));
 	nt_json_put(oom, exp, "met", json_object_new_boolean(run->expectation_met));
-	nt_json_put_str(oom, exp, "reason", run->expectation_met ? NULL : run->expectation_reason);
+	nt_json_put_str(oom, exp, "reason",
+			run->expectation_met ? NULL
+					     : nt_label_expectation(&run->expectation_why, reason,
+								    sizeof(reason)));
 	nt_json_put(oom, o, "expectation", exp);
 	if (run->predicting)
 		nt_json_put(oom, o, "model", model_json(oom, run));

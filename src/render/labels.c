@@ -251,3 +251,39 @@ const char *nt_label_table_full(const struct nt_analysis *an, char *buf, size_t 
 		 an->sum.evicted_full == 1 ? " was" : "s were");
 	return buf;
 }
+
+const char *nt_label_expectation(const struct nt_expect_why *why, char *buf, size_t len)
+{
+	const char *measured = nt_verdict_name(why->measured);
+	const char *wanted = nt_verdict_name(why->wanted);
+
+	switch (why->miss) {
+	case NT_EXPECT_MISS_NONE:
+		snprintf(buf, len, "%s", "");
+		break;
+	case NT_EXPECT_MISS_UNPREDICTED:
+		snprintf(buf, len, "round %u has no prediction to check", why->round);
+		break;
+	case NT_EXPECT_MISS_PREDICTED:
+		snprintf(buf, len, "round %u was %s, the model predicted %s (%s)", why->round,
+			 measured, wanted, nt_predict_rule_name(why->rule));
+		break;
+	case NT_EXPECT_MISS_FIRST:
+		snprintf(buf, len, "round 1 was %s, expected a fast first round (not stalled)",
+			 measured);
+		break;
+	case NT_EXPECT_MISS_VERDICT:
+		snprintf(buf, len, "round %u was %s, expected %s", why->round, measured, wanted);
+		break;
+	case NT_EXPECT_MISS_CAPTURE_DROPS:
+	case NT_EXPECT_MISS_WIRE_DROPS:
+		snprintf(buf, len, "the %s dropped %" PRIu64 " frame%s: verdicts are uncertain",
+			 why->miss == NT_EXPECT_MISS_CAPTURE_DROPS ? "capture" : "delay line",
+			 why->frames, why->frames == 1 ? "" : "s");
+		break;
+	case NT_EXPECT_MISS_INTERRUPTED:
+		snprintf(buf, len, "the run was interrupted");
+		break;
+	}
+	return buf;
+}

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 
+#include "nt/model/predict.h"
 #include "nt/model/predict_wasm.h"
 #include "nt/render/escape.h"
 #include "nt/render/lesson.h"
@@ -29,23 +30,49 @@ static void check(FILE *out, const char *knob, const char *label)
 		knob, label);
 }
 
+/*
+ * A choice among @n: the knob it sets and its label; each option's value is
+ * its index, written out when @valued (the write pattern, TCP_QUICKACK's
+ * schedule), else the option's own text is the value (HZ, the release).
+ */
+static void choice(FILE *out, const char *knob, const char *label, const char *const *options,
+		   size_t n, bool valued)
+{
+	fprintf(out, "<label class=\"nt-knob\">%s <select data-knob=\"%s\">", label, knob);
+	for (size_t i = 0; i < n; i++)
+		if (valued)
+			fprintf(out, "<option value=\"%zu\">%s</option>", i, options[i]);
+		else
+			fprintf(out, "<option>%s</option>", options[i]);
+	fputs("</select></label>\n", out);
+}
+
+#define CHOICE(out, knob, label, options, valued) \
+	choice(out, knob, label, options, sizeof(options) / sizeof(options[0]), valued)
+
+/* The values are the model's own (enum nt_predict_pattern, enum nt_predict_quickack). */
+static const char *const patterns[NT_PREDICT_PATTERN_COUNT] = {
+	[NT_PREDICT_TWO_WRITES] = "write; write; read", [NT_PREDICT_ONE_WRITE] = "one write",
+	[NT_PREDICT_WRITEV] = "writev(header, body)",	[NT_PREDICT_CORK] = "TCP_CORK around both",
+	[NT_PREDICT_MSG_MORE] = "send(MSG_MORE); send",
+};
+static const char *const quickacks[] = {
+	[NT_PREDICT_QUICKACK_NEVER] = "never",
+	[NT_PREDICT_QUICKACK_ONCE] = "once, after accept()",
+	[NT_PREDICT_QUICKACK_REARM] = "before every read",
+};
+static const char *const hzs[] = { "100", "250", "300", "1000" };
+static const char *const releases[] = { "4.19", "5.4", "5.10", "5.15", "6.1",
+					"6.6",	"6.7", "6.11", "6.12", "6.18" };
+
 static void knob_controls(FILE *out)
 {
 	fputs("<div class=\"nt-knobs\" id=\"nt-knobs\">\n", out);
 	number(out, "header_bytes", "header", "B", 1, 1, 65536, 1);
 	number(out, "body_bytes", "body", "B", 1, 1, 1048576, 1);
-	fputs("<label class=\"nt-knob\">write pattern <select data-knob=\"pattern\">"
-	      "<option value=\"0\">write; write; read</option>"
-	      "<option value=\"1\">one write</option>"
-	      "<option value=\"2\">writev(header, body)</option>"
-	      "<option value=\"3\">TCP_CORK around both</option>"
-	      "<option value=\"4\">send(MSG_MORE); send</option></select></label>\n",
-	      out);
+	CHOICE(out, "pattern", "write pattern", patterns, true);
 	check(out, "client_nodelay", "client TCP_NODELAY");
-	fputs("<label class=\"nt-knob\">server TCP_QUICKACK <select data-knob=\"server_quickack\">"
-	      "<option value=\"0\">never</option><option value=\"1\">once, after accept()</option>"
-	      "<option value=\"2\">before every read</option></select></label>\n",
-	      out);
+	CHOICE(out, "server_quickack", "server TCP_QUICKACK", quickacks, true);
 	check(out, "route_quickack", "route quickack 1");
 	check(out, "server_nodelay", "server TCP_NODELAY");
 	check(out, "client_autocork", "client autocorking");
@@ -54,14 +81,8 @@ static void knob_controls(FILE *out)
 	number(out, "write_gap_ns", "write gap", "ms", 1e6, 0, 10000, 1);
 	number(out, "pause_ns", "pause", "ms", 1e6, 0, 10000, 1);
 	number(out, "rtt_ns", "RTT", "ms", 1e6, 0, 1000, 0.1);
-	fputs("<label class=\"nt-knob\">HZ <select data-knob=\"hz\"><option>100</option>"
-	      "<option>250</option><option>300</option><option>1000</option></select></label>\n"
-	      "<label class=\"nt-knob\">kernel <select data-knob=\"kernel\">"
-	      "<option>4.19</option><option>5.4</option><option>5.10</option>"
-	      "<option>5.15</option><option>6.1</option><option>6.6</option>"
-	      "<option>6.7</option><option>6.11</option><option>6.12</option>"
-	      "<option>6.18</option></select></label>\n",
-	      out);
+	CHOICE(out, "hz", "HZ", hzs, false);
+	CHOICE(out, "kernel", "kernel", releases, false);
 	number(out, "rounds", "rounds", "", 1, 1, NT_PREDICT_PAGE_ROUNDS_MAX, 1);
 	fputs("<button type=\"button\" id=\"nt-model-reset\">back to the recorded knobs</button>\n"
 	      "</div>\n",

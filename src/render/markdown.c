@@ -58,6 +58,7 @@ static void summary_line(FILE *out, const struct nt_record *run)
 {
 	const struct nt_summary *s = &run->summary;
 	char v[128], p50[32], p90[32], p99[32], max[32];
+	char reason[NT_LABEL_EXPECTATION_LEN];
 
 	fprintf(out,
 		"\n%u rounds: %s; round trip p50 %s, p90 %s, p99 %s, max %s. Expectation (%s): %s",
@@ -68,7 +69,8 @@ static void summary_line(FILE *out, const struct nt_record *run)
 		nt_fmt_ms(s->rtt_max_ns, max, sizeof(max)), nt_expect_name(run->cfg.expect),
 		run->expectation_met ? "**met**" : "**NOT met**: ");
 	if (!run->expectation_met)
-		nt_escape_md_cell(out, run->expectation_reason);
+		nt_escape_md_cell(
+			out, nt_label_expectation(&run->expectation_why, reason, sizeof(reason)));
 	fputs(".\n", out);
 }
 

@@ -15,6 +15,7 @@
 #include "nt/render/json.h"
 #include "nt/render/labels.h"
 #include "nt/render/run.h"
+#include "nt/render/table.h"
 
 void nt_run_stalled_view(const struct nt_runinfo *ri, size_t i, struct nt_run_stalled_view *v)
 {
@@ -136,67 +137,58 @@ static const char *list_heading(const struct nt_runinfo *ri, size_t max)
 	return ri->n_stalled > max ? ", the first ten:" : ":";
 }
 
-void nt_run_stalled_markdown(FILE *out, const struct nt_runinfo *ri, size_t max)
+/* The list of one fix's stalls: the first @max. */
+static const struct nt_table_col list_cols[] = {
+	{ "#", true },
+	{ "request", true },
+	{ "started (ms into the capture)", true },
+	{ "request → answer", true },
+	{ "held at", false },
+	{ "ACK after", true },
+	{ "time lost", true },
+};
+
+static void list_table(FILE *out, const struct nt_runinfo *ri, size_t max, enum nt_table_kind kind)
 {
-	if (!ri->n_stalled) {
-		fprintf(out, "\n`%s`: no stall.\n", ri->fix);
-		return;
-	}
-	fprintf(out, "\n`%s`: %" PRIu64 " stall%s%s\n", ri->fix, total(ri), nt_plural(total(ri)),
-		list_heading(ri, max));
-	fputs("\n| # | request | started (ms into the capture) | request → answer | held at "
-	      "| ACK after | time lost |\n|---:|---:|---:|---:|---|---:|---:|\n",
-	      out);
+	struct nt_table t = NT_TABLE_OF(out, kind, list_cols);
+
+	nt_table_head(&t);
 	for (size_t i = 0; i < shown(ri, max); i++) {
 		struct nt_run_stalled_view v;
 		char r[24], at[NT_FMT_MS_LEN], ans[NT_FMT_MS_LEN + 3], ack[NT_FMT_MS_LEN],
 			lost[NT_FMT_MS_LEN];
 
 		nt_run_stalled_view(ri, i, &v);
-		fprintf(out, "| %zu | %s | %s | %s | %s (%" PRIu32 " B) | %s ms (%s) | %s ms |\n",
-			i + 1, request_name(v.s, r, sizeof(r)),
-			ms_or_unknown(v.request_at_ns, at, sizeof(at)),
-			ms_cell(v.answer_ns, ans, sizeof(ans)),
-			v.s->held_by_client ? "client" : "target", v.s->held_len,
-			nt_fmt_ms_trunc(v.s->ack_delay_ns, ack, sizeof(ack)),
-			nt_delack_name((enum nt_delack_class)v.s->delack),
-			nt_fmt_ms_trunc(v.s->stall_ns, lost, sizeof(lost)));
+		nt_table_cellf(&t, "%zu", i + 1);
+		nt_table_cell(&t, request_name(v.s, r, sizeof(r)));
+		nt_table_cell(&t, ms_or_unknown(v.request_at_ns, at, sizeof(at)));
+		nt_table_cell(&t, ms_cell(v.answer_ns, ans, sizeof(ans)));
+		nt_table_cellf(&t, "%s (%" PRIu32 " B)", v.s->held_by_client ? "client" : "target",
+			       v.s->held_len);
+		nt_table_cellf(&t, "%s ms (%s)",
+			       nt_fmt_ms_trunc(v.s->ack_delay_ns, ack, sizeof(ack)),
+			       nt_delack_name((enum nt_delack_class)v.s->delack));
+		nt_table_cellf(&t, "%s ms", nt_fmt_ms_trunc(v.s->stall_ns, lost, sizeof(lost)));
 	}
+	nt_table_end(&t);
 }
 
-void nt_run_stalled_html(FILE *out, const struct nt_runinfo *ri, size_t max)
+void nt_run_stalled_list(FILE *out, const struct nt_runinfo *ri, size_t max,
+			 enum nt_table_kind kind)
 {
-	fputs("<p><code>", out);
-	nt_escape_xml(out, ri->fix);
-	if (!ri->n_stalled) {
-		fputs("</code>: no stall.</p>\n", out);
-		return;
-	}
-	fprintf(out, "</code>: %" PRIu64 " stall%s%s</p>\n", total(ri), nt_plural(total(ri)),
-		list_heading(ri, max));
-	if (!ri->n_stalled)
-		return;
-	fputs("<table>\n<tr><th>#</th><th>request</th><th>started (ms into the capture)</th>"
-	      "<th>request → answer</th><th>held at</th><th>ACK after</th><th>time lost</th>"
-	      "</tr>\n",
-	      out);
-	for (size_t i = 0; i < shown(ri, max); i++) {
-		struct nt_run_stalled_view v;
-		char r[24], at[NT_FMT_MS_LEN], ans[NT_FMT_MS_LEN + 3], ack[NT_FMT_MS_LEN],
-			lost[NT_FMT_MS_LEN];
+	bool html = kind == NT_TABLE_HTML;
 
-		nt_run_stalled_view(ri, i, &v);
-		fprintf(out,
-			"<tr><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-			"<td class=\"n\">%s</td><td>%s (%" PRIu32 " B)</td><td class=\"n\">%s ms "
-			"(%s)</td><td class=\"n\">%s ms</td></tr>\n",
-			i + 1, request_name(v.s, r, sizeof(r)),
-			ms_or_unknown(v.request_at_ns, at, sizeof(at)),
-			ms_cell(v.answer_ns, ans, sizeof(ans)),
-			v.s->held_by_client ? "client" : "target", v.s->held_len,
-			nt_fmt_ms_trunc(v.s->ack_delay_ns, ack, sizeof(ack)),
-			nt_delack_name((enum nt_delack_class)v.s->delack),
-			nt_fmt_ms_trunc(v.s->stall_ns, lost, sizeof(lost)));
+	fputs(html ? "<p><code>" : "\n`", out);
+	if (html)
+		nt_escape_xml(out, ri->fix);
+	else
+		fputs(ri->fix, out);
+	fputs(html ? "</code>: " : "`: ", out);
+	if (!ri->n_stalled) {
+		fputs(html ? "no stall.</p>\n" : "no stall.\n", out);
+		return;
 	}
-	fputs("</table>\n", out);
+	fprintf(out, "%" PRIu64 " stall%s%s%s", total(ri), nt_plural(total(ri)),
+		list_heading(ri, max), html ? "</p>\n" : "\n\n");
+	list_table(out, ri, max, kind);
 }

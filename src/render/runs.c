@@ -271,25 +271,24 @@ static void row_cells(const struct nt_run_report *run, const struct nt_conclusio
 }
 
 /*
- * What follows the table in text and Markdown: the stalls a healthy median
- * hides, why each fix did or could not help, and the conclusion.
+ * What follows the text's table: the stalls a healthy median hides, why
+ * each fix did or could not help, and the conclusion. (Markdown and HTML
+ * write the incident report instead, src/render/incident.c.)
  */
 static void comparison_tail(FILE *out, const struct nt_run_report *runs, size_t n,
-			    const struct nt_conclusion_row *rows, const struct nt_conclusion *c,
-			    const char *bullet, const char *code_open, const char *code_close,
-			    const char *conclusion)
+			    const struct nt_conclusion_row *rows, const struct nt_conclusion *c)
 {
 	fputs("\n", out);
 	for (size_t i = 0; i < n; i++)
-		nt_run_hidden_stalls(out, &runs[i], bullet, code_open, code_close);
+		nt_run_hidden_stalls(out, &runs[i], "  ", "", "");
 	for (size_t i = 0; i < n; i++) {
 		if (i == c->before)
 			continue;
-		fprintf(out, "%s%s%s%s: %s\n", bullet, code_open, rows[i].fix, code_close,
+		fprintf(out, "  %s: %s\n", rows[i].fix,
 			nt_conclusion_why(rows[i].fix, c->held, rows[i].ok && !rows[i].stalls));
 	}
-	fprintf(out, "\n%s", conclusion);
-	nt_run_conclusion_text(out, runs, n, code_open, code_close);
+	fputs("\nconclusion: ", out);
+	nt_run_conclusion_text(out, runs, n, "", "");
 	fputs("\n", out);
 }
 
@@ -335,33 +334,7 @@ static void comparison_text(FILE *out, const struct nt_run_report *runs, size_t 
 	      "the client "
 	      "(a hold at the target waits on the client's)\n",
 	      out);
-	comparison_tail(out, runs, n, rows, &c, "  ", "", "", "conclusion: ");
-}
-
-static void comparison_markdown(FILE *out, const struct nt_run_report *runs, size_t n)
-{
-	struct nt_conclusion_row rows[ROWS_MAX];
-	struct nt_conclusion c;
-
-	n = rows_of(runs, n, rows, &c);
-	fprintf(out, "## Comparison: %zu fixes, each in its own lab\n\n", n);
-	fputs("| fix | client | stalls | held | lost ms | exchanges | p50 ms | p90 ms | p99 ms | "
-	      "packets | packets per request | delayed ACKs (target/client) | complete |\n"
-	      "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-	      out);
-	for (size_t i = 0; i < n; i++) {
-		const struct nt_runinfo *ri = runs[i].ri;
-		struct row_cells rc;
-
-		row_cells(&runs[i], &rows[i], &rc);
-		fprintf(out,
-			"| `%s` | %s | %" PRIu64 " | %s | %s | %" PRIu64
-			" | %s | %s | %s | %" PRIu64 " | %s | %s | %s |\n",
-			ri->fix, rc.exit, runs[i].an->sum.stalls, rc.held, rc.lost, ri->turns.n,
-			rc.p50, rc.p90, rc.p99, runs[i].an->sum.packets, rc.ppr, rc.dl,
-			rc.complete ? "yes" : "no");
-	}
-	comparison_tail(out, runs, n, rows, &c, "- ", "`", "`", "**Conclusion:** ");
+	comparison_tail(out, runs, n, rows, &c);
 }
 
 static const char *const side_keys[] = {
@@ -586,9 +559,6 @@ int nt_render_run_reports(FILE *out, const char *format, const struct nt_run_rep
 		return ret;
 	if (fmt->records)
 		return comparison_jsonl(out, runs, n);
-	if (strcmp(format, "markdown") == 0)
-		comparison_markdown(out, runs, n);
-	else
-		comparison_text(out, runs, n);
+	comparison_text(out, runs, n);
 	return ferror(out) ? -EIO : 0;
 }

@@ -157,9 +157,9 @@ static void print_prediction(FILE *out, const struct nt_round_view *rv, bool exp
 			nt_why_verdicts(p, verdicts, sizeof(verdicts)),
 			nt_predict_words(&p->uncertain, &words),
 			nt_predict_rule_name(p->uncertain.rule));
-	if (rv->evidence_note && rv->evidence_note[0])
+	if (rv->evidence_diff && rv->evidence_diff->n)
 		fprintf(out, "  %sthe kernel's state differs from the model's: %s%s\n", st->yellow,
-			rv->evidence_note, st->reset);
+			nt_predict_evidence_words(rv->evidence_diff, &words), st->reset);
 }
 
 static void print_round(FILE *out, const struct nt_round_view *rv, bool explain,
@@ -425,6 +425,7 @@ static void print_summary(FILE *out, const struct nt_record *run, const struct s
 {
 	const struct nt_summary *s = &run->summary;
 	char p50[NT_FMT_MS_LEN], p90[NT_FMT_MS_LEN], p99[NT_FMT_MS_LEN], max[NT_FMT_MS_LEN];
+	char reason[NT_LABEL_EXPECTATION_LEN];
 	const char *why, *delayed, *fix;
 
 	fprintf(out, "\n%ssummary%s\n  %u rounds: ", st->bold, st->reset, s->rounds);
@@ -487,7 +488,9 @@ static void print_summary(FILE *out, const struct nt_record *run, const struct s
 		run->expectation_met ? st->green : st->red,
 		run->expectation_met ? "met" : "NOT met", st->reset,
 		run->expectation_met ? "" : ": ",
-		run->expectation_met ? "" : run->expectation_reason);
+		run->expectation_met
+			? ""
+			: nt_label_expectation(&run->expectation_why, reason, sizeof(reason)));
 }
 
 /* Digits of the largest round number, so the columns hold up to round 1000000. */
@@ -606,6 +609,7 @@ static void print_table(FILE *out, const struct nt_record *runs, unsigned n, con
 {
 	const struct nt_record_config *c = &runs[0].cfg;
 	struct nt_predict_words words;
+	char reason[NT_LABEL_EXPECTATION_LEN];
 
 	fprintf(out, "%snagle-trace%s: %u variants, each in its own lab, Linux %s\n", st->bold,
 		st->reset, n, c->kernel);
@@ -641,7 +645,8 @@ static void print_table(FILE *out, const struct nt_record *runs, unsigned n, con
 			r->expectation_met ? st->green : st->red,
 			r->expectation_met ? "met" : "NOT met", st->reset);
 		if (!r->expectation_met)
-			fprintf(out, "%15s   %s\n", "", r->expectation_reason);
+			fprintf(out, "%15s   %s\n", "",
+				nt_label_expectation(&r->expectation_why, reason, sizeof(reason)));
 	}
 	fprintf(out, "\n  segs: the client's data segments per request; expect: %s\n",
 		nt_expect_name(c->expect));

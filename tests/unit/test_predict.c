@@ -785,7 +785,8 @@ static void test_check_evidence(void **state)
 	struct nt_predict_knobs k = knobs();
 	struct nt_round_evidence e;
 	struct run *run;
-	char why[256];
+	struct nt_predict_evidence_diff d;
+	struct nt_predict_words why;
 
 	(void)state;
 	k.rounds = 2;
@@ -796,12 +797,18 @@ static void test_check_evidence(void **state)
 	e.target_proc_ato_ms = 40;
 	e.target_ato_us = 40000;
 	e.target_rcv_mss = 536;
-	assert_int_equal(nt_predict_check_evidence(round_of(run, 2), &e, why, sizeof(why)), 0);
+	assert_int_equal(nt_predict_check_evidence(round_of(run, 2), &e, &d), 0);
+	assert_string_equal(nt_predict_evidence_words(&d, &why), "");
 	e.target_pingpong = 0;
 	e.target_quick = 12;
-	assert_int_equal(nt_predict_check_evidence(round_of(run, 2), &e, why, sizeof(why)), 2);
-	assert_non_null(strstr(why, "ping-pong off"));
-	assert_non_null(strstr(why, "quick-ACK budget 12"));
+	assert_int_equal(nt_predict_check_evidence(round_of(run, 2), &e, &d), 2);
+	assert_true(d.differs[NT_EVIDENCE_PINGPONG] && d.differs[NT_EVIDENCE_QUICK]);
+	assert_int_equal(d.seen[NT_EVIDENCE_PINGPONG], 0);
+	assert_int_equal(d.predicted[NT_EVIDENCE_PINGPONG], 1);
+	assert_int_equal(d.seen[NT_EVIDENCE_QUICK], 12);
+	assert_int_equal(d.predicted[NT_EVIDENCE_QUICK], 14);
+	assert_string_equal(nt_predict_evidence_words(&d, &why),
+			    "ping-pong off, predicted on; quick-ACK budget 12, predicted 14");
 	free(run);
 }
 

@@ -38,6 +38,7 @@
 #include "nt/model/stats.h"
 #include "nt/model/tcp.h"
 #include "nt/model/verdict.h"
+#include "nt/render/labels.h"
 #include "nt/unknown.h"
 
 #define US	  1000LL
@@ -238,14 +239,28 @@ static int summarize(const struct nt_round *r, unsigned n, struct nt_summary *ou
 	return ret;
 }
 
-/* The expectation as a run checks it, round by round; the first failure's reason. */
+/* The expectation as a run checks it, round by round; the first failure's reason, worded. */
 static bool expect_all(enum nt_expect e, const struct nt_round *r, unsigned n, char *reason,
 		       size_t len)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (!nt_expect_round(e, &r[i], NULL, reason, len))
+	struct nt_expect_why why;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!nt_expect_round(e, &r[i], NULL, &why)) {
+			nt_label_expectation(&why, reason, len);
 			return false;
+		}
+		assert_int_equal(why.miss, NT_EXPECT_MISS_NONE);
+	}
 	return true;
+}
+
+/* A run's expectation_why as the reports word it. */
+static const char *reason_of(const struct nt_record *run)
+{
+	static char buf[NT_LABEL_EXPECTATION_LEN];
+
+	return nt_label_expectation(&run->expectation_why, buf, sizeof(buf));
 }
 
 static void assert_event(const struct nt_timeline *tl, size_t i, enum nt_role role, int round)
@@ -955,7 +970,7 @@ static void test_expect_any(void **state)
 	check(NT_EXPECT_ANY, (enum nt_verdict[]){ I }, 1, NULL);
 }
 
-/* what this checks: the reason is cut to the buffer given, NUL-terminated */
+/* what this checks: the worded reason is cut to the buffer given, NUL-terminated */
 static void test_expect_reason_truncated(void **state)
 {
 	struct nt_round r[2];
@@ -991,21 +1006,29 @@ static void test_expect_auto(void **state)
 	struct nt_predict_round held =
 		predicted(NT_PREDICT_VERDICT_BIT(H), H, NT_RULE_VERDICT_PROMPT_ACK);
 	struct nt_round r[1];
+	struct nt_expect_why why;
 	char buf[128] = "";
 
 	(void)state;
 	set_verdicts(r, 1, (enum nt_verdict[]){ S });
-	assert_true(nt_expect_round(NT_EXPECT_AUTO, &r[0], &stall, buf, sizeof(buf)));
-	assert_true(nt_expect_round(NT_EXPECT_AUTO, &r[0], &either, buf, sizeof(buf)));
+	assert_true(nt_expect_round(NT_EXPECT_AUTO, &r[0], &stall, &why));
+	assert_true(nt_expect_round(NT_EXPECT_AUTO, &r[0], &either, &why));
 	/* round 1 is checked too: the model knows the quick-ACK budget */
-	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[0], &held, buf, sizeof(buf)));
-	assert_string_equal(buf,
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[0], &held, &why));
+	assert_int_equal(why.miss, NT_EXPECT_MISS_PREDICTED);
+	assert_int_equal(why.round, 1);
+	assert_int_equal(why.measured, S);
+	assert_int_equal(why.wanted, H);
+	assert_int_equal(why.rule, NT_RULE_VERDICT_PROMPT_ACK);
+	assert_string_equal(nt_label_expectation(&why, buf, sizeof(buf)),
 			    "round 1 was stalled, the model predicted held (verdict_prompt_ack)");
 	/* no prediction: nothing was checked, which is not a pass */
-	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[0], NULL, buf, sizeof(buf)));
-	assert_string_equal(buf, "round 1 has no prediction to check");
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[0], NULL, &why));
+	assert_int_equal(why.miss, NT_EXPECT_MISS_UNPREDICTED);
+	assert_string_equal(nt_label_expectation(&why, buf, sizeof(buf)),
+			    "round 1 has no prediction to check");
 	/* the named expectations ignore a prediction */
-	assert_true(nt_expect_round(NT_EXPECT_ANY, &r[0], &held, buf, sizeof(buf)));
+	assert_true(nt_expect_round(NT_EXPECT_ANY, &r[0], &held, &why));
 }
 
 /* what this checks: expectation names parse and print, unknown ones are -EINVAL */
@@ -1065,7 +1088,7 @@ static void test_run_finish_met(void **state)
 	assert_int_equal(run->summary.stalls[0].round, 2);
 	assert_false(run->uncertain);
 	assert_true(run->expectation_met);
-	assert_string_equal(run->expectation_reason, "");
+	assert_string_equal(reason_of(run), "");
 	/* the events were handed over and freed: nothing of the run's length is kept */
 	assert_int_equal(run->tl.n, 0);
 	assert_null(run->tl.ev);
@@ -1153,7 +1176,7 @@ static void test_run_finish_not_met(void **state)
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_false(run->uncertain);
 	assert_false(run->expectation_met);
-	assert_string_equal(run->expectation_reason, "round 2 was stalled, expected held");
+	assert_string_equal(reason_of(run), "round 2 was stalled, expected held");
 }
 
 /* what this checks: kernel drops make the run uncertain and the expectation not met */
@@ -1166,8 +1189,7 @@ static void test_run_finish_kernel_dropped(void **state)
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
-	assert_string_equal(run->expectation_reason,
-			    "the capture dropped 3 frames: verdicts are uncertain");
+	assert_string_equal(reason_of(run), "the capture dropped 3 frames: verdicts are uncertain");
 	/* the verdicts themselves are still reported */
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 3);
 }
@@ -1183,8 +1205,7 @@ static void test_run_finish_if_dropped(void **state)
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
-	assert_string_equal(run->expectation_reason,
-			    "the capture dropped 5 frames: verdicts are uncertain");
+	assert_string_equal(reason_of(run), "the capture dropped 5 frames: verdicts are uncertain");
 }
 
 /* what this checks: with drops the uncertainty is the reason, even when the expectation failed */
@@ -1197,8 +1218,7 @@ static void test_run_finish_failed_and_dropped(void **state)
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
-	assert_string_equal(run->expectation_reason,
-			    "the capture dropped 1 frame: verdicts are uncertain");
+	assert_string_equal(reason_of(run), "the capture dropped 1 frame: verdicts are uncertain");
 }
 
 /* what this checks: an interrupted run never meets its expectation, and says so last */
@@ -1212,7 +1232,7 @@ static void test_run_finish_interrupted(void **state)
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_true(run->uncertain);
 	assert_false(run->expectation_met);
-	assert_string_equal(run->expectation_reason, "the run was interrupted");
+	assert_string_equal(reason_of(run), "the run was interrupted");
 	assert_int_equal(run->summary.rounds, 4);
 }
 
@@ -1236,7 +1256,7 @@ static void test_run_finish_interrupted_partial(void **state)
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 1);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_INCOMPLETE], 0);
 	assert_false(run->expectation_met);
-	assert_string_equal(run->expectation_reason, "the run was interrupted");
+	assert_string_equal(reason_of(run), "the run was interrupted");
 }
 
 /* what this checks: nt_record_fini() on a zeroed run is safe, twice */

@@ -39,6 +39,26 @@ struct nt_frame {
 };
 
 /**
+ * nt_frame_read() - a frame as libpcap hands it over, the file's or the live
+ * capture's: no lateness, since only a pcapng frame of our own -w can carry
+ * the delay line's note (the pcapng reader sets it after)
+ * @frame: filled (but @t_ns, which each reader checks its own way)
+ * @data: the captured bytes
+ * @caplen: bytes captured
+ * @wirelen: bytes on the wire
+ * @linktype: the frame's link type
+ */
+static inline void nt_frame_read(struct nt_frame *frame, const uint8_t *data, uint32_t caplen,
+				 uint32_t wirelen, int linktype)
+{
+	frame->data = data;
+	frame->caplen = caplen;
+	frame->wirelen = wirelen;
+	frame->linktype = linktype;
+	frame->late_ns = 0;
+}
+
+/**
  * struct nt_capture_stats - the back end's own counters
  * @received: frames the kernel passed the filter and queued for us
  * @dropped: frames the kernel dropped for lack of buffer space

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "nt/err.h"
+#include "nt/render/format.h"
 
 enum nt_cmd_action {
 	NT_CMD_RUN = 0,
@@ -116,6 +117,25 @@ int nt_cmd_fail(int code, const struct nt_err *err);
  * Return: the exit status.
  */
 int nt_cmd_open_fail(const struct nt_err *err);
+
+/**
+ * nt_cmd_usage_format() - the help's --format line for a command that writes
+ * an analysis (analyze, run): @kind's formats, then @note
+ * @out: the stream
+ * @kind: the formats
+ * @note: the lines after the names, each indented to the help's column
+ */
+void nt_cmd_usage_format(FILE *out, enum nt_format_kind kind, const char *note);
+
+/**
+ * nt_cmd_check_format() - --format names one of @kind's formats
+ * @format: what was given
+ * @kind: the formats
+ * @err: on refusal, one line naming them
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nt_cmd_check_format(const char *format, enum nt_format_kind kind, struct nt_err *err);
 
 /**
  * nt_cmd_usage_error() - a usage error's line, then where the help is

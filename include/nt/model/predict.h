@@ -746,20 +746,48 @@ bool nt_predict_accepts(const struct nt_predict_round *r, enum nt_verdict v);
  */
 void nt_predict_fix(const struct nt_predict_knobs *k, struct nt_predict_why *out);
 
+/*
+ * The target state nt_predict_check_evidence() holds against the model's:
+ * ping-pong (on 1, off 0), the quick-ACK budget, ato as /proc/net/tcp shows
+ * it (ms, in tens) and as TCP_INFO does (ms), rcv_mss.
+ */
+enum nt_evidence_field {
+	NT_EVIDENCE_PINGPONG,
+	NT_EVIDENCE_QUICK,
+	NT_EVIDENCE_PROC_ATO,
+	NT_EVIDENCE_INFO_ATO,
+	NT_EVIDENCE_RCV_MSS,
+	NT_EVIDENCE_FIELDS,
+};
+
+/**
+ * struct nt_predict_evidence_diff - where the kernel's sampled state differs
+ * from the model's (worded by nt_predict_evidence_words())
+ * @n: how many fields differ (0: consistent)
+ * @differs: per enum nt_evidence_field, the field differs
+ * @seen: what the kernel showed, where it differs
+ * @predicted: what the model predicted, likewise
+ */
+struct nt_predict_evidence_diff {
+	unsigned n;
+	bool differs[NT_EVIDENCE_FIELDS];
+	int64_t seen[NT_EVIDENCE_FIELDS];
+	int64_t predicted[NT_EVIDENCE_FIELDS];
+};
+
 /**
  * nt_predict_check_evidence() - compare the predicted target state with what
  * the kernel showed in a live round
  * @r: the predicted round
  * @e: the round's evidence (unknown fields are -1 and are skipped)
- * @why: on disagreement, one line naming each field that differs
- * @len: size of @why
+ * @d: filled: each field that differs, with both values
  *
  * Compares the state at the header (ping-pong, quick-ACK budget, ato, as
  * TCP_INFO and /proc/net/tcp show them) only where the model is certain.
  *
- * Return: how many fields disagree (0: consistent).
+ * Return: how many fields disagree (0: consistent), @d->n.
  */
 int nt_predict_check_evidence(const struct nt_predict_round *r, const struct nt_round_evidence *e,
-			      char *why, size_t len);
+			      struct nt_predict_evidence_diff *d);
 
 #endif

@@ -29,7 +29,20 @@ struct nt_predict_words {
  */
 const char *nt_predict_words(const struct nt_predict_why *w, struct nt_predict_words *buf);
 
+/**
+ * nt_predict_evidence_words() - where the kernel's state differs from the
+ * model's, one line: "ping-pong on, predicted off; rcv_mss 536, predicted 1448"
+ * @d: the differences (nt_predict_check_evidence())
+ * @buf: filled; "" when there are none
+ *
+ * Return: @buf->s.
+ */
+const char *nt_predict_evidence_words(const struct nt_predict_evidence_diff *d,
+				      struct nt_predict_words *buf);
+
 /* The sentence of @w in a buffer that lives to the end of the enclosing block. */
 #define NT_PREDICT_WORDS(w) nt_predict_words((w), &(struct nt_predict_words){ { 0 } })
+#define NT_PREDICT_EVIDENCE_WORDS(d) \
+	nt_predict_evidence_words((d), &(struct nt_predict_words){ { 0 } })
 
 #endif

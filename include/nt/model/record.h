@@ -118,9 +118,10 @@ struct nt_record_timings {
  * @evidence: the kernel's evidence for it, NULL when none was gathered
  * @predicted: the model's prediction for the round, NULL when the run has
  *             none (analyze, the handshake and teardown views)
- * @evidence_note: where the kernel's sampled state differs from the model's
- *                 (nt_predict_check_evidence()), NULL or "" when it
- *                 agrees or was not compared
+ * @evidence_diff: where the kernel's sampled state differs from the model's
+ *                 (nt_predict_check_evidence(); nt_predict_evidence_words()
+ *                 words it), NULL or with no field when it agrees or was
+ *                 not compared
  * @ev: the round's events in time order; @round's marks index this array
  * @n: how many
  */
@@ -128,7 +129,7 @@ struct nt_round_view {
 	const struct nt_round *round;
 	const struct nt_round_evidence *evidence;
 	const struct nt_predict_round *predicted;
-	const char *evidence_note;
+	const struct nt_predict_evidence_diff *evidence_diff;
 	const struct nt_event *ev;
 	size_t n;
 };
@@ -176,7 +177,8 @@ struct nt_record_sink {
  * @uncertain: frames were lost, so a verdict may be wrong
  * @expectation_met: the expectation held (and nothing is uncertain)
  * @interrupted: the run was stopped by a signal before it finished
- * @expectation_reason: why the expectation did not hold, one line
+ * @expectation_why: why the expectation did not hold (nt_label_expectation()
+ *                   words it)
  * @evidence: the kernel's own state per round and over the run
  * @predict: the model, one round ahead of what was retired
  * @predicted: the last retired round's prediction
@@ -186,7 +188,7 @@ struct nt_record_sink {
  * @predict_misses: retired rounds whose verdict the model did not accept
  * @evidence_disagreements: retired rounds whose sampled kernel state
  *                          differed from the model's where it was certain
- * @evidence_note: the last such difference, one line
+ * @evidence_diff: the last such difference
  * @predicting: the model predicts every round (nt_record_predict())
  * @timings: where the run's wall time went
  * @retired: rounds handed to the sink so far
@@ -223,7 +225,7 @@ struct nt_record {
 	bool uncertain;
 	bool expectation_met;
 	bool interrupted;
-	char expectation_reason[256];
+	struct nt_expect_why expectation_why;
 	struct nt_record_evidence evidence;
 	struct nt_predict predict;
 	struct nt_predict_round predicted;
@@ -231,7 +233,7 @@ struct nt_record {
 	char no_prediction[NT_ERR_MSG_MAX];
 	unsigned predict_misses;
 	unsigned evidence_disagreements;
-	char evidence_note[NT_PREDICT_TEXT_MAX];
+	struct nt_predict_evidence_diff evidence_diff;
 	bool predicting;
 	struct nt_record_timings timings;
 	unsigned retired;

@@ -156,6 +156,20 @@ const char *nt_label_capture_time(const struct nt_analysis *an, const struct nt_
 const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_flow_result *r,
 				const struct nt_stall_episode *ep, char *buf, size_t len);
 
+/* Room for any nt_label_expectation(). */
+#define NT_LABEL_EXPECTATION_LEN 256
+
+/**
+ * nt_label_expectation() - why a live run's expectation did not hold, one
+ * line: "round 3 was held, expected stalled"
+ * @why: the facts (nt_expect_round(), struct nt_record @expectation_why)
+ * @buf: filled; "" when it held
+ * @len: size of @buf (cut to it, NUL-terminated)
+ *
+ * Return: @buf.
+ */
+const char *nt_label_expectation(const struct nt_expect_why *why, char *buf, size_t len);
+
 /**
  * nt_label_rtt_ms() - a path's RTT as the user gave it: "20", "0.5", "0.125"
  * @rtt_ns: the RTT

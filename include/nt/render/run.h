@@ -20,6 +20,7 @@
 #include "nt/model/analysis.h"
 #include "nt/model/runinfo.h"
 #include "nt/render/analysis.h"
+#include "nt/render/table.h"
 
 /**
  * struct nt_run_report - one run: its facts and the analysis of its capture
@@ -119,21 +120,15 @@ void nt_run_stalled_text(FILE *out, const struct nt_runinfo *ri, size_t max);
 struct json_object *nt_run_stalled_json(bool *oom, const struct nt_runinfo *ri);
 
 /**
- * nt_run_stalled_markdown() - a fix's stalls as a GitHub-flavoured table,
- * the first @max, after a sentence with the fix's name and the count
+ * nt_run_stalled_list() - a fix's stalls as a table (Markdown, GitHub's, or
+ * HTML), the first @max, after a sentence with the fix's name and the count
  * @out: the stream
  * @ri: the run's facts
  * @max: rows at most
+ * @kind: the format
  */
-void nt_run_stalled_markdown(FILE *out, const struct nt_runinfo *ri, size_t max);
-
-/**
- * nt_run_stalled_html() - the same as an HTML paragraph and table
- * @out: the stream
- * @ri: the run's facts
- * @max: rows at most
- */
-void nt_run_stalled_html(FILE *out, const struct nt_runinfo *ri, size_t max);
+void nt_run_stalled_list(FILE *out, const struct nt_runinfo *ri, size_t max,
+			 enum nt_table_kind kind);
 
 /**
  * nt_run_text_header() - the text block before the analysis: commands,

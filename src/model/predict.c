@@ -395,7 +395,8 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	nt_predict_describe_disturbed(out, &p->sched, p->sched_parts, out->disturbed_text,
 				      sizeof(out->disturbed_text));
 	p->sched_parts = 0;
-	p->sched.gap_late_ns = -1; /* this round's: the next one is observed afresh */
+	/* This round's: the next one is observed afresh. */
+	p->sched.gap_late_ns = p->sched.h_late_ns = p->sched.a_late_ns = -1;
 	return 1;
 }
 

@@ -134,12 +134,15 @@ static uint32_t mark_sent(struct nt_psim *s, const struct nt_pseg *seg, enum nt_
  * When a segment sent now reaches the other end through the lab's delay
  * line: half the RTT at least, 50 us more nominally, 200 us more at most
  * (its transit jitter; one place for both directions), and as late as the
- * forwarder was seen to be in this round (predict_sched.c).
+ * forwarder was seen to be in this round (predict_sched.c); H and A (@mark)
+ * exactly as late as it was measured to release them, when it was.
  */
-static struct nt_ptime transit(const struct nt_psim *s)
+static struct nt_ptime transit(const struct nt_psim *s, bool mark, bool h)
 {
-	int64_t d = s->k->rtt_ns / 2;
+	int64_t d = s->k->rtt_ns / 2, late = mark ? nt_psim_mark_late(s, h) : -1;
 
+	if (late >= 0)
+		return nt_pt_add(s->now, d + late, d + late + 50000, d + late + 200000);
 	return nt_pt_add(s->now, d, d + 50000, d + 200000 + nt_psim_path_late(s));
 }
 
@@ -147,6 +150,8 @@ static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
 {
 	struct nt_ptx *tx = &s->tx;
 	struct nt_pseg seg = { .start = tx->sent, .len = len };
+	/* H: the first segment with the header's last byte (mark_sent()). */
+	bool is_h = !s->h.seen && seg.start < s->header && seg.start + len >= s->header;
 	uint32_t tag;
 
 	seg.psh = has_write_end(tx, seg.start, seg.start + len);
@@ -166,7 +171,8 @@ static void send_seg(struct nt_psim *s, uint32_t len, enum nt_predict_rule rule)
 		nt_psim_ladder_arrive(s, tag);
 		nt_prx_arrive(s, &seg);
 	} else {
-		nt_psim_post(s, NT_PEV_C2T, transit(s), seg.start, seg.len, seg.psh, tag);
+		nt_psim_post(s, NT_PEV_C2T, transit(s, is_h, true), seg.start, seg.len, seg.psh,
+			     tag);
 	}
 }
 
@@ -379,12 +385,16 @@ static void client_receive(struct nt_psim *s, uint32_t ack, uint32_t reply)
 void nt_ptx_target_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes)
 {
 	uint32_t tag = nt_psim_ladder_target(s, ack, reply_bytes);
+	/* A: the first target segment that acknowledges the whole header (client_receive()). */
+	bool is_a = !s->a_posted && ack >= s->header;
 
+	s->a_posted |= is_a;
 	if (s->k->rtt_ns <= 0) {
 		nt_psim_ladder_arrive(s, tag);
 		client_receive(s, ack, reply_bytes);
 	} else {
-		nt_psim_post(s, NT_PEV_T2C, transit(s), ack, reply_bytes, reply_bytes == 0, tag);
+		nt_psim_post(s, NT_PEV_T2C, transit(s, is_a, false), ack, reply_bytes,
+			     reply_bytes == 0, tag);
 	}
 }
 

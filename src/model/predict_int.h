@@ -337,6 +337,7 @@ struct nt_psim {
 	bool part_ack_seen;
 	uint32_t a_ack;
 	bool timer_left_pingpong;
+	bool a_posted;
 };
 
 /*
@@ -457,6 +458,13 @@ bool nt_psim_late_read(struct nt_psim *s);
 struct nt_ptime nt_psim_reply_at(struct nt_psim *s);
 /** nt_psim_path_late() - how late the delay line may release a frame this round (0: on time) */
 int64_t nt_psim_path_late(const struct nt_psim *s);
+
+/**
+ * nt_psim_mark_late() - how late the delay line was measured to release this
+ * round's H (@h) or A, on a round whose path was late (-1: not measured,
+ * anywhere up to nt_psim_path_late())
+ */
+int64_t nt_psim_mark_late(const struct nt_psim *s, bool h);
 
 /**
  * nt_psim_gap_late() - how much of the round's header -> ACK gap was the delay

@@ -32,6 +32,8 @@ void nt_predict_sched_unknown(struct nt_predict_sched *out)
 		.pause_ns = -1,
 		.path_late_ns = -1,
 		.gap_late_ns = -1,
+		.h_late_ns = -1,
+		.a_late_ns = -1,
 	};
 }
 
@@ -175,6 +177,22 @@ struct nt_ptime nt_psim_reply_at(struct nt_psim *s)
 int64_t nt_psim_path_late(const struct nt_psim *s)
 {
 	return (s->sched_parts & NT_SCHED_PATH) ? s->sched->path_late_ns : 0;
+}
+
+/*
+ * H and A crossed the delay line as late as the forwarder measured each
+ * (verdict_path_late_ns() in record.c): replayed at that lateness, not
+ * anywhere up to the round's worst, so the model's A reaches the client when
+ * the capture's did, before or after write(body) as it really was.
+ */
+int64_t nt_psim_mark_late(const struct nt_psim *s, bool h)
+{
+	int64_t late;
+
+	if (!(s->sched_parts & NT_SCHED_PATH))
+		return -1;
+	late = h ? s->sched->h_late_ns : s->sched->a_late_ns;
+	return late >= 0 ? late : -1;
 }
 
 int64_t nt_psim_gap_late(const struct nt_psim *s)

@@ -105,6 +105,7 @@ void nt_psim_setup(struct nt_psim *s, const struct nt_predict *p, const struct n
 	s->part_ack_seen = false;
 	s->a_ack = 0;
 	s->timer_left_pingpong = false;
+	s->a_posted = false;
 }
 
 void nt_psim_run(struct nt_psim *s)

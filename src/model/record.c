@@ -85,6 +85,39 @@ int nt_record_predict(struct nt_record *run, const struct nt_predict_knobs *knob
 	return ret;
 }
 
+/* How late the delay line forwarded event @i, a segment: -1 when not known. */
+static int64_t event_late_ns(const struct nt_record *run, long i)
+{
+	if (i < 0 || !run->segment_late || run->scratch[i].kind != NT_EVENT_SEGMENT)
+		return -1;
+	return run->segment_late(run->segment_late_ctx, &run->scratch[i].seg);
+}
+
+/*
+ * How late, at most, the delay line forwarded a frame of this round: the
+ * round's own segments as the forwarder measured each. A segment its log no
+ * longer holds (a round of more than a few hundred) leaves the lateness
+ * since the rounds were last handed over (run->path_late_ns), which counts
+ * the next round's frames too.
+ */
+static int64_t round_path_late_ns(const struct nt_record *run, size_t n)
+{
+	int64_t late = -1;
+	bool all = run->segment_late != NULL;
+
+	for (size_t i = 0; i < n && all; i++) {
+		int64_t l;
+
+		if (run->scratch[i].kind != NT_EVENT_SEGMENT)
+			continue;
+		l = event_late_ns(run, (long)i);
+		all = l >= 0;
+		if (l > late)
+			late = l;
+	}
+	return all ? late : run->path_late_ns;
+}
+
 /*
  * The model's round @k, or NULL when the run has no prediction or the model
  * predicted fewer rounds; checks @r against it and @re against its state.
@@ -101,8 +134,12 @@ static const struct nt_predict_round *predict_one(struct nt_record *run, unsigne
 	/* The kernel's rules on what the programs did (nt_predict_observe()). */
 	nt_record_observe_schedule(run->scratch, n, at_target ? 0 : run->cfg.rtt_ns / 2,
 				   &run->prev_reply_read_ns, &run->sched);
-	run->sched.path_late_ns = run->path_late_ns;
+	run->sched.path_late_ns = round_path_late_ns(run, n);
 	run->sched.gap_late_ns = r->marks.path_late_ns;
+	if (!at_target) {
+		run->sched.h_late_ns = event_late_ns(run, r->marks.h);
+		run->sched.a_late_ns = event_late_ns(run, r->marks.a);
+	}
 	if (nt_predict_observe(&run->predict, &run->sched))
 		run->disturbed_rounds++;
 	nt_predict_measured(&run->predict, r->verdict);

@@ -43,7 +43,7 @@ static struct nt_predict_knobs knobs(unsigned rounds)
 static struct nt_predict_sched sched(int64_t read_after, int64_t reply_after, int64_t gap,
 				     int64_t pause)
 {
-	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1, -1 };
+	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1, -1, -1, -1 };
 }
 
 /* Rounds 1..n predicted; round @late (0: none) on @sc, the others on a quiet schedule. */
@@ -330,6 +330,63 @@ static void test_gap_inside_write_header(void **state)
 	assert_int_equal(nt_predict_disturbed(&k, &sc), NT_SCHED_GAP);
 }
 
+/*
+ * Round 1 of a --rtt 10 trace beside two CPU-bound loops, as recorded: the
+ * client was not scheduled inside write(header) for 10.5 ms, and the delay
+ * line forwarded the header 5.387 ms and its quick ACK 16.465 ms late (the
+ * -w pcapng's notes), so the ACK reached the client at 31.987 ms, after
+ * write(body) had returned at 10.553 ms: Nagle held the body (the header
+ * unacknowledged, tcp_minshall_check()) and the ACK released it 45 us later.
+ * Replayed with the ACK anywhere up to the round's worst lateness, the
+ * model's nominal ACK came back at 10.05 ms, before write(body), and it said
+ * the body was "sent at once, nothing in flight" (the sentence checker's
+ * failure); replayed at H's and A's measured lateness it says what happened.
+ */
+static void test_late_ack_holds_the_body(void **state)
+{
+	const struct nt_event ev[] = {
+		seg(59378, NT_DIR_C2T, 1, 4),
+		sys(0, 10538919, NT_SIDE_CLIENT, NT_CALL_WRITE_HEADER),
+		sys(10541293, 10552730, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY),
+		seg(31987110, NT_DIR_T2C, 1, 0),
+		seg(32032117, NT_DIR_C2T, 5, 8),
+		sys(10569174, 40046984, NT_SIDE_TARGET, NT_CALL_READ_REQUEST),
+		sys(40048826, 40074294, NT_SIDE_TARGET, NT_CALL_WRITE_REPLY),
+		seg(59950367, NT_DIR_T2C, 1, 0),
+		seg(60079209, NT_DIR_T2C, 1, 2),
+		seg(60097476, NT_DIR_C2T, 13, 0),
+		sys(10569134, 60114481, NT_SIDE_CLIENT, NT_CALL_READ_REPLY),
+	};
+	struct nt_predict_knobs k;
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_predict_sched sc;
+	struct nt_predict_round r;
+	struct nt_err err = { { 0 } };
+	int64_t prev = NT_UNKNOWN;
+
+	(void)state;
+	assert_non_null(p);
+	nt_predict_knobs_default(&k);
+	k.rtt_ns = 10 * MS;
+	nt_record_observe_schedule(ev, sizeof(ev) / sizeof(ev[0]), k.rtt_ns / 2, &prev, &sc);
+	sc.path_late_ns = 32768000; /* the forwarder's worst that round */
+	sc.h_late_ns = 5387475;
+	sc.a_late_ns = 16464505;
+	sc.gap_late_ns = sc.h_late_ns + sc.a_late_ns;
+	assert_int_equal(sc.write_gap_ns, 10541293);
+	assert_int_equal(nt_predict_init(p, &k, &err), 0);
+	assert_int_equal(nt_predict_observe(p, &sc), NT_SCHED_GAP | NT_SCHED_PATH);
+	nt_predict_measured(p, NT_VERDICT_HELD);
+	assert_int_equal(nt_predict_round(p, &r), 1);
+	free(p);
+	assert_true(nt_predict_accepts(&r, NT_VERDICT_HELD));
+	assert_true(r.body_held);
+	assert_int_equal(r.body.rule, NT_RULE_NAGLE_HOLD);
+	assert_int_equal(r.release.rule, NT_RULE_RELEASED_BY_ACK);
+	assert_int_equal(r.header_ack.rule, NT_RULE_QUICKACK_BUDGET);
+	assert_null(strstr(NT_PREDICT_WORDS(&r.body), "sent at once"));
+}
+
 /* The round begins 30 ms after the last reply was read: the pause, from the first write's entry. */
 static void test_pause_from_events(void **state)
 {
@@ -473,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_pause_from_events),
 		cmocka_unit_test(test_fix_sentence_write_gap),
 		cmocka_unit_test(test_gap_inside_write_header),
+		cmocka_unit_test(test_late_ack_holds_the_body),
 		cmocka_unit_test(test_fix_sentence_two_frame_header),
 		cmocka_unit_test(test_fix_sentence_quickack_sawtooth),
 		cmocka_unit_test(test_every_pure_ack_has_a_why),

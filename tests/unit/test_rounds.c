@@ -152,10 +152,10 @@ enum {
 	SPLIT_BODY = 1 << 3,	 /* the body leaves as 5 + 3 bytes, 20 us apart */
 };
 
-/* A two-write round: H, A (a pure ACK @gap_ns after H), B; returns the reply's time. */
-static int64_t nagle_round(struct nt_timeline *tl, unsigned i, int64_t gap_ns, unsigned how)
+/* A two-write round from @t0: H, A (a pure ACK @gap_ns after H), B; returns the reply's time. */
+static int64_t nagle_round_at(struct nt_timeline *tl, unsigned i, int64_t t0, int64_t gap_ns,
+			      unsigned how)
 {
-	int64_t t0 = round_t0(i);
 	int64_t h = t0 + 20 * US, a = h + gap_ns, b = a + 50 * US, reply;
 
 	sys(tl, t0 + 10 * US, NT_CALL_WRITE_HEADER, t0, HDR, (int)i);
@@ -180,6 +180,12 @@ static int64_t nagle_round(struct nt_timeline *tl, unsigned i, int64_t gap_ns, u
 	seg(tl, reply, NT_DIR_T2C, PA, reply_seq(i), req_end(i), REPLY);
 	sys(tl, reply + 20 * US, NT_CALL_READ_REPLY, t0 + 40 * US, REPLY, (int)i);
 	return reply;
+}
+
+/* A two-write round at its own start (round_t0()). */
+static int64_t nagle_round(struct nt_timeline *tl, unsigned i, int64_t gap_ns, unsigned how)
+{
+	return nagle_round_at(tl, i, round_t0(i), gap_ns, how);
 }
 
 /* The last round's reply is acknowledged by a delayed pure ACK 40 ms later. */
@@ -1167,6 +1173,65 @@ static void test_run_late_path(void **state)
 	}
 }
 
+/* Round 2's H and A forwarded late (ctx: their lateness), every other segment on time. */
+static int64_t round2_late(const void *ctx, const struct nt_segment *seg)
+{
+	const int64_t *late = ctx;
+
+	if (seg->dir == NT_DIR_C2T && seg->seq_rel == hdr_seq(2) && seg->payload_bytes == HDR)
+		return late[0];
+	if (seg->dir == NT_DIR_T2C && seg->ack_rel == body_seq(2) && !seg->payload_bytes)
+		return late[1];
+	return 0;
+}
+
+/*
+ * what this checks: the model judges a round on the delay line's lateness of
+ * its own segments. Round 2 of a --rtt 10 trace in a throttled cgroup: the
+ * forwarder released H 21.9 ms and A 17.6 ms late, so H -> A was 91.5 ms,
+ * the target's own delay (less the RTT and that lateness) 42 ms: stalled.
+ * The lateness since the rounds were last handed over (run->path_late_ns)
+ * is the next round's when round 2 is retired, here none; judged on it the
+ * model kept A on time, H -> A at most 58.7 ms, under the 59.5 ms the
+ * verdict allows once the lateness is taken off: "held", a false NOT met.
+ */
+static void test_run_predicts_on_own_lateness(void **state)
+{
+	static const int64_t late[2] = { 21925374, 17559963 };
+	struct nt_record *run = &the_run;
+	struct nt_predict_knobs k;
+	struct nt_err err = { { 0 } };
+	int64_t reply;
+
+	(void)state;
+	memset(run, 0, sizeof(*run));
+	run->cfg.variant = "default";
+	run->cfg.shape = shape4;
+	run->cfg.threshold_ns = THRESHOLD;
+	run->cfg.expect = NT_EXPECT_AUTO;
+	run->cfg.rtt_ns = 10 * MS;
+	run->cfg.capture_at = "client";
+	run->segment_late = round2_late;
+	run->segment_late_ctx = late;
+	nt_predict_knobs_default(&k);
+	k.rtt_ns = run->cfg.rtt_ns;
+	k.threshold_ns = THRESHOLD;
+	assert_int_equal(nt_record_predict(run, &k, &err), 0);
+	handshake(&run->tl);
+	/* Each round begins as the last reply is read, as the exchange does. */
+	reply = nagle_round_at(&run->tl, 1, 2 * MS, 10040 * US, PLAIN);
+	reply = nagle_round_at(&run->tl, 2, reply + 40 * US, 91450 * US, PLAIN);
+	reply = nagle_round_at(&run->tl, 3, reply + 40 * US, 50400 * US, PLAIN);
+	reply = nagle_round_at(&run->tl, 4, reply + 40 * US, 53600 * US, PLAIN);
+	final_ack(&run->tl, 4, reply);
+	teardown(&run->tl, 4, 500 * MS);
+	assert_int_equal(nt_record_finish(run, NULL), 0);
+	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 3);
+	assert_int_equal(run->predict_misses, 0);
+	assert_true(run->expectation_met);
+	nt_record_fini(run);
+}
+
 /* what this checks: a failed expectation without drops: not met, its own reason, certain */
 static void test_run_finish_not_met(void **state)
 {
@@ -1311,6 +1376,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_run_finish_kernel_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_if_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_late_path, run_teardown),
+		cmocka_unit_test_teardown(test_run_predicts_on_own_lateness, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_failed_and_dropped, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_interrupted, run_teardown),
 		cmocka_unit_test_teardown(test_run_finish_interrupted_partial, run_teardown),

@@ -549,8 +549,8 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
  *                 long after the request's last byte reached it
  * @reply_after_ns: the target entered write(reply) this long after that
  *                  read returned
- * @write_gap_ns: the client entered write(body) this long after
- *                write(header) returned (two-write patterns)
+ * @write_gap_ns: the client entered write(body) this long after it entered
+ *                write(header) (two-write patterns)
  * @pause_ns: the client entered the round's first write this long after
  *            its read of the previous reply returned
  * @path_late_ns: the delay line (--rtt) released a frame of the round up
@@ -560,6 +560,10 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
  *               the delay line's lateness (the header's and its ACK's, as
  *               the forwarder measured each: nt_verdict_marks.path_late_ns);
  *               0 or -1 when none
+ * @h_late_ns: of @gap_late_ns, H's part: the delay line released the header's
+ *             last segment this long after its deadline (-1: not measured)
+ * @a_late_ns: of @gap_late_ns, A's part: the header's first ACK (-1: not
+ *             measured)
  */
 struct nt_predict_sched {
 	int64_t read_after_ns;
@@ -568,6 +572,8 @@ struct nt_predict_sched {
 	int64_t pause_ns;
 	int64_t path_late_ns;
 	int64_t gap_late_ns;
+	int64_t h_late_ns;
+	int64_t a_late_ns;
 };
 
 /* A delay line's own lateness (tens of microseconds) is not a disturbance. */

@@ -201,7 +201,9 @@ struct nt_record_sink {
  *                      next round's pause (nt_record_observe_schedule())
  * @path_late_ns: how late, at most, the delay line released a frame since
  *                rounds were last retired (set by the live trace before
- *                nt_record_retire(); 0 on time or without a delay line)
+ *                nt_record_retire(); 0 on time or without a delay line): a
+ *                round's lateness when @segment_late no longer knows one of
+ *                its segments (it counts the next round's frames too)
  * @segment_late: how late the delay line forwarded one captured segment
  *                (nanoseconds; -1 when it does not know), NULL without a
  *                delay line: set by the live trace, which owns what it reads

@@ -148,17 +148,20 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
 
 /**
  * struct nt_flowtab - the table
- * @e: entries (cache-line aligned)
+ * @e: entries (cache-line aligned, inside @e_mem)
+ * @e_mem: the allocation @e lies in (a line more than the entries)
  * @ring: each entry's ring of segments, parallel to @e
  * @lru: LRU links, parallel to @e
  * @n_alloc: allocated entries (and links)
  * @max_flows: the cap
  * @n_used: flows in the table
- * @free_head: first free slot (chained through @hnext)
+ * @free_head: first free slot that was used before (chained through @hnext)
  * @bucket: chain heads, @mask + 1 of them
  * @mask: bucket count minus one
  * @lru_head: most recently seen
  * @lru_tail: least recently seen
+ * @n_touched: slots ever used; those from here to @n_alloc are free and
+ *             untouched (on no list: their pages are not faulted in)
  * @idle_ns: idle timeout, 0 for none
  * @evict: eviction callback, may be NULL
  * @ctx: its context
@@ -168,6 +171,7 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
  */
 struct nt_flowtab {
 	struct nt_flow_entry *e;
+	void *e_mem;
 	struct nt_flow_ring *ring;
 	struct nt_flowtab_lru *lru;
 	uint32_t n_alloc;
@@ -178,6 +182,7 @@ struct nt_flowtab {
 	uint32_t mask;
 	uint32_t lru_head;
 	uint32_t lru_tail;
+	uint32_t n_touched;
 	int64_t idle_ns;
 	nt_flowtab_evict_fn evict;
 	void *ctx;

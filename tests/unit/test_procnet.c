@@ -265,9 +265,11 @@ static void test_read_whole_seq_file(void **state)
 	assert_non_null(plain);
 	for (;;) {
 		if (got + 65536 > cap) {
+			char *grown = realloc(plain, (got + 65536) * 2);
+
+			assert_non_null(grown);
+			plain = grown;
 			cap = (got + 65536) * 2;
-			plain = realloc(plain, cap);
-			assert_non_null(plain);
 		}
 		n = read(fd, plain + got, 65536);
 		assert_true(n >= 0);

@@ -48,7 +48,7 @@ static void choice(FILE *out, const char *knob, const char *label, const char *c
 }
 
 #define CHOICE(out, knob, label, options, valued) \
-	choice(out, knob, label, options, sizeof(options) / sizeof(options[0]), valued)
+	choice(out, knob, label, options, sizeof(options) / sizeof((options)[0]), valued)
 
 /* The values are the model's own (enum nt_predict_pattern, enum nt_predict_quickack). */
 static const char *const patterns[NT_PREDICT_PATTERN_COUNT] = {

@@ -1117,18 +1117,26 @@ static int64_t client_side_late(const void *ctx, const struct nt_segment *seg)
  * 24 ms after the header (the delay line forwarded the header 14 ms late),
  * rounds 2..4 stalled (the delayed ACK plus the RTT, the headers as late).
  */
-static struct nt_record *late_path_setup(const int64_t *late_ns, const char *capture_at)
+/* An empty record of a default --rtt 10 trace, captured at @capture_at. */
+static struct nt_record *rtt10_record(enum nt_expect expect, const char *capture_at)
 {
 	struct nt_record *run = &the_run;
-	int64_t reply;
 
 	memset(run, 0, sizeof(*run));
 	run->cfg.variant = "default";
 	run->cfg.shape = shape4;
 	run->cfg.threshold_ns = THRESHOLD;
-	run->cfg.expect = NT_EXPECT_ANY;
+	run->cfg.expect = expect;
 	run->cfg.rtt_ns = 10 * MS;
 	run->cfg.capture_at = capture_at;
+	return run;
+}
+
+static struct nt_record *late_path_setup(const int64_t *late_ns, const char *capture_at)
+{
+	struct nt_record *run = rtt10_record(NT_EXPECT_ANY, capture_at);
+	int64_t reply;
+
 	if (late_ns) {
 		run->segment_late = client_side_late;
 		run->segment_late_ctx = late_ns;
@@ -1198,19 +1206,12 @@ static int64_t round2_late(const void *ctx, const struct nt_segment *seg)
 static void test_run_predicts_on_own_lateness(void **state)
 {
 	static const int64_t late[2] = { 21925374, 17559963 };
-	struct nt_record *run = &the_run;
+	struct nt_record *run = rtt10_record(NT_EXPECT_AUTO, "client");
 	struct nt_predict_knobs k;
 	struct nt_err err = { { 0 } };
 	int64_t reply;
 
 	(void)state;
-	memset(run, 0, sizeof(*run));
-	run->cfg.variant = "default";
-	run->cfg.shape = shape4;
-	run->cfg.threshold_ns = THRESHOLD;
-	run->cfg.expect = NT_EXPECT_AUTO;
-	run->cfg.rtt_ns = 10 * MS;
-	run->cfg.capture_at = "client";
 	run->segment_late = round2_late;
 	run->segment_late_ctx = late;
 	nt_predict_knobs_default(&k);

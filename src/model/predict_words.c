@@ -385,6 +385,16 @@ const char *nt_predict_words(const struct nt_predict_why *w, struct nt_predict_w
 	return put(b, "%s", nt_predict_rule_summary(w->rule));
 }
 
+/* The numbers the kernel shows: their name, unit and where they were read. */
+static const struct {
+	const char *name, *unit, *source;
+} evidence_numbers[NT_EVIDENCE_FIELDS] = {
+	[NT_EVIDENCE_QUICK] = { "quick-ACK budget", "", "" },
+	[NT_EVIDENCE_PROC_ATO] = { "ato", " ms", " (/proc/net/tcp)" },
+	[NT_EVIDENCE_INFO_ATO] = { "ato", " ms", " (TCP_INFO)" },
+	[NT_EVIDENCE_RCV_MSS] = { "rcv_mss", "", "" },
+};
+
 const char *nt_predict_evidence_words(const struct nt_predict_evidence_diff *d,
 				      struct nt_predict_words *buf)
 {
@@ -395,21 +405,11 @@ const char *nt_predict_evidence_words(const struct nt_predict_evidence_diff *d,
 		add(buf, &used, "ping-pong %s, predicted %s",
 		    d->seen[NT_EVIDENCE_PINGPONG] ? "on" : "off",
 		    d->predicted[NT_EVIDENCE_PINGPONG] ? "on" : "off");
-	if (d->differs[NT_EVIDENCE_QUICK])
-		add(buf, &used, "quick-ACK budget %lld, predicted %lld",
-		    (long long)d->seen[NT_EVIDENCE_QUICK],
-		    (long long)d->predicted[NT_EVIDENCE_QUICK]);
-	if (d->differs[NT_EVIDENCE_PROC_ATO])
-		add(buf, &used, "ato %lld ms (/proc/net/tcp), predicted %lld ms",
-		    (long long)d->seen[NT_EVIDENCE_PROC_ATO],
-		    (long long)d->predicted[NT_EVIDENCE_PROC_ATO]);
-	if (d->differs[NT_EVIDENCE_INFO_ATO])
-		add(buf, &used, "ato %lld ms (TCP_INFO), predicted %lld ms",
-		    (long long)d->seen[NT_EVIDENCE_INFO_ATO],
-		    (long long)d->predicted[NT_EVIDENCE_INFO_ATO]);
-	if (d->differs[NT_EVIDENCE_RCV_MSS])
-		add(buf, &used, "rcv_mss %lld, predicted %lld",
-		    (long long)d->seen[NT_EVIDENCE_RCV_MSS],
-		    (long long)d->predicted[NT_EVIDENCE_RCV_MSS]);
+	for (int f = NT_EVIDENCE_QUICK; f < NT_EVIDENCE_FIELDS; f++)
+		if (d->differs[f])
+			add(buf, &used, "%s %lld%s%s, predicted %lld%s", evidence_numbers[f].name,
+			    (long long)d->seen[f], evidence_numbers[f].unit,
+			    evidence_numbers[f].source, (long long)d->predicted[f],
+			    evidence_numbers[f].unit);
 	return buf->s;
 }

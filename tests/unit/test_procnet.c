@@ -277,7 +277,7 @@ static void test_read_whole_seq_file(void **state)
 			break;
 		got += (size_t)n;
 	}
-	assert_true(got > 64 * 1024);
+	assert_true(got > (size_t)64 * 1024);
 	assert_true(nt_procnet_read(fd, &buf, &bytes, (size_t)64 << 20));
 	assert_int_equal(strlen(buf), got);
 	assert_memory_equal(buf, plain, got);

@@ -149,8 +149,7 @@ static void on_frame(void *ctx, const struct nt_frame *fr)
 	struct pipe *pp = ctx;
 	struct nt_analysis_batch *b = pp->cur;
 
-	nt_analysis_decode(fr->linktype, fr->t_ns, fr->late_ns, fr->data, fr->caplen,
-			   &b->p[b->n++]);
+	nt_analysis_decode(fr->linktype, fr->t_ns, &fr->note, fr->data, fr->caplen, &b->p[b->n++]);
 	if (b->n == NT_ANALYSIS_BATCH)
 		hand_over(pp);
 }
@@ -220,7 +219,7 @@ static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, 
 
 static void feed_frame(void *ctx, const struct nt_frame *fr)
 {
-	nt_analysis_frame_of(ctx, fr->linktype, fr->t_ns, fr->late_ns, fr->data, fr->caplen);
+	nt_analysis_frame_of(ctx, fr->linktype, fr->t_ns, &fr->note, fr->data, fr->caplen);
 }
 
 enum nt_feed_end nt_feed_file(struct nt_analysis *an, struct nt_pcap_file *f, const char *filter,

@@ -276,8 +276,8 @@ static int packet_next(struct nt_capture *cap, struct nt_frame *frame, struct nt
 	frame->data = pc->buf;
 	frame->caplen = (size_t)n < pc->buf_bytes ? (uint32_t)n : (uint32_t)pc->buf_bytes;
 	frame->linktype = cap->linktype;
-	/* Only a pcapng frame of our own -w can carry the delay line's note. */
-	frame->late_ns = 0;
+	/* Only a pcapng frame of our own -w carries notes. */
+	frame->note = (struct nt_frame_note){ 0 };
 	return 1;
 }
 

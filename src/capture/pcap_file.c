@@ -514,7 +514,7 @@ static int take_ng_frame(struct nt_pcap_file *f, const struct nt_pcapng_frame *f
 	frame->data = fr->data;
 	frame->caplen = fr->caplen;
 	frame->wirelen = fr->wirelen;
-	frame->late_ns = fr->late_ns;
+	frame->note = fr->note;
 	frame->linktype = dlt_of(fr->iface->linktype);
 	f->snaplen = fr->iface->snaplen;
 	return 0;

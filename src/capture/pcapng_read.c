@@ -254,37 +254,72 @@ static const struct nt_pcapng_iface *iface_of(struct nt_pcapng_reader *r, uint32
 }
 
 /*
- * The delay line's lateness a nagle-trace -w file notes on a frame: an
- * opt_comment NT_PCAPNG_LATE_PREFIX "NNN ns" among the options from @at to
- * @end (§3.5). 0 when none.
+ * A number and its unit at @v (@n bytes, not terminated): "NNN ns" and,
+ * with @sign_words, "NNN ns before this frame" (+NNN) or "NNN ns after this
+ * frame" (-NNN). False for anything else: a comment a user edited is no note.
  */
-static int64_t late_comment(const struct nt_pcapng_reader *r, size_t at, size_t end)
+static bool note_number(const char *v, size_t n, bool sign_words, int64_t *out)
 {
-	const size_t plen = sizeof(NT_PCAPNG_LATE_PREFIX) - 1;
+	char num[40];
+	char *rest;
+	long long ns;
+
+	if (n >= sizeof(num))
+		return false;
+	memcpy(num, v, n);
+	num[n] = '\0';
+	errno = 0;
+	ns = strtoll(num, &rest, 10);
+	if (errno || rest == num || ns < 0)
+		return false;
+	if (!sign_words) {
+		*out = ns;
+		return strcmp(rest, " ns") == 0;
+	}
+	if (strcmp(rest, " ns after this frame") == 0)
+		ns = -ns;
+	else if (strcmp(rest, " ns before this frame") != 0)
+		return false;
+	*out = ns;
+	return true;
+}
+
+/* An opt_comment of @olen bytes at @v: one of the notes, into @note. */
+static void note_of(const char *v, size_t olen, struct nt_frame_note *note)
+{
+	static const char late[] = NT_PCAPNG_LATE_PREFIX, wrote[] = NT_PCAPNG_WRITE_PREFIX;
+	int64_t ns;
+
+	if (olen > sizeof(late) - 1 && memcmp(v, late, sizeof(late) - 1) == 0) {
+		if (note_number(v + sizeof(late) - 1, olen - (sizeof(late) - 1), false, &ns) &&
+		    ns > 0)
+			note->late_ns = ns;
+	} else if (olen > sizeof(wrote) - 1 && memcmp(v, wrote, sizeof(wrote) - 1) == 0) {
+		if (note_number(v + sizeof(wrote) - 1, olen - (sizeof(wrote) - 1), true, &ns)) {
+			note->write_lead_ns = ns;
+			note->has_write = true;
+		}
+	}
+}
+
+/*
+ * The notes a nagle-trace -w file puts on a frame (nt/model/note.h): its
+ * opt_comments among the options from @at to @end (§3.5).
+ */
+static struct nt_frame_note frame_notes(const struct nt_pcapng_reader *r, size_t at, size_t end)
+{
+	struct nt_frame_note note = { 0 };
 
 	while (at + 4 <= end) {
 		uint16_t code = rd16(r, at), olen = rd16(r, at + 2);
-		const char *v = (const char *)r->buf + at + 4;
 
 		if (code == 0 || at + 4 + olen > end)
-			return 0;
-		if (code == NT_PCAPNG_OPT_COMMENT && olen > plen &&
-		    memcmp(v, NT_PCAPNG_LATE_PREFIX, plen) == 0) {
-			char num[24];
-			size_t n = olen - plen < sizeof(num) - 1 ? olen - plen : sizeof(num) - 1;
-			char *rest;
-			long long ns;
-
-			memcpy(num, v + plen, n);
-			num[n] = '\0';
-			errno = 0;
-			ns = strtoll(num, &rest, 10);
-			if (!errno && rest != num && strcmp(rest, " ns") == 0 && ns > 0)
-				return ns;
-		}
+			break;
+		if (code == NT_PCAPNG_OPT_COMMENT)
+			note_of((const char *)r->buf + at + 4, olen, &note);
 		at += 4 + ((olen + 3u) & ~3u);
 	}
-	return 0;
+	return note;
 }
 
 /*
@@ -308,7 +343,8 @@ static int packet(struct nt_pcapng_reader *r, uint32_t len, bool obsolete,
 	if (fr->caplen > len - EPB_MIN)
 		return bad(r, err, "a packet's captured length runs past its block");
 	fr->data = r->buf + 28;
-	fr->late_ns = obsolete ? 0 : late_comment(r, 28 + ((fr->caplen + 3u) & ~3u), len - 4);
+	fr->note = obsolete ? (struct nt_frame_note){ 0 }
+			    : frame_notes(r, 28 + ((fr->caplen + 3u) & ~3u), len - 4);
 	return 1;
 }
 
@@ -329,6 +365,7 @@ static int simple_packet(struct nt_pcapng_reader *r, uint32_t len, struct nt_pca
 	if (fr->caplen > len - SPB_MIN)
 		return bad(r, err, "a packet's length runs past its block");
 	fr->data = r->buf + 12;
+	fr->note = (struct nt_frame_note){ 0 }; /* no options: no notes */
 	return 1;
 }
 

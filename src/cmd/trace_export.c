@@ -167,6 +167,17 @@ static size_t round_comments(void *ctx, uint64_t frame, uint64_t out_frame,
 			texts[n] = c->text[n];
 			n++;
 		}
+		if (c->next.t_ns == f->t_ns && c->next.write_lead_ns != NT_ANNOT_NO_WRITE &&
+		    n < max) {
+			int64_t lead = c->next.write_lead_ns;
+
+			snprintf(c->text[n], sizeof(c->text[n]),
+				 NT_PCAPNG_WRITE_PREFIX "%lld ns %s this frame",
+				 (long long)(lead < 0 ? -lead : lead),
+				 lead < 0 ? "after" : "before");
+			texts[n] = c->text[n];
+			n++;
+		}
 		c->have = false;
 	}
 }

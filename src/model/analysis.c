@@ -496,13 +496,13 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 	note_timeline(an, e, &p->pkt, dir, p->t_ns, frame);
 	count_reordered(an, f, e, &p->pkt, dir, p->t_ns);
 
-	if (p->late_ns > 0) {
+	if (p->note.late_ns > 0) {
 		f->late_frames++;
-		f->late_ns += p->late_ns;
+		f->late_ns += p->note.late_ns;
 	}
 	struct nt_stall_seg ss = {
 		.t_ns = p->t_ns,
-		.late_ns = p->late_ns,
+		.note = p->note,
 		.dir = dir,
 		.flags = p->pkt.flags,
 		.seq = p->pkt.seq,
@@ -529,11 +529,11 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 	return 0;
 }
 
-void nt_analysis_decode(int linktype, int64_t t_ns, int64_t late_ns, const uint8_t *frame,
-			size_t caplen, struct nt_analysis_pending *p)
+void nt_analysis_decode(int linktype, int64_t t_ns, const struct nt_frame_note *note,
+			const uint8_t *frame, size_t caplen, struct nt_analysis_pending *p)
 {
 	p->t_ns = t_ns;
-	p->late_ns = late_ns;
+	p->note = note ? *note : (struct nt_frame_note){ 0 };
 	p->status = (uint8_t)nt_decode_frame(linktype, frame, caplen, &p->pkt);
 }
 
@@ -597,16 +597,16 @@ int nt_analysis_settle(struct nt_analysis *an, const struct nt_analysis_pending 
 
 int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame, size_t caplen)
 {
-	return nt_analysis_frame_of(an, an->cur_linktype, t_ns, 0, frame, caplen);
+	return nt_analysis_frame_of(an, an->cur_linktype, t_ns, NULL, frame, caplen);
 }
 
-int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns, int64_t late_ns,
-			 const uint8_t *frame, size_t caplen)
+int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns,
+			 const struct nt_frame_note *note, const uint8_t *frame, size_t caplen)
 {
 	struct nt_analysis_batch *b = an->batch;
 	int ret = 0;
 
-	nt_analysis_decode(linktype, t_ns, late_ns, frame, caplen, &b->p[b->n++]);
+	nt_analysis_decode(linktype, t_ns, note, frame, caplen, &b->p[b->n++]);
 	if (b->n == NT_ANALYSIS_BATCH) {
 		ret = nt_analysis_settle(an, b->p, b->n);
 		b->n = 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nt/model/annotate.h"
+#include "nt/unknown.h"
 
 int nt_annot_add(struct nt_annot_list *l, uint32_t file, const struct nt_stall_episode *ep)
 {
@@ -153,7 +154,7 @@ void nt_annot_fini(struct nt_annot_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-_Static_assert(sizeof(struct nt_annot_round_mark) == 4 * sizeof(int64_t) + 4 * sizeof(uint32_t),
+_Static_assert(sizeof(struct nt_annot_round_mark) == 5 * sizeof(int64_t) + 4 * sizeof(uint32_t),
 	       "a spooled record has no padding");
 
 size_t nt_annot_round_marks(const struct nt_round_view *rv, struct nt_annot_round_mark *out)
@@ -183,6 +184,10 @@ size_t nt_annot_round_marks(const struct nt_round_view *rv, struct nt_annot_roun
 			.late_ns = role == NT_ANNOT_HELD  ? r->marks.h_late_ns
 				   : role == NT_ANNOT_ACK ? r->marks.a_late_ns
 							  : 0,
+			.write_lead_ns = role == NT_ANNOT_RELEASE &&
+							 nt_known(r->marks.write_body_ns)
+						 ? e->t_ns - r->marks.write_body_ns
+						 : NT_ANNOT_NO_WRITE,
 		};
 		n++;
 	}

@@ -239,7 +239,7 @@ static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 
 		if (!nt_seq_before(seg->ack, h_end)) {
 			/* The delay line's lateness, as the -w file noted it on H and A. */
-			int64_t late_ns = b->late_ns + seg->late_ns;
+			int64_t late_ns = b->late_ns + seg->note.late_ns;
 
 			if (is_pure_ack(seg) && seg->ack == h_end &&
 			    nt_verdict_ack_slow(b->h_t_ns, seg->t_ns, path_ns + late_ns,
@@ -285,6 +285,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 	int64_t rtt = side_rtt(a);
 	int64_t lo = side_rtt_lo(a, p);
 	int64_t gap = seg->t_ns - a->ack_t_ns;
+	int64_t written = seg->note.has_write ? seg->t_ns - seg->note.write_lead_ns : NT_UNKNOWN;
 
 	if (seg->len >= nt_stall_mss(tr, seg->dir))
 		return 0; /* a window held it, not Nagle */
@@ -295,9 +296,11 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 	 * the same way: their order and spacing hold at any vantage point) and
 	 * could reach A before R left: R may answer it. B's data seen well
 	 * before the ACK (an ssh key exchange crossing) does not explain R
-	 * leaving just behind the ACK: R was written and held.
+	 * leaving just behind the ACK: R was written and held. So was an R a
+	 * -w file notes was written before the ACK came.
 	 */
-	if (nt_known(a->answer_t_ns) && a->answer_t_ns + p->release_ns >= a->ack_t_ns &&
+	if (!(nt_known(written) && written <= a->ack_t_ns) && nt_known(a->answer_t_ns) &&
+	    a->answer_t_ns + p->release_ns >= a->ack_t_ns &&
 	    seg->t_ns - a->answer_t_ns >= side_answer_lo(a))
 		return 0;
 	*ep = (struct nt_stall_episode){
@@ -318,6 +321,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 		.answer_t_ns = a->answer_t_ns,
 		.answer_frame = a->answer_frame,
 		.lost_min_ns = seg->t_ns - a->h_t_ns,
+		.written_t_ns = written,
 	};
 	/*
 	 * B's data came while H waited but too late to reach A before R left:
@@ -326,7 +330,10 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 	 */
 	if (nt_known(a->answer_t_ns) && a->answer_t_ns > a->h_t_ns)
 		ep->lost_min_ns = seg->t_ns - a->answer_t_ns;
-	ep->kind = ep->release_gap_ns <= ep->window_ns ? NT_EPISODE_STALL : NT_EPISODE_THINK_TIME;
+	ep->kind =
+		nt_verdict_waited(ep->written_t_ns, ep->ack_t_ns, ep->release_gap_ns, ep->window_ns)
+			? NT_EPISODE_STALL
+			: NT_EPISODE_THINK_TIME;
 	/* The timer is the peer's delay: ACK - H less the path to the peer. */
 	ep->delack = nt_delack_classify(ep->ack_delay_ns - a->ack_path_ns - a->late_ns);
 	return 1;
@@ -406,7 +413,7 @@ int nt_stall_feed(struct nt_stall_tracker *tr, const struct nt_stall_params *p,
 		if (!retx && small && !pushed && !a->nagle_off) {
 			a->state = NT_STALL_HELD;
 			a->h_t_ns = seg->t_ns;
-			a->late_ns = seg->late_ns;
+			a->late_ns = seg->note.late_ns;
 			a->h_seq = seg->seq;
 			a->h_len = seg->len;
 			a->h_frame = seg->frame_index;

@@ -34,9 +34,11 @@ enum nt_verdict nt_verdict_by_gap(const struct nt_verdict_marks *m, bool slow)
 	/*
 	 * A slow ACK is a Nagle stall only if the body was waiting for it.
 	 * When write(body) returned after the ACK had arrived, the wait was
-	 * the application's (a gap between its writes).
+	 * the application's (a gap between its writes). The timeline orders
+	 * H, A and B itself, so a body of unknown write has no window to keep
+	 * (the rounds of one call are coalesced, never here).
 	 */
-	if (nt_known(m->write_body_ns) && m->write_body_ns > m->a_ns)
+	if (!nt_verdict_waited(m->write_body_ns, m->a_ns, m->b_ns - m->a_ns, INT64_MAX))
 		return NT_VERDICT_UNHELD;
 	return NT_VERDICT_STALLED;
 }

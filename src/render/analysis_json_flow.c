@@ -27,6 +27,7 @@
 #include "nt/render/fmt.h"
 #include "nt/render/json.h"
 #include "nt/render/json_layout.h"
+#include "nt/unknown.h"
 
 /*
  * The per-flow template: the flow object and the value objects in it, set in
@@ -65,6 +66,7 @@ struct tl_seg_obj {
  * @ack_delay: "ack_delay_ns"
  * @release_gap: "release_gap_ns"
  * @window: "release_window_ns"
+ * @rule: "release_rule"
  * @stall: "stall_ns"
  * @delack: "delack"
  * @lost_min: "lost_min_ns"
@@ -73,7 +75,8 @@ struct tl_seg_obj {
  */
 struct episode_obj {
 	struct json_object *dir, *t, *offset, *held_frame, *ack_frame, *release_frame;
-	struct json_object *held_bytes, *ack_t, *release_t, *ack_delay, *release_gap, *window;
+	struct json_object *held_bytes, *ack_t, *release_t, *ack_delay, *release_gap, *window,
+		*rule;
 	struct json_object *stall, *delack, *lost_min, *answer, *answer_frame;
 };
 
@@ -187,6 +190,7 @@ static void episode_up(struct nt_json_flow *t, struct json_object *flow, const c
 	ep->ack_delay = put_int(t, o, "ack_delay_ns");
 	ep->release_gap = put_int(t, o, "release_gap_ns");
 	ep->window = put_int(t, o, "release_window_ns");
+	ep->rule = put_str(t, o, "release_rule");
 	ep->stall = put_int(t, o, "stall_ns");
 	ep->delack = put_str(t, o, "delack");
 	ep->lost_min = put_int(t, o, "lost_min_ns");
@@ -334,6 +338,8 @@ static void set_episode(struct nt_json_flow *t, struct episode_obj *o, int64_t f
 	json_object_set_int64(o->ack_delay, ep->ack_delay_ns);
 	json_object_set_int64(o->release_gap, ep->release_gap_ns);
 	json_object_set_int64(o->window, ep->window_ns);
+	/* What said R waited for the ACK (nt_verdict_waited()): its noted write, or the window. */
+	set_str(t, o->rule, nt_known(ep->written_t_ns) ? "write" : "window");
 	json_object_set_int64(o->stall, ep->stall_ns);
 	set_str(t, o->delack, nt_delack_name(ep->delack));
 	json_object_set_int64(o->lost_min, ep->lost_min_ns);

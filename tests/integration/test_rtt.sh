@@ -131,14 +131,19 @@ assert 20e6 <= far < 30e6, rtt
 '
 done
 
-# TCP_NODELAY at RTT 1 ms over 2000 rounds: nothing dropped anywhere, the
-# round trip the path's (p50 within 0.5 ms of 1 ms on a loaded machine).
+# TCP_NODELAY at RTT 1 ms over 2000 rounds: nothing dropped anywhere, no
+# round faster than the path, the median below the stall threshold. How
+# close to 1 ms the delay line keeps it is a speed figure, whatever else
+# runs on the machine: tests/bench/bench_wire.c and docs/wire.md measure it
+# (CI's machine once made the median 1.56 ms beside the other tests).
 nt --variant nodelay --rtt 1 --rounds 2000 --format json -o "$NT_TMP/n1.json"
 [ "$rc" = 0 ] || fail "--variant nodelay --rtt 1 --rounds 2000 exited $rc"
 json_check "$NT_TMP/n1.json" '
 s = doc["summary"]
 assert s["dropped"] == 0 and s["wire_dropped"] == 0 and not s["uncertain"], s
-assert 1.0e6 <= s["rtt_p50_ns"] <= 1.5e6, s["rtt_p50_ns"]
+fast = [r["index"] for r in doc["rounds"] if r["rtt_ns"] is not None and r["rtt_ns"] < 1.0e6]
+assert not fast, ("rounds faster than the 1 ms path", fast[:10])
+assert 1.0e6 <= s["rtt_p50_ns"] < doc["config"]["threshold_ns"], s["rtt_p50_ns"]
 '
 
 # The drawings: the path in the footer, the stall's cost, arrows sloped by

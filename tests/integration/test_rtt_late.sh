@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The delay line's lateness in the -w pcapng (issue 24): every round's H and
-# A carry an opt_comment "nagle-trace: delay line late NNN ns" with what the
-# forwarder measured (tshark reads it as frame.comment), and analyze of the
-# file takes it off the ACK delay as the live rule does, so it counts the
-# live run's own stalled rounds exactly. A frame's lateness is whatever the
-# machine made it; the note and the equal count hold at any load.
+# The -w pcapng's notes (issue 24): every round's H and A carry an
+# opt_comment "nagle-trace: delay line late NNN ns" with what the forwarder
+# measured, and every B "nagle-trace: its write returned NNN ns before|after
+# this frame" with when write(body) returned (tshark reads both as
+# frame.comment). analyze of the file takes the lateness off the ACK delay
+# and judges B's release by its write, as the live rule does, so it counts
+# the live run's own stalled rounds exactly and says which rule released
+# each. A frame's lateness is whatever the machine made it; the notes and
+# the equal count hold at any load.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_unshare
@@ -29,6 +32,23 @@ for line in open(sys.argv[2]):
         m = re.fullmatch(r"nagle-trace: delay line late (\d+) ns", c)
         if m:
             notes[int(num)] = int(m.group(1))
+wrote = {}
+for line in open(sys.argv[2]):
+    num, _, text = line.rstrip("\n").partition("\t")
+    for c in text.split(","):
+        m = re.fullmatch(r"nagle-trace: its write returned (\d+) ns (before|after) this frame", c)
+        if m:
+            wrote[int(num)] = int(m.group(1)) * (1 if m.group(2) == "before" else -1)
+noted = 0
+for r in live["rounds"]:
+    body = next((e for e in r["events"] if e["kind"] == "segment" and e["role"] == "body"), None)
+    w = next((e for e in r["events"] if e["kind"] == "syscall" and e["call"] == "write-body"), None)
+    if body is None or w is None or not body.get("frame"):
+        continue
+    # B's note is B's time less write(body)'s return, to the nanosecond.
+    assert wrote.get(body["frame"]) == body["t_ns"] - w["t_ns"], (r["index"], wrote.get(body["frame"]))
+    noted += 1
+assert noted == len(wrote) and noted >= len(live["rounds"]) - 1, (noted, len(wrote))
 late = 0
 for r in live["rounds"]:
     segs = [e for e in r["events"] if e["kind"] == "segment" and e.get("frame")]
@@ -45,8 +65,12 @@ assert late > 0, "no round of a --rtt run had its lateness noted"
 an = json.load(open(sys.argv[3]))
 stalled = sum(1 for r in live["rounds"] if r["verdict"] == "stalled")
 assert an["summary"]["stalls"] == stalled, (an["summary"]["stalls"], stalled)
+for f in an["flows"]:
+    for k in ("first_stall", "last_stall"):
+        if f.get(k):
+            assert f[k]["release_rule"] == "write", (k, f[k])
 text = open(sys.argv[4]).read()
 assert re.search(r"^  delay line late on %d frames? by [0-9.]+ ms in all" % len(notes), text, re.M), text
 PY
-	fail "the -w file's lateness notes or analyze's count (traceback above)"
+	fail "the -w file's notes or analyze's count (traceback above)"
 echo ok

@@ -27,9 +27,12 @@ Trace documents (one run, or {"runs": [...]}):
   - a reply's "N jiffies after the last receive" within one jiffy of the
     captured gap from the last request byte to the reply, less the RTT
     (tcp_event_data_sent() compares jiffies);
-  - "released by the ACK" only for a segment that left within the release
-    window (1 ms, plus the RTT) after an ACK of the header; "sent at once"
-    only for one that left within that window of its write;
+  - "released by the ACK" only for a segment that left after an ACK of what
+    came before it, and within the release window (1 ms, plus the RTT) of it
+    unless its write returned before that ACK came: then the data sat in the
+    queue and only the ACK sends it, however late a busy client handled it
+    (nt_verdict_waited()); "sent at once" only for one that left within that
+    window of its write;
   - every pure ACK and data segment of a round has a why;
   - a variant's fix sentence (model.fix) only where its rounds did what it
     says: "waits for the delayed-ACK timer" needs a stalled round; "from round
@@ -37,7 +40,9 @@ Trace documents (one run, or {"runs": [...]}):
     stalled; "Nagle never holds" / "no small segment" needs no stalled round.
 Analyze documents (flows/stalls): `delack_min` only for an ACK delay in
 35-60 ms, `delack_max` in 180-220 ms (less the client-side RTT), and the
-release gap within the release window.
+release gap within the release window unless the release rule is "write"
+(a -w file noted that R's write returned before the ACK came; the trace's
+own document is where that write is checked).
 
 usage: check_sentences.py FILE...           exit 1 on any wrong sentence
        check_sentences.py --self-test       plants wrong sentences in a copy of
@@ -164,11 +169,14 @@ def check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems):
     if "released by the ACK" in t:
         acks = [s for s in all_segs if s["dir"] == "t2c" and s["t_ns"] <= e["t_ns"]
                 and s["ack"] > e["seq"] - 1 and s["ack"] <= e["seq"]]
-        if not acks or e["t_ns"] - acks[-1]["t_ns"] > window:
+        w = sys_of(rnd, "client", WRITE_OF.get(e["role"], ""))
+        waited = acks and w is not None and w["t_ns"] <= acks[-1]["t_ns"]
+        if not acks or (e["t_ns"] - acks[-1]["t_ns"] > window and not waited):
             gap = (e["t_ns"] - acks[-1]["t_ns"]) / 1e6 if acks else None
             problems.append("%s: \"released by the ACK\" but %s" % (
                 frame, "no ACK of what came before it" if gap is None
-                else "it left %.3f ms after the ACK (window %.3f ms)" % (gap, window / 1e6)))
+                else "it left %.3f ms after the ACK (window %.3f ms) and its write "
+                "returned after it" % (gap, window / 1e6)))
     held = "released by the ACK" in t or t.startswith("held")
     if held and e["dir"] == "c2t" and e["len"] > 0:
         w = sys_of(rnd, "client", WRITE_OF.get(e["role"], ""))
@@ -239,7 +247,7 @@ def check_analyze(doc):
                 problems.append("%s: delack_min for %.3f ms" % (where, d / 1e6))
             if s["delack"] == "delack_max" and not 180 * MS <= d <= 220 * MS:
                 problems.append("%s: delack_max for %.3f ms" % (where, d / 1e6))
-            if s["release_gap_ns"] > s["release_window_ns"]:
+            if s["release_gap_ns"] > s["release_window_ns"] and s.get("release_rule") != "write":
                 problems.append("%s: released %.3f ms after the ACK, window %.3f ms" % (
                     where, s["release_gap_ns"] / 1e6, s["release_window_ns"] / 1e6))
     return problems
@@ -346,6 +354,37 @@ def plant(doc):
     return out
 
 
+def late_release(doc, written_before):
+    """A copy of @doc whose first stalled round's body, "released by the ACK", left 5 ms past the
+    release window, its write moved to just before the ACK (@written_before:
+    the sentence stays true: a busy client handled the ACK late) or just after
+    it (false: the application wrote late); None without such a body."""
+    d = copy.deepcopy(doc)
+    for run in runs_of(d):
+        rtt = int((run.get("config") or {}).get("rtt_ns") or 0)
+        for r in run["rounds"]:
+            body = next((e for e in segs(r) if e["role"] == "body" and e.get("why")), None)
+            w = sys_of(r, "client", "write-body")
+            ack = next((e for e in segs(r) if e["role"] == "pure-ack"), None)
+            if r["verdict"] != "stalled" or body is None or w is None or ack is None or \
+                    ack["t_ns"] > body["t_ns"]:
+                continue
+            # The words of a body the kernel sent from tcp_ack() (predict_words.c).
+            body["why"]["text"] = "released by the ACK of 1:%d (%d B sent)" % (
+                ack["ack"], body["len"])
+            # Everything from the body on moves later with it.
+            at, delta = body["t_ns"], ack["t_ns"] + 1 * MS + rtt + 5 * MS - body["t_ns"]
+            for rr in run["rounds"]:
+                for e in rr["events"]:
+                    for k in ("t_ns", "enter_ns"):
+                        if e.get(k) is not None and e[k] >= at:
+                            e[k] += delta
+            w["t_ns"] = ack["t_ns"] + (-1000 if written_before else 1000)
+            w["enter_ns"] = min(w.get("enter_ns", w["t_ns"]), w["t_ns"])
+            return d
+    return None
+
+
 def self_test(paths):
     bad = 0
     for p in paths:
@@ -367,6 +406,19 @@ def self_test(paths):
                 caught += 1
             else:
                 print("%s: planted wrong sentence not caught: %s" % (p, what))
+                bad += 1
+        late = late_release(doc, False)
+        if late is not None:
+            caught += 1 if check_doc(late) else 0
+            if not check_doc(late):
+                print("%s: a body written after the ACK, 6 ms late, passed as released" % p)
+                bad += 1
+            planted.append(("late write", late))
+            # The same late release of a body written before the ACK is true.
+            kept = check_doc(late_release(doc, True))
+            if kept:
+                print("%s: a body written before the ACK, released late, refused: %s"
+                      % (p, kept[0]))
                 bad += 1
         print("%s: %d of %d planted wrong sentences caught" % (p, caught, len(planted)))
     return 1 if bad else 0

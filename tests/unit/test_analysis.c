@@ -140,7 +140,7 @@ static void test_batches_of_any_size(void **state)
 		if (n > s.n - i)
 			n = s.n - i;
 		for (size_t k = 0; k < n; k++)
-			nt_analysis_decode(NT_LINKTYPE_RAW, s.t_ns[i + k], 0, s.f[i + k].b,
+			nt_analysis_decode(NT_LINKTYPE_RAW, s.t_ns[i + k], NULL, s.f[i + k].b,
 					   s.f[i + k].len, &p[k]);
 		assert_int_equal(nt_analysis_settle(&parts, p, n), 0);
 		i += n;

@@ -100,7 +100,7 @@ static void test_round_marks_capture_order(void **state)
 	};
 	struct nt_round r = { .index = 2,
 			      .verdict = NT_VERDICT_UNHELD,
-			      .marks = { .h = 0, .a = 2, .b = 1 },
+			      .marks = { .h = 0, .a = 2, .b = 1, .write_body_ns = 150 },
 			      .gap_ns = 200,
 			      .release_ns = -1 };
 	struct nt_round_view rv = { .round = &r, .ev = ev, .n = 3 };
@@ -113,6 +113,10 @@ static void test_round_marks_capture_order(void **state)
 	assert_int_equal(m[1].role, NT_ANNOT_RELEASE);
 	assert_int_equal(m[2].role, NT_ANNOT_ACK);
 	assert_true(m[0].t_ns < m[1].t_ns && m[1].t_ns < m[2].t_ns);
+	/* B notes when write(body) returned (50 ns before it left); H and A note no write. */
+	assert_int_equal(m[1].write_lead_ns, 50);
+	assert_true(m[0].write_lead_ns == NT_ANNOT_NO_WRITE &&
+		    m[2].write_lead_ns == NT_ANNOT_NO_WRITE);
 	nt_annot_round_text(&m[1], buf, sizeof(buf));
 	assert_non_null(
 		strstr(buf, "round 2: B, the body's first segment (8 bytes); verdict unheld"));

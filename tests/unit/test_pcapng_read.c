@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "nt/capture/pcap_file.h"
+#include "nt/capture/pcapng.h"
 #include "nt/capture/pcapng_read.h"
 #include "test_png.h"
 
@@ -35,6 +36,7 @@ struct got {
 	unsigned snaplen[16];
 	uint32_t caplen[16];
 	int64_t t_ns[16];
+	struct nt_frame_note note[16];
 	int last; /* nt_pcap_file_next()'s last status */
 	struct nt_err err;
 };
@@ -54,6 +56,7 @@ static void read_png(const struct png *p, const char *filter, struct got *g)
 		g->linktype[g->n] = fr.linktype;
 		g->snaplen[g->n] = nt_pcap_file_snaplen(f);
 		g->caplen[g->n] = fr.caplen;
+		g->note[g->n] = fr.note;
 		g->t_ns[g->n++] = fr.t_ns;
 	}
 	nt_pcap_file_close(f);
@@ -82,6 +85,65 @@ static void other_block(struct png *p, uint32_t type, uint32_t body_len)
 	put32(p, 12 + body_len);
 	put(p, zero, body_len);
 	put32(p, 12 + body_len);
+}
+
+/* An EPB of a 60-byte frame at @t_ns on interface 0, with @n comments, by the writer. */
+static void epb_noted(struct png *p, uint64_t t_ns, const char *const *comments, size_t n)
+{
+	static const uint8_t frame[60];
+	const struct nt_pcapng_packet pk = { .t_ns = t_ns,
+					     .data = frame,
+					     .caplen = 60,
+					     .wirelen = 60,
+					     .comments = comments,
+					     .n_comments = n };
+	struct nt_pcapng_out o;
+
+	nt_pcapng_out_buffer(&o, p->b + p->n, sizeof(p->b) - p->n);
+	assert_int_equal(nt_pcapng_put_epb(&o, &pk), 0);
+	p->n += o.len;
+}
+
+/*
+ * what this checks: a -w file's notes come back from its frames' comments
+ * (the delay line's lateness, when the frame's write returned, before or
+ * after it), beside other comments; a comment that only looks like a note
+ * (another unit, a sign, words after it) and a frame with none give none.
+ */
+static void test_frame_notes(void **state)
+{
+	const char *const late[] = { "round 2: H, the header's last segment",
+				     NT_PCAPNG_LATE_PREFIX "8000 ns" };
+	const char *const before[] = { NT_PCAPNG_WRITE_PREFIX "40338122 ns before this frame",
+				       NT_PCAPNG_LATE_PREFIX "12 ns" };
+	const char *const after[] = { NT_PCAPNG_WRITE_PREFIX "6896 ns after this frame" };
+	const char *const edited[] = { NT_PCAPNG_WRITE_PREFIX "6896 ns later",
+				       NT_PCAPNG_WRITE_PREFIX "-5 ns before this frame",
+				       NT_PCAPNG_LATE_PREFIX "-3 ns",
+				       NT_PCAPNG_LATE_PREFIX "9 us" };
+	struct png p = { .n = 0 };
+	struct got g;
+
+	(void)state;
+	shb(&p);
+	idb(&p, 9, false, 0);
+	epb_noted(&p, 1000, late, 2);
+	epb_noted(&p, 2000, before, 2);
+	epb_noted(&p, 3000, after, 1);
+	epb_noted(&p, 4000, edited, 4);
+	epb_noted(&p, 5000, NULL, 0);
+	read_png(&p, NULL, &g);
+	assert_int_equal(g.last, 0);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.note[0].late_ns, 8000);
+	assert_false(g.note[0].has_write);
+	assert_true(g.note[1].has_write);
+	assert_int_equal(g.note[1].write_lead_ns, 40338122);
+	assert_int_equal(g.note[1].late_ns, 12);
+	assert_true(g.note[2].has_write);
+	assert_int_equal(g.note[2].write_lead_ns, -6896);
+	for (int i = 3; i < 5; i++)
+		assert_true(!g.note[i].has_write && g.note[i].late_ns == 0);
 }
 
 static void test_link_types_and_snaplens(void **state)
@@ -290,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_filter_per_link_type),
 		cmocka_unit_test(test_every_length_checked),
 		cmocka_unit_test(test_refused_at_open),
+		cmocka_unit_test(test_frame_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ struct script {
 	struct nt_stall_episode ep[8];
 	unsigned n_ep;
 	uint64_t frame;
-	int64_t late_ns; /* the next segment's note from a -w file, then 0 */
+	struct nt_frame_note note; /* the next segment's notes from a -w file, then none */
 };
 
 static void start(struct script *s, int family)
@@ -50,7 +50,7 @@ static void seg_opt(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t fla
 {
 	struct nt_stall_seg seg = {
 		.t_ns = t_us * US,
-		.late_ns = s->late_ns,
+		.note = s->note,
 		.dir = dir,
 		.flags = flags,
 		.seq = seq,
@@ -62,7 +62,7 @@ static void seg_opt(struct script *s, int64_t t_us, enum nt_dir dir, uint8_t fla
 	};
 	struct nt_stall_episode ep;
 
-	s->late_ns = 0;
+	s->note = (struct nt_frame_note){ 0 };
 	if (nt_stall_feed(&s->tr, &params, &seg, &ep) == 1) {
 		assert_true(s->n_ep < 8);
 		s->ep[s->n_ep++] = ep;
@@ -127,16 +127,16 @@ static void test_late_path_noted(void **state)
 	(void)state;
 	start(&s, AF_INET);
 	handshake(&s, 50, 60);
-	s.late_ns = 8 * MS;
+	s.note.late_ns = 8 * MS;
 	seg(&s, 1000, C, PA, 1001, 5001, 4);
-	s.late_ns = 5 * MS;
+	s.note.late_ns = 5 * MS;
 	seg(&s, 15000, T, A, 5001, 1005, 0);
 	seg(&s, 15020, C, PA, 1005, 5001, 8);
 	seg(&s, 15100, T, PA, 5001, 1013, 2);
 	assert_int_equal(s.n_ep, 0);
-	s.late_ns = 5 * MS;
+	s.note.late_ns = 5 * MS;
 	seg(&s, 20000, C, PA, 1013, 5003, 4);
-	s.late_ns = 3 * MS;
+	s.note.late_ns = 3 * MS;
 	seg(&s, 70000, T, A, 5003, 1017, 0);
 	seg(&s, 70020, C, PA, 1017, 5003, 8);
 	seg(&s, 70100, T, PA, 5003, 1025, 2);
@@ -234,6 +234,61 @@ static void test_think_time(void **state)
 	seg(&s, 101000, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
+}
+
+/*
+ * what this checks: a -w file's note of when R's write returned decides
+ * whether R waited for the ACK (nt_verdict_waited()), the window does not:
+ * written before the ACK and sent 2.5 ms after it (a sender that processed
+ * the ACK late) is a stall; written after it and sent 0.3 ms after it is
+ * think time; written before the ACK, R answers no data the peer sent with
+ * the ACK. Without the note the 2.5 ms R is think time (1 ms window).
+ */
+static void test_write_noted(void **state)
+{
+	struct script s;
+
+	(void)state;
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0);
+	s.note = (struct nt_frame_note){ .write_lead_ns = 43400 * US, .has_write = true };
+	seg(&s, 43500, C, PA, 1005, 5001, 8); /* written at 100 us, left 2.5 ms after the ACK */
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+	assert_int_equal(s.ep[0].written_t_ns, 100 * US);
+	assert_int_equal(s.ep[0].release_gap_ns, 2500 * US);
+	assert_true(s.ep[0].release_gap_ns > s.ep[0].window_ns);
+
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0);
+	s.note = (struct nt_frame_note){ .write_lead_ns = -20 * US, .has_write = true };
+	seg(&s, 41300, C, PA, 1005, 5001, 8); /* written at 41.32 ms: after the ACK */
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
+	assert_int_equal(s.ep[0].written_t_ns, 41320 * US);
+
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 300);
+	seg(&s, 41000, T, A, 5001, 1301, 0);
+	seg(&s, 41300, T, PA, 5001, 1301, 1200); /* the peer's data after the ACK */
+	s.note = (struct nt_frame_note){ .write_lead_ns = 40500 * US, .has_write = true };
+	seg(&s, 41500, C, PA, 1301, 6201, 126); /* but R was written at 1 ms */
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_STALL);
+
+	start(&s, AF_INET);
+	handshake(&s, 50, 60);
+	seg(&s, 1000, C, PA, 1001, 5001, 4);
+	seg(&s, 41000, T, A, 5001, 1005, 0);
+	seg(&s, 43500, C, PA, 1005, 5001, 8);
+	assert_int_equal(s.n_ep, 1);
+	assert_int_equal(s.ep[0].kind, NT_EPISODE_THINK_TIME);
+	assert_int_equal(s.ep[0].written_t_ns, NT_UNKNOWN);
 }
 
 /* H retransmitted by an RTO before the ACK: loss, not Nagle. */
@@ -787,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_data_ack_is_no_answer),
 		cmocka_unit_test(test_prompt_ack),
 		cmocka_unit_test(test_think_time),
+		cmocka_unit_test(test_write_noted),
 		cmocka_unit_test(test_retransmission),
 		cmocka_unit_test(test_delack_max_and_overcovering),
 		cmocka_unit_test(test_receiver_vantage),

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "nt/err.h"
+#include "nt/model/note.h"
 
 /**
  * struct nt_frame - one captured frame, valid until the next call on the capture
@@ -25,9 +26,9 @@
  * @caplen: bytes captured
  * @wirelen: bytes on the wire
  * @linktype: its link type: the capture's, or in a pcapng file its own
- * @late_ns: how late nagle-trace's delay line forwarded it, as the pcapng
- *           file notes it (NT_PCAPNG_LATE_PREFIX); 0 when not noted or live
  *            interface's (one file may hold several)
+ * @note: what a nagle-trace -w pcapng noted on it (NT_PCAPNG_LATE_PREFIX,
+ *        NT_PCAPNG_WRITE_PREFIX); zeroed when nothing was noted, or live
  */
 struct nt_frame {
 	int64_t t_ns;
@@ -35,13 +36,13 @@ struct nt_frame {
 	uint32_t caplen;
 	uint32_t wirelen;
 	int linktype;
-	int64_t late_ns;
+	struct nt_frame_note note;
 };
 
 /**
  * nt_frame_read() - a frame as libpcap hands it over, the file's or the live
- * capture's: no lateness, since only a pcapng frame of our own -w can carry
- * the delay line's note (the pcapng reader sets it after)
+ * capture's: no notes, since only a pcapng frame of our own -w carries them
+ * (the pcapng reader sets them after)
  * @frame: filled (but @t_ns, which each reader checks its own way)
  * @data: the captured bytes
  * @caplen: bytes captured
@@ -55,7 +56,7 @@ static inline void nt_frame_read(struct nt_frame *frame, const uint8_t *data, ui
 	frame->caplen = caplen;
 	frame->wirelen = wirelen;
 	frame->linktype = linktype;
-	frame->late_ns = 0;
+	frame->note = (struct nt_frame_note){ 0 };
 }
 
 /**

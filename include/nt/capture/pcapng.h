@@ -17,9 +17,16 @@
  * boundary, since a writer must not write invalid lengths.
  */
 #ifndef NT_CAPTURE_PCAPNG_H
-/* opt_comment on a frame: how late the delay line forwarded it (docs/wire.md). */
-#define NT_PCAPNG_LATE_PREFIX "nagle-trace: delay line late "
 #define NT_CAPTURE_PCAPNG_H
+
+/*
+ * opt_comments on a frame of a -w file (docs/wire.md): how late the delay
+ * line forwarded it, "... NNN ns"; how long before (or after) the frame the
+ * write() that queued its first byte returned, "... NNN ns before this
+ * frame" ("after this frame").
+ */
+#define NT_PCAPNG_LATE_PREFIX  "nagle-trace: delay line late "
+#define NT_PCAPNG_WRITE_PREFIX "nagle-trace: its write returned "
 
 #include <stddef.h>
 #include <stdint.h>

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "nt/capture/pcap_time.h"
+#include "nt/model/note.h"
 #include "nt/err.h"
 
 /* The largest block read (libpcap's limit for a default snapshot length: 16 MiB). */
@@ -60,8 +61,9 @@ struct nt_pcapng_iface {
  * @data: the captured bytes, valid until the next call
  * @caplen: bytes captured
  * @wirelen: bytes on the wire
- * @late_ns: an opt_comment NT_PCAPNG_LATE_PREFIX "NNN ns" on the block: NNN;
- *           0 when there is none
+ * @note: the block's opt_comments NT_PCAPNG_LATE_PREFIX "NNN ns" and
+ *        NT_PCAPNG_WRITE_PREFIX "NNN ns before|after this frame", read; zeroed when
+ *        there are none
  */
 struct nt_pcapng_frame {
 	const struct nt_pcapng_iface *iface;
@@ -71,7 +73,7 @@ struct nt_pcapng_frame {
 	const uint8_t *data;
 	uint32_t caplen;
 	uint32_t wirelen;
-	int64_t late_ns;
+	struct nt_frame_note note;
 };
 
 /**

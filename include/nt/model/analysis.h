@@ -48,7 +48,7 @@
  * struct nt_analysis_pending - a frame decoded, waiting for its flow
  * @pkt: the decoded packet (when @status is NT_DECODE_OK)
  * @t_ns: capture time
- * @late_ns: the delay line's noted lateness (nt_analysis_frame_of())
+ * @note: what a -w file noted on the frame (nt_analysis_frame_of())
  * @status: an enum nt_decode_status: frames that are not TCP are counted
  *
  * What nt_analysis_decode() makes of a frame without the analysis: no
@@ -56,7 +56,7 @@
  */
 struct nt_analysis_pending {
 	int64_t t_ns;
-	int64_t late_ns;
+	struct nt_frame_note note;
 	struct nt_tcp_packet pkt;
 	uint8_t status;
 };
@@ -387,29 +387,30 @@ int nt_analysis_frame(struct nt_analysis *an, int64_t t_ns, const uint8_t *frame
  * @an: the analysis
  * @linktype: the frame's link type (a pcapng file's interfaces may differ)
  * @t_ns: capture time, ns since the epoch
- * @late_ns: how late nagle-trace's delay line forwarded it, as the -w file
- *           notes (NT_PCAPNG_LATE_PREFIX), 0 when not noted
+ * @note: what a nagle-trace -w file noted on it (struct nt_frame_note:
+ *        the delay line's lateness, when its write returned), NULL when
+ *        nothing
  * @frame: captured bytes
  * @caplen: how many
  *
  * Return: as nt_analysis_frame().
  */
-int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns, int64_t late_ns,
-			 const uint8_t *frame, size_t caplen);
+int nt_analysis_frame_of(struct nt_analysis *an, int linktype, int64_t t_ns,
+			 const struct nt_frame_note *note, const uint8_t *frame, size_t caplen);
 
 /**
  * nt_analysis_decode() - a frame, decoded for the analysis
  * @linktype: the input's link type
  * @t_ns: capture time, ns since the epoch
- * @late_ns: as nt_analysis_frame_of()
+ * @note: as nt_analysis_frame_of()
  * @frame: captured bytes (not kept)
  * @caplen: how many
  * @p: the result
  *
  * Pure: touches no analysis, so one thread can decode while another settles.
  */
-void nt_analysis_decode(int linktype, int64_t t_ns, int64_t late_ns, const uint8_t *frame,
-			size_t caplen, struct nt_analysis_pending *p);
+void nt_analysis_decode(int linktype, int64_t t_ns, const struct nt_frame_note *note,
+			const uint8_t *frame, size_t caplen, struct nt_analysis_pending *p);
 
 /**
  * nt_analysis_settle() - count decoded frames in and run them through their flows

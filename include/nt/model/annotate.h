@@ -163,6 +163,9 @@ void nt_annot_fini(struct nt_annot_list *l);
  * @payload_bytes: the segment's payload
  * @late_ns: how late the delay line forwarded H or A (nt_verdict_marks), 0
  *           for B or when none was measured
+ * @write_lead_ns: B's time less the time write(body) returned
+ *                 (struct nt_frame_note); NT_ANNOT_NO_WRITE for H and A, or
+ *                 when the round has no write(body)
  *
  * No padding between or after the fields: records are written whole to a
  * spool, and no byte of one is left unset.
@@ -176,7 +179,11 @@ struct nt_annot_round_mark {
 	enum nt_verdict verdict;
 	uint32_t payload_bytes;
 	int64_t late_ns;
+	int64_t write_lead_ns;
 };
+
+/* &nt_annot_round_mark.write_lead_ns when there is no write to note. */
+#define NT_ANNOT_NO_WRITE INT64_MIN
 
 /**
  * nt_annot_round_marks() - a round's H, A and B, in capture order

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "nt/model/event.h"
+#include "nt/model/note.h"
 
 /*
  * Without a SYN the MSS is inferred: the largest segment seen so far, but
@@ -80,8 +81,8 @@ struct nt_stall_params {
 /**
  * struct nt_stall_seg - what the rule needs of one segment
  * @t_ns: capture timestamp
- * @late_ns: how late nagle-trace's delay line forwarded it, as a -w pcapng
- *           notes it (NT_PCAPNG_LATE_PREFIX); 0 when not noted
+ * @note: what a nagle-trace -w pcapng noted on it (the delay line's
+ *        lateness, when its write returned); zeroed when nothing
  * @dir: direction on the connection
  * @flags: TCP flags
  * @seq: absolute sequence number
@@ -93,7 +94,7 @@ struct nt_stall_params {
  */
 struct nt_stall_seg {
 	int64_t t_ns;
-	int64_t late_ns;
+	struct nt_frame_note note;
 	enum nt_dir dir;
 	uint8_t flags;
 	uint32_t seq;
@@ -129,6 +130,11 @@ struct nt_stall_seg {
  * @answer_frame: that data's frame index, 0 when none
  * @lost_min_ns: the least time the held data can have lost: R - H, or
  *               R - @answer_t_ns when B's data may explain the wait
+ * @written_t_ns: when the write() of R's first byte returned, as a -w file
+ *                noted it (struct nt_frame_note); NT_UNKNOWN when not
+ *                noted. Known, it alone says whether R waited for the ACK
+ *                (nt_verdict_waited()); unknown, R's leaving within
+ *                @window_ns of the ACK does
  */
 struct nt_stall_episode {
 	enum nt_episode_kind kind;
@@ -150,6 +156,7 @@ struct nt_stall_episode {
 	int64_t answer_t_ns;
 	uint64_t answer_frame;
 	int64_t lost_min_ns;
+	int64_t written_t_ns;
 };
 
 enum nt_stall_state {

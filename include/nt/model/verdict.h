@@ -50,8 +50,8 @@ enum nt_verdict {
  * @a_ns: A's timestamp
  * @b_ns: B's timestamp
  * @a_is_pure_ack: A carries no payload
- * @write_body_ns: when write(body) returned, 0 when unknown (offline
- *                 captures, or header and body written by one call)
+ * @write_body_ns: when write(body) returned, NT_UNKNOWN when unknown
+ *                 (header and body written by one call)
  * @path_late_ns: how late the delay line (--rtt) was measured to forward the
  *                round's frames, when H -> A at the capture point holds that
  *                lateness (the client's end: H and A both cross the line)
@@ -94,6 +94,33 @@ static inline bool nt_verdict_ack_slow(int64_t h_ns, int64_t a_ns, int64_t path_
 				       int64_t threshold_ns)
 {
 	return a_ns - h_ns - path_ns >= threshold_ns;
+}
+
+/**
+ * nt_verdict_waited() - whether data that left after a late ACK had been
+ * waiting for it: the one test of a release, live and in analyze
+ * @written_ns: when the write() that queued the data returned (a live run's
+ *              syscall event, or the -w file's note on the frame);
+ *              NT_UNKNOWN when not known
+ * @ack_ns: when the ACK was seen
+ * @gap_ns: the ACK -> the data leaving
+ * @window_ns: how soon after the ACK data that waited leaves, when the write
+ *             is not known: the sender's kernel sends at once from tcp_ack()
+ *             (tcp_data_snd_check()), so later data was written later
+ *
+ * A known write settles it either way. Written before the ACK came, the data
+ * sat in the send queue, and nothing but the ACK sends a small segment
+ * Nagle holds (tcp_nagle_check()): however late it left (a sender throttled
+ * while it owned the socket processes the ACK from its backlog, in
+ * release_sock()), the ACK released it. Written after, the application
+ * waited, whatever the gap.
+ */
+static inline bool nt_verdict_waited(int64_t written_ns, int64_t ack_ns, int64_t gap_ns,
+				     int64_t window_ns)
+{
+	if (written_ns >= 0)
+		return written_ns <= ack_ns;
+	return gap_ns <= window_ns;
 }
 
 /**

@@ -25,17 +25,14 @@ tshark -r "$NT_TMP/t.pcapng" -T fields -e frame.number -e frame.comment \
 python3 - "$NT_TMP/live.json" "$NT_TMP/comments.tsv" "$NT_TMP/an.json" "$NT_TMP/an.txt" <<'PY' ||
 import json, re, sys
 live = json.load(open(sys.argv[1]))
-notes = {}
+# Frame number -> the delay line's lateness, and -> B's write lead (after: < 0).
+notes, wrote = {}, {}
 for line in open(sys.argv[2]):
     num, _, text = line.rstrip("\n").partition("\t")
     for c in text.split(","):
         m = re.fullmatch(r"nagle-trace: delay line late (\d+) ns", c)
         if m:
             notes[int(num)] = int(m.group(1))
-wrote = {}
-for line in open(sys.argv[2]):
-    num, _, text = line.rstrip("\n").partition("\t")
-    for c in text.split(","):
         m = re.fullmatch(r"nagle-trace: its write returned (\d+) ns (before|after) this frame", c)
         if m:
             wrote[int(num)] = int(m.group(1)) * (1 if m.group(2) == "before" else -1)

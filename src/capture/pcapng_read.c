@@ -343,8 +343,9 @@ static int packet(struct nt_pcapng_reader *r, uint32_t len, bool obsolete,
 	if (fr->caplen > len - EPB_MIN)
 		return bad(r, err, "a packet's captured length runs past its block");
 	fr->data = r->buf + 28;
-	fr->note = obsolete ? (struct nt_frame_note){ 0 }
-			    : frame_notes(r, 28 + ((fr->caplen + 3u) & ~3u), len - 4);
+	memset(&fr->note, 0, sizeof(fr->note));
+	if (!obsolete) /* nagle-trace never writes the obsolete block: no notes */
+		fr->note = frame_notes(r, 28 + ((fr->caplen + 3u) & ~3u), len - 4);
 	return 1;
 }
 

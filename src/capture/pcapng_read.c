@@ -254,49 +254,58 @@ static const struct nt_pcapng_iface *iface_of(struct nt_pcapng_reader *r, uint32
 }
 
 /*
- * A number and its unit at @v (@n bytes, not terminated): "NNN ns" and,
- * with @sign_words, "NNN ns before this frame" (+NNN) or "NNN ns after this
- * frame" (-NNN). False for anything else: a comment a user edited is no note.
+ * What follows @prefix in the @n bytes at @v, as a C string in @buf: false
+ * when they do not begin with it or the rest does not fit.
  */
-static bool note_number(const char *v, size_t n, bool sign_words, int64_t *out)
+static bool past_prefix(const char *v, size_t n, const char *prefix, char *buf, size_t cap)
 {
-	char num[40];
+	size_t plen = strlen(prefix);
+
+	if (n <= plen || n - plen >= cap || memcmp(v, prefix, plen) != 0)
+		return false;
+	memcpy(buf, v + plen, n - plen);
+	buf[n - plen] = '\0';
+	return true;
+}
+
+/*
+ * A decimal count of nanoseconds at @s, not negative, and what follows it,
+ * which must be one of @units (a comment a user edited is no note). Return:
+ * the index of the unit matched, or -1.
+ */
+static int note_count(const char *s, const char *const *units, int n_units, int64_t *out)
+{
 	char *rest;
 	long long ns;
 
-	if (n >= sizeof(num))
-		return false;
-	memcpy(num, v, n);
-	num[n] = '\0';
 	errno = 0;
-	ns = strtoll(num, &rest, 10);
-	if (errno || rest == num || ns < 0)
-		return false;
-	if (!sign_words) {
-		*out = ns;
-		return strcmp(rest, " ns") == 0;
-	}
-	if (strcmp(rest, " ns after this frame") == 0)
-		ns = -ns;
-	else if (strcmp(rest, " ns before this frame") != 0)
-		return false;
+	ns = strtoll(s, &rest, 10);
+	if (errno || rest == s || ns < 0)
+		return -1;
 	*out = ns;
-	return true;
+	for (int i = 0; i < n_units; i++)
+		if (strcmp(rest, units[i]) == 0)
+			return i;
+	return -1;
 }
 
 /* An opt_comment of @olen bytes at @v: one of the notes, into @note. */
 static void note_of(const char *v, size_t olen, struct nt_frame_note *note)
 {
-	static const char late[] = NT_PCAPNG_LATE_PREFIX, wrote[] = NT_PCAPNG_WRITE_PREFIX;
+	static const char *const late_unit[] = { NT_PCAPNG_LATE_UNIT };
+	static const char *const write_unit[] = { NT_PCAPNG_WRITE_BEFORE, NT_PCAPNG_WRITE_AFTER };
+	char rest[40];
 	int64_t ns;
 
-	if (olen > sizeof(late) - 1 && memcmp(v, late, sizeof(late) - 1) == 0) {
-		if (note_number(v + sizeof(late) - 1, olen - (sizeof(late) - 1), false, &ns) &&
-		    ns > 0)
+	if (past_prefix(v, olen, NT_PCAPNG_LATE_PREFIX, rest, sizeof(rest))) {
+		if (note_count(rest, late_unit, 1, &ns) == 0 && ns > 0)
 			note->late_ns = ns;
-	} else if (olen > sizeof(wrote) - 1 && memcmp(v, wrote, sizeof(wrote) - 1) == 0) {
-		if (note_number(v + sizeof(wrote) - 1, olen - (sizeof(wrote) - 1), true, &ns)) {
-			note->write_lead_ns = ns;
+	} else if (past_prefix(v, olen, NT_PCAPNG_WRITE_PREFIX, rest, sizeof(rest))) {
+		int unit = note_count(rest, write_unit, 2, &ns);
+
+		if (unit >= 0) {
+			note->write_lead_ns = unit == 0 ? ns
+							: -ns; /* after: the frame came first */
 			note->has_write = true;
 		}
 	}
@@ -343,8 +352,9 @@ static int packet(struct nt_pcapng_reader *r, uint32_t len, bool obsolete,
 	if (fr->caplen > len - EPB_MIN)
 		return bad(r, err, "a packet's captured length runs past its block");
 	fr->data = r->buf + 28;
-	memset(&fr->note, 0, sizeof(fr->note));
-	if (!obsolete) /* nagle-trace never writes the obsolete block: no notes */
+	if (obsolete) /* nagle-trace never writes the obsolete block: no notes */
+		fr->note = (struct nt_frame_note){ 0 };
+	else
 		fr->note = frame_notes(r, 28 + ((fr->caplen + 3u) & ~3u), len - 4);
 	return 1;
 }

@@ -162,7 +162,8 @@ static size_t round_comments(void *ctx, uint64_t frame, uint64_t out_frame,
 			n++;
 		}
 		if (c->next.t_ns == f->t_ns && c->next.late_ns > 0 && n < max) {
-			snprintf(c->text[n], sizeof(c->text[n]), NT_PCAPNG_LATE_PREFIX "%lld ns",
+			snprintf(c->text[n], sizeof(c->text[n]),
+				 NT_PCAPNG_LATE_PREFIX "%lld" NT_PCAPNG_LATE_UNIT,
 				 (long long)c->next.late_ns);
 			texts[n] = c->text[n];
 			n++;
@@ -171,10 +172,9 @@ static size_t round_comments(void *ctx, uint64_t frame, uint64_t out_frame,
 		    n < max) {
 			int64_t lead = c->next.write_lead_ns;
 
-			snprintf(c->text[n], sizeof(c->text[n]),
-				 NT_PCAPNG_WRITE_PREFIX "%lld ns %s this frame",
+			snprintf(c->text[n], sizeof(c->text[n]), NT_PCAPNG_WRITE_PREFIX "%lld%s",
 				 (long long)(lead < 0 ? -lead : lead),
-				 lead < 0 ? "after" : "before");
+				 lead < 0 ? NT_PCAPNG_WRITE_AFTER : NT_PCAPNG_WRITE_BEFORE);
 			texts[n] = c->text[n];
 			n++;
 		}

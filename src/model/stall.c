@@ -286,6 +286,8 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 	int64_t lo = side_rtt_lo(a, p);
 	int64_t gap = seg->t_ns - a->ack_t_ns;
 	int64_t written = seg->note.has_write ? seg->t_ns - seg->note.write_lead_ns : NT_UNKNOWN;
+	/* A noted write settles the release alone (nt_verdict_waited()). */
+	bool written_first = nt_known(written) && nt_verdict_waited(written, a->ack_t_ns, gap, 0);
 
 	if (seg->len >= nt_stall_mss(tr, seg->dir))
 		return 0; /* a window held it, not Nagle */
@@ -299,7 +301,7 @@ static int fill_episode(const struct nt_stall_tracker *tr, const struct nt_stall
 	 * leaving just behind the ACK: R was written and held. So was an R a
 	 * -w file notes was written before the ACK came.
 	 */
-	if (!(nt_known(written) && written <= a->ack_t_ns) && nt_known(a->answer_t_ns) &&
+	if (!written_first && nt_known(a->answer_t_ns) &&
 	    a->answer_t_ns + p->release_ns >= a->ack_t_ns &&
 	    seg->t_ns - a->answer_t_ns >= side_answer_lo(a))
 		return 0;

@@ -46,9 +46,9 @@ Rules (a failure each):
     analyze judges B's release by it as the live rule does: a body written
     after the ACK is no stall however soon it left, one written before is a
     stall however late the client handled the ACK), but for any round that
-    differs in a run whose delay line was measured late (analyze's round trip and release window come from
-    frames it delivered late); for `run`, the count of its own live analysis
-    of the same frames.
+    differs in a run whose delay line was measured late (analyze's round
+    trip and release window come from frames it delivered late); for `run`,
+    the count of its own live analysis of the same frames.
 
 usage: load.py [--binary PATH] [--seconds N] [--rounds R]
                [--load cgroup|hogs|browser|all] [--keep DIR] [--seed N]

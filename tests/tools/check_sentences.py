@@ -166,20 +166,20 @@ def check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems):
                 problems.append("%s: \"%s jiffies after the last receive\", the capture "
                                 "shows %.2f" % (frame, m.group(0).split()[0], gap))
     window = 1 * MS + rtt
+    w = sys_of(rnd, "client", WRITE_OF.get(e["role"], ""))
     if "released by the ACK" in t:
         acks = [s for s in all_segs if s["dir"] == "t2c" and s["t_ns"] <= e["t_ns"]
                 and s["ack"] > e["seq"] - 1 and s["ack"] <= e["seq"]]
-        w = sys_of(rnd, "client", WRITE_OF.get(e["role"], ""))
+        # Past the window only for data written before the ACK (nt_verdict_waited()).
         waited = acks and w is not None and w["t_ns"] <= acks[-1]["t_ns"]
         if not acks or (e["t_ns"] - acks[-1]["t_ns"] > window and not waited):
             gap = (e["t_ns"] - acks[-1]["t_ns"]) / 1e6 if acks else None
             problems.append("%s: \"released by the ACK\" but %s" % (
                 frame, "no ACK of what came before it" if gap is None
-                else "it left %.3f ms after the ACK (window %.3f ms) and its write "
-                "returned after it" % (gap, window / 1e6)))
+                else "it left %.3f ms after the ACK (window %.3f ms)%s" % (
+                    gap, window / 1e6, "" if w is None else " and its write returned after it")))
     held = "released by the ACK" in t or t.startswith("held")
     if held and e["dir"] == "c2t" and e["len"] > 0:
-        w = sys_of(rnd, "client", WRITE_OF.get(e["role"], ""))
         # Held data waits in the queue after its write returned (tcp_nagle_check()).
         if w is not None and e["t_ns"] < w["t_ns"]:
             problems.append("%s: \"%s\" but it left %.3f ms before its write returned"

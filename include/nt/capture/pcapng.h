@@ -26,7 +26,10 @@
  * frame" ("after this frame").
  */
 #define NT_PCAPNG_LATE_PREFIX  "nagle-trace: delay line late "
+#define NT_PCAPNG_LATE_UNIT    " ns"
 #define NT_PCAPNG_WRITE_PREFIX "nagle-trace: its write returned "
+#define NT_PCAPNG_WRITE_BEFORE " ns before this frame"
+#define NT_PCAPNG_WRITE_AFTER  " ns after this frame"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -73,12 +73,10 @@ enum {
 
 static const struct option long_opts[] = {
 	NT_STALL_LONG_OPTS,
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
+	NT_CMD_REPORT_LONG_OPTS(OPT_FORMAT),
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
 	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	NT_CMD_ACTION_LONG_OPTS(OPT_VERSION),
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ NULL, 0, NULL, 0 },

@@ -119,12 +119,10 @@ static const struct option long_opts[] = {
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "write", required_argument, NULL, 'w' },
 	NT_STALL_LONG_OPTS,
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
+	NT_CMD_REPORT_LONG_OPTS(OPT_FORMAT),
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "fail-on-stall", no_argument, NULL, OPT_FAIL_ON_STALL },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	NT_CMD_ACTION_LONG_OPTS(OPT_VERSION),
 	{ NULL, 0, NULL, 0 },
 };
 

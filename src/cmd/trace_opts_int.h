@@ -59,10 +59,8 @@ enum {
 	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
 	{ "pingpong-thresh", required_argument, NULL, OPT_PINGPONG }, \
 	{ "rtt", required_argument, NULL, OPT_RTT }, \
-	{ "format", required_argument, NULL, OPT_FORMAT }, \
-	{ "output", required_argument, NULL, 'o' }, \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, OPT_VERSION }
+	NT_CMD_REPORT_LONG_OPTS(OPT_FORMAT), \
+	NT_CMD_ACTION_LONG_OPTS(OPT_VERSION)
 // clang-format on
 
 /**

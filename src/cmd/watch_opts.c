@@ -65,8 +65,7 @@ static const struct option long_opts[] = {
 	{ "interface", required_argument, NULL, 'i' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	NT_CMD_ACTION_LONG_OPTS(OPT_VERSION),
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -205,6 +205,8 @@ static const char *client_words(const struct nt_predict_why *w, struct nt_predic
 }
 
 /* The target's ACKs and its reply: tcp_delack_timer_handler(), tcp_event_data_sent(). */
+#define TIMER_FIRED "the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
+
 static const char *target_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
 	const char *summary = nt_predict_rule_summary(w->rule);
@@ -237,14 +239,10 @@ static const char *target_words(const struct nt_predict_why *w, struct nt_predic
 	case NT_SAY_PURE_ACK:
 		return put(b, "pure ACK %llu: %s", (unsigned long long)n[0], summary);
 	case NT_SAY_TIMER_LEFT:
-		return put(b,
-			   "the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
-			   "ping-pong left, ato back to %u ms",
+		return put(b, TIMER_FIRED "ping-pong left, ato back to %u ms",
 			   (unsigned long long)n[0], (unsigned)n[1]);
 	case NT_SAY_TIMER_DOUBLED:
-		return put(b,
-			   "the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
-			   "not in ping-pong, ato doubled to %u ms",
+		return put(b, TIMER_FIRED "not in ping-pong, ato doubled to %u ms",
 			   (unsigned long long)n[0], (unsigned)n[1]);
 	case NT_SAY_LATER_ACK:
 		return put(b, "pure ACK of a further body segment: %s", summary);
@@ -298,6 +296,10 @@ static const char *verdict_words(const struct nt_predict_why *w, struct nt_predi
 }
 
 /* Why a variant's fix works or fails (nt_predict_fix()). */
+#define QUICKACK_ONCE                                                       \
+	"TCP_QUICKACK once after accept() only resets the ping-pong count " \
+	"(__tcp_sock_set_quickack()); "
+
 static const char *fix_option_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
 	const int64_t *n = w->n;
@@ -306,16 +308,16 @@ static const char *fix_option_words(const struct nt_predict_why *w, struct nt_pr
 	switch (w->say) {
 	case NT_SAY_FIX_QUICKACK_FROM:
 		return put(b,
-			   "TCP_QUICKACK once after accept() only resets the ping-pong count "
-			   "(__tcp_sock_set_quickack()); round 1's reply, sent within ato, counts "
+			   QUICKACK_ONCE
+			   "round 1's reply, sent within ato, counts "
 			   "again (tcp_event_data_sent(), threshold %u), so from round %u the "
 			   "header's ACK is delayed as before",
 			   (unsigned)n[0], (unsigned)n[1]);
 	case NT_SAY_FIX_QUICKACK_ROUNDS:
 		round_list((unsigned)n[1], list, sizeof(list));
 		return put(b,
-			   "TCP_QUICKACK once after accept() only resets the ping-pong count "
-			   "(__tcp_sock_set_quickack()); the replies count again "
+			   QUICKACK_ONCE
+			   "the replies count again "
 			   "(tcp_event_data_sent(), threshold %u), and each delayed ACK that fires "
 			   "leaves ping-pong (tcp_delack_timer_handler()), so the header's ACK is "
 			   "delayed again in rounds %s%s",

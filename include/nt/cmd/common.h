@@ -76,6 +76,22 @@ int nt_cmd_parse_rtt(const char *name, const char *text, int64_t *rtt_ns, struct
 int nt_cmd_parse_action(int c, int version_code, const char *name, enum nt_cmd_action *action,
 			struct nt_err *err);
 
+/*
+ * The getopt_long() entries nt_cmd_parse_action() answers, last in every
+ * command's table (before its terminator): -h/--help and --version under the
+ * command's own @version_code.
+ */
+// clang-format off
+#define NT_CMD_ACTION_LONG_OPTS(version_code) \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, (version_code) }
+
+/* A report's --format FMT and -o/--output FILE, for the commands that write one. */
+#define NT_CMD_REPORT_LONG_OPTS(format_code) \
+	{ "format", required_argument, NULL, (format_code) }, \
+	{ "output", required_argument, NULL, 'o' }
+// clang-format on
+
 /**
  * nt_cmd_parse_color() - --color's value
  * @name: the option as typed

@@ -7,9 +7,10 @@
 # For each package below: `apt-get source --download-only` of the pinned
 # version (apt checks every file against the signed Sources index), then the
 # upstream tarball's SHA-256 is checked against the .dsc's Checksums-Sha256
-# line, and only the capture files (*.pcap, *.pcapng, *.cap, and their .gz,
-# decompressed) are extracted, under DIR/PACKAGE/ with their path in the
-# tarball. The Debian part of a package is not needed (ndpi 4.2-2's
+# line, and only the capture files (*.pcap, *.pcapng, *.cap, the parts of a
+# split one, *.pcapng.1, and their .gz, decompressed) are extracted, under
+# DIR/PACKAGE/ with their path in the tarball; two binary packages (DEBS,
+# below) likewise with their path in the package. The Debian part of a package is not needed (ndpi 4.2-2's
 # .debian.tar.xz is missing from the archive: apt-get's failure is ignored
 # when the upstream tarball came and verifies against the .dsc).
 #
@@ -27,6 +28,13 @@ python-dpkt=1.9.8-1:python-dpkt_1.9.8.orig.tar.gz
 dnscap=2.1.1-1:dnscap_2.1.1.orig.tar.xz
 gopacket=1.1.19-3:gopacket_1.1.19.orig.tar.gz
 termshark=2.4.0-1:termshark_2.4.0.orig.tar.gz"
+
+# Binary packages that ship captures their source tarball lacks here (the
+# source 404s, or the captures are installed as test data): fetched with
+# `apt-get download` (apt checks it against the signed Packages index), then
+# held to the SHA-256 pinned here, and only the captures unpacked.
+DEBS="pathspider=2.0.1-3:1e4e9c0aae8b297c6539fdf6cb8abaea0990341558567b111152bfc73bbca5c9
+ruby-pcaprub=0.12.4-1+b9:49232b675ef82e708c9945cb9bd04d3720e6210c61c48230ebd9074a46b41e59"
 
 die() {
 	echo "fetch.sh: $*" >&2
@@ -64,7 +72,8 @@ echo "$PKGS" | while IFS=: read -r spec orig; do
 	[ "$want" = "$have" ] || die "$pkg: '$orig' has SHA-256 $have, '$dsc' says $want"
 	rm -rf "$dest/$pkg.tmp"
 	mkdir -p "$dest/$pkg.tmp"
-	tar -tf "$orig" | grep -E '\.(pcap|pcapng|cap)(\.gz)?$' >"$dest/$pkg.list" ||
+	# Wireshark's many_interfaces.pcapng.1-3 end in a digit (a file split in three).
+	tar -tf "$orig" | grep -E '\.(pcap|pcapng|cap)(\.[0-9]+)?(\.gz)?$' >"$dest/$pkg.list" ||
 		die "$pkg: no captures in '$orig'"
 	tar -xf "$orig" -C "$dest/$pkg.tmp" -T "$dest/$pkg.list"
 	rm -f "$dest/$pkg.list"
@@ -77,4 +86,32 @@ echo "$PKGS" | while IFS=: read -r spec orig; do
 	n=$(find "$dest/$pkg" -type f | wc -l)
 	echo "$orig sha256 $have, $n captures" >"$stamp"
 	echo "fetch.sh: $pkg: $n captures from $orig (SHA-256 verified against $dsc)"
+done
+
+echo "$DEBS" | while IFS=: read -r spec want; do
+	pkg=${spec%%=*}
+	stamp="$dest/.$pkg.done"
+	if [ -f "$stamp" ] && [ -d "$dest/$pkg" ]; then
+		echo "fetch.sh: $pkg: already extracted ($(cat "$stamp"))"
+		continue
+	fi
+	cd "$dest/.src"
+	deb=$(ls "${pkg}"_*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		apt-get download "$spec" >"$pkg.log" 2>&1 ||
+			die "$pkg: could not download '$spec' (no network; see $dest/.src/$pkg.log)"
+		deb=$(ls "${pkg}"_*.deb | head -n 1)
+	fi
+	have=$(sha256sum "$deb" | cut -d' ' -f1)
+	[ "$want" = "$have" ] || die "$pkg: '$deb' has SHA-256 $have, fetch.sh pins $want"
+	rm -rf "$dest/$pkg"
+	mkdir -p "$dest/$pkg"
+	dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -E '\.(pcap|pcapng|cap)(\.gz)?$' >"$dest/$pkg.list" ||
+		die "$pkg: no captures in '$deb'"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest/$pkg" -T "$dest/$pkg.list"
+	rm -f "$dest/$pkg.list"
+	find "$dest/$pkg" -name '*.gz' -type f -exec gunzip -f {} +
+	n=$(find "$dest/$pkg" -type f | wc -l)
+	echo "$deb sha256 $have, $n captures" >"$stamp"
+	echo "fetch.sh: $pkg: $n captures from $deb (SHA-256 as pinned)"
 done

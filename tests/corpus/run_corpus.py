@@ -67,7 +67,7 @@ def main():
         os.path.relpath(os.path.join(d, f), a.corpus)
         for d, _, fs in os.walk(a.corpus)
         for f in fs
-        if re.search(r"\.(pcap|pcapng|cap)$", f) and "/.src" not in d
+        if re.search(r"\.(pcap|pcapng|cap)(\.[0-9]+)?$", f) and "/.src" not in d
     )
     bad = []
     missing = [f for f in have if f not in want]

@@ -36,8 +36,9 @@ for r in rounds[1:]:
     wb = next(e for e in ev if e["kind"] == "syscall" and e["call"] == "write-body")
     # write(body) returned long before the body left: the kernel held it.
     assert ev[body]["t_ns"] - wb["t_ns"] > 30e6, ev[body]["t_ns"] - wb["t_ns"]
-    # and the body left right after the ACK (capture at the sender).
-    assert 0 <= ev[body]["t_ns"] - ev[ack]["t_ns"] < 5e6
+    # and the ACK released it: the body is the next segment after the ACK
+    # (how soon is up to the scheduler: no bound a shared machine keeps).
+    assert segs.index(ev[body]) == segs.index(ev[ack]) + 1, (ev[ack], ev[body])
     assert ev[hdr]["dir"] == "c2t" and ev[body]["dir"] == "c2t"
 s = doc["summary"]
 assert s["stalled_rounds"] == 3 and s["verdicts"]["held"] == 1, s

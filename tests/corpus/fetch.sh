@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: MIT
 #
 # fetch.sh DIR - the corpus of real captures (tests/corpus/README.md), fetched
-# from Debian's source archive at set-up time: nothing of it is committed.
+# from Debian's archive at set-up time: nothing of it is committed.
 #
-# For each package below: `apt-get source --download-only` of the pinned
-# version (apt checks every file against the signed Sources index), then the
-# upstream tarball's SHA-256 is checked against the .dsc's Checksums-Sha256
-# line, and only the capture files (*.pcap, *.pcapng, *.cap, the parts of a
-# split one, *.pcapng.1, and their .gz, decompressed) are extracted, under
-# DIR/PACKAGE/ with their path in the tarball; two binary packages (DEBS,
-# below) likewise with their path in the package. The Debian part of a package is not needed (ndpi 4.2-2's
-# .debian.tar.xz is missing from the archive: apt-get's failure is ignored
-# when the upstream tarball came and verifies against the .dsc).
+# For each source package below: `apt-get source --download-only` of the
+# pinned version (apt checks every file against the signed Sources index),
+# then the upstream tarball's SHA-256 is checked against the .dsc's
+# Checksums-Sha256 line, and only the capture files (*.pcap, *.pcapng, *.cap,
+# the parts of a split one, *.pcapng.1, and their .gz or .bz2, decompressed)
+# are extracted, under DIR/PACKAGE/ with their path in the tarball. The
+# Debian part of a package is not needed (the .debian.tar.xz of ndpi 4.2-2
+# and nfstrace are missing from the archive: apt-get's failure is ignored
+# when the upstream tarball came and verifies against the .dsc). Two binary
+# packages (DEBS, below) likewise, with their path in the package.
 #
 # Needs a deb-src line for bookworm (CI: /etc/apt/sources.list.d/nt-src.sources,
 # see tests/fetch-data.sh). Idempotent: a package whose stamp file
@@ -27,7 +28,8 @@ tcpflow=1.6.1-2:tcpflow_1.6.1.orig.tar.gz
 python-dpkt=1.9.8-1:python-dpkt_1.9.8.orig.tar.gz
 dnscap=2.1.1-1:dnscap_2.1.1.orig.tar.xz
 gopacket=1.1.19-3:gopacket_1.1.19.orig.tar.gz
-termshark=2.4.0-1:termshark_2.4.0.orig.tar.gz"
+termshark=2.4.0-1:termshark_2.4.0.orig.tar.gz
+nfstrace=0.4.3.2+git20200805+b220d04-2.2:nfstrace_0.4.3.2+git20200805+b220d04.orig.tar.xz"
 
 # Binary packages that ship captures their source tarball lacks here (the
 # source 404s, or the captures are installed as test data): fetched with
@@ -61,7 +63,7 @@ echo "$PKGS" | while IFS=: read -r spec orig; do
 	fi
 	cd "$dest/.src"
 	if [ ! -f "$orig" ] || [ ! -f "$dsc" ]; then
-		# ndpi's Debian tarball 404s: judge by what arrived, below.
+		# ndpi's and nfstrace's Debian tarballs 404: judge by what arrived, below.
 		apt-get source --download-only "$spec" >"$pkg.log" 2>&1 || true
 	fi
 	[ -f "$dsc" ] || die "$pkg: could not download '$dsc' (no network, or no deb-src line for bookworm; see $dest/.src/$pkg.log)"
@@ -73,11 +75,12 @@ echo "$PKGS" | while IFS=: read -r spec orig; do
 	rm -rf "$dest/$pkg.tmp"
 	mkdir -p "$dest/$pkg.tmp"
 	# Wireshark's many_interfaces.pcapng.1-3 end in a digit (a file split in three).
-	tar -tf "$orig" | grep -E '\.(pcap|pcapng|cap)(\.[0-9]+)?(\.gz)?$' >"$dest/$pkg.list" ||
+	tar -tf "$orig" | grep -E '\.(pcap|pcapng|cap)(\.[0-9]+)?(\.gz|\.bz2)?$' >"$dest/$pkg.list" ||
 		die "$pkg: no captures in '$orig'"
 	tar -xf "$orig" -C "$dest/$pkg.tmp" -T "$dest/$pkg.list"
 	rm -f "$dest/$pkg.list"
 	find "$dest/$pkg.tmp" -name '*.gz' -type f -exec gunzip -f {} +
+	find "$dest/$pkg.tmp" -name '*.bz2' -type f -exec bunzip2 -f {} +
 	# The tarball's top directory carries the version: drop it.
 	top=$(find "$dest/$pkg.tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 	rm -rf "$dest/$pkg"

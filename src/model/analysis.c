@@ -129,8 +129,8 @@ static void result_close(struct nt_flow_result *r, const struct nt_flow_entry *e
 	r->syn_seen = e->flow.syn_seen[0] || e->flow.syn_seen[1];
 	r->mss[0] = e->flow.mss[0];
 	r->mss[1] = e->flow.mss[1];
-	r->rtt_ns[0] = e->stall.side[0].rtt_ns;
-	r->rtt_ns[1] = e->stall.side[1].rtt_ns;
+	r->rtt_ns[0] = nt_stall_path(&e->stall, NT_DIR_C2T);
+	r->rtt_ns[1] = nt_stall_path(&e->stall, NT_DIR_T2C);
 	r->think_time = e->think_time;
 	r->out_of_order = e->reorder_rare.out_of_order[0] + e->reorder_rare.out_of_order[1];
 }

@@ -62,6 +62,8 @@
  *    used only once it is a handshake's or the smallest of
  *    NT_STALL_RTT_SAMPLES: one data sample may be an ACK A delayed or sent
  *    with its answer (seconds), which would stretch the window to seconds.
+ *    Late ACKs' samples count only while A never ACKed promptly, and only
+ *    for the window (take_rtt_sample()).
  *    The ACK's class (delack_min, delack_max, other) is reported as the
  *    ACK's delay is: a receiver that was not scheduled makes a late ACK of
  *    another length, and the data it releases is still held data.
@@ -166,6 +168,17 @@ static int64_t side_rtt(const struct nt_stall_side *a)
 	return 0;
 }
 
+/* The path as prompt ACKs time it: what a late ACK's delay is measured past. */
+static int64_t side_path(const struct nt_stall_side *a)
+{
+	return a->rtt_late ? -1 : a->rtt_ns;
+}
+
+int64_t nt_stall_path(const struct nt_stall_tracker *tr, enum nt_dir dir)
+{
+	return side_path(&tr->side[dir]);
+}
+
 static int64_t side_rtt_lo(const struct nt_stall_side *a, const struct nt_stall_params *p)
 {
 	int64_t slack = p->release_ns + a->rtt_ns / RTT_JITTER_DIV;
@@ -216,11 +229,40 @@ static bool is_pure_ack(const struct nt_stall_seg *seg)
 }
 
 /*
+ * A sample of the round trip between the capture point and a. A late ACK's
+ * (@late) holds a's delay besides the path: it never sets the path a later
+ * ACK's delay is measured past (side_path(): a target in ping-pong that
+ * delays every ACK would make its delay the path and hide every stall
+ * after the first). But when no prompt ACK was ever seen, the smallest of
+ * NT_STALL_RTT_SAMPLES late ones bounds the release window (side_rtt()):
+ * without it a far peer mid-stream, every ACK of its slower than the
+ * threshold, had no round trip at all, and its releases one round trip
+ * after the ACK were taken for think time (nfstrace's smb2-zero-file-rw, a
+ * peer 285 ms away). The first prompt sample replaces the late ones.
+ */
+static void take_rtt_sample(struct nt_stall_side *a, int64_t rtt, bool late)
+{
+	if (late && a->rtt_ns >= 0 && !a->rtt_late)
+		return; /* the path is known from prompt ACKs */
+	if (!late && a->rtt_late) {
+		a->rtt_ns = -1;
+		a->n_rtt = 0;
+		a->rtt_late = false;
+	}
+	if (a->rtt_ns < 0 || rtt < a->rtt_ns)
+		a->rtt_ns = rtt;
+	a->rtt_late = late;
+	if (a->n_rtt < UINT16_MAX)
+		a->n_rtt++;
+	if (a->sample_syn && !late)
+		a->rtt_syn = true;
+}
+
+/*
  * The ACK field: judge the peer's held segment, and time the peer's data.
  * Seen away from the ACK's sender (a), ACK - H holds the round trip between
  * the capture point and a besides a's delay: the threshold applies to what
- * is left, with rtt(a) as known before this ACK. A late ACK is no RTT sample
- * (the delay would be taken for the path when it is the first sample).
+ * is left, with the path to a as prompt ACKs timed it before this ACK.
  */
 static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 		   const struct nt_stall_params *p, const struct nt_stall_seg *seg)
@@ -231,7 +273,7 @@ static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 	 * never make one (skype_no_unknown: a SYN retransmitted, one 292 ms
 	 * data sample, then an ACK 293 ms after H: the path, not a timer).
 	 */
-	int64_t path_ns = a->rtt_ns > 0 ? a->rtt_ns : 0;
+	int64_t path_ns = side_path(a) > 0 ? side_path(a) : 0;
 	bool late = false;
 
 	if (b->state == NT_STALL_HELD) {
@@ -258,14 +300,8 @@ static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 	if (a->sample_t_ns >= 0 && !nt_seq_before(seg->ack, a->sample_end)) {
 		int64_t rtt = seg->t_ns - a->sample_t_ns;
 
-		if (!late && rtt >= 0) {
-			if (a->rtt_ns < 0 || rtt < a->rtt_ns)
-				a->rtt_ns = rtt;
-			if (a->n_rtt < UINT16_MAX)
-				a->n_rtt++;
-			if (a->sample_syn)
-				a->rtt_syn = true;
-		}
+		if (rtt >= 0)
+			take_rtt_sample(a, rtt, late);
 		a->sample_t_ns = -1;
 	}
 	if (!a->ack_seen || nt_seq_after(seg->ack, a->ack_max)) {

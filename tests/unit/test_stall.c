@@ -399,14 +399,98 @@ static void test_client_vantage_path(void **state)
 	assert_int_equal(s.ep[0].delack, NT_DELACK_MIN);
 	assert_int_equal(s.tr.side[T].rtt_ns, 20000 * US);
 
-	/* Without the handshake the path is unknown: a 20 ms ACK is taken for a stall. */
+	/*
+	 * Without the handshake the path is unknown: a 20 ms ACK is taken for a
+	 * stall, and a late ACK's sample is no path, nor yet a window.
+	 */
 	start(&s, AF_INET);
 	seg(&s, 30000, C, PA, 1001, 5001, 4);
 	seg(&s, 50050, T, A, 5001, 1005, 0);
 	seg(&s, 50080, C, PA, 1005, 5001, 8);
 	assert_int_equal(s.n_ep, 1);
 	assert_int_equal(s.ep[0].delack, NT_DELACK_OTHER);
-	assert_int_equal(s.tr.side[T].rtt_ns, -1);
+	assert_int_equal(nt_stall_path(&s.tr, T), -1);
+	assert_int_equal(nt_stall_rtt(&s.tr, T), 0);
+}
+
+/*
+ * Mid-stream, a receiver that delays every ACK (ping-pong, nothing to send
+ * back): each message, written in two parts, stalls. Were its late ACKs taken
+ * for the path, the second message's 40 ms ACK would be the path and no stall.
+ */
+static void test_late_acks_never_the_path(void **state)
+{
+	struct script s;
+	unsigned stalls = 0;
+	uint32_t seq = 1000;
+
+	(void)state;
+	start(&s, AF_INET);
+	for (int i = 0; i < 4; i++) {
+		int64_t t = i * 100000LL;
+
+		seg(&s, t, C, PA, seq, 5000, 4);
+		seg(&s, t + 40000, T, A, 5000, seq + 4, 0);
+		seg(&s, t + 40050, C, PA, seq + 4, 5000, 8);
+		seg(&s, t + 80050, T, A, 5000, seq + 12, 0);
+		seq += 12;
+	}
+	for (unsigned k = 0; k < s.n_ep; k++)
+		stalls += s.ep[k].kind == NT_EPISODE_STALL;
+	assert_int_equal(stalls, 4);
+	assert_int_equal(nt_stall_path(&s.tr, T), -1);
+}
+
+/* The client's 36 bytes, the far peer's ACK 285 ms later: a late ACK, and a sample. */
+static void far_peer_sample(struct script *s, int64_t t_us, uint32_t *c_seq, uint32_t t_seq)
+{
+	seg(s, t_us, C, PA, *c_seq, t_seq, 36);
+	*c_seq += 36;
+	seg(s, t_us + 285000, T, A, t_seq, *c_seq, 0);
+}
+
+/*
+ * Mid-stream, seen at the client, a peer 285 ms away writes a 4-byte length,
+ * then its message (nfstrace's smb2-zero-file-rw): the client's delayed ACK
+ * releases the message one round trip later. Every ACK of the peer's is
+ * slower than the threshold, so only late ACKs time it; three of them bound
+ * the release window, which the path (what a late ACK's delay is measured
+ * past) never takes from them. A prompt sample then replaces them.
+ */
+static void test_far_peer_mid_stream(void **state)
+{
+	struct script s;
+	uint32_t c_seq;
+	unsigned n;
+
+	(void)state;
+	for (int samples = 2; samples <= 3; samples++) {
+		start(&s, AF_INET);
+		c_seq = 1000;
+		for (int i = 0; i < samples; i++)
+			far_peer_sample(&s, i * 1000000LL, &c_seq, 5000);
+		/* The client's own pauses between its writes are think time. */
+		assert_int_equal(s.n_ep, samples - 1);
+		assert_int_equal(nt_stall_path(&s.tr, T), -1);
+		n = s.n_ep;
+		seg(&s, 3000000, T, PA, 5000, c_seq, 4);
+		seg(&s, 3040000, C, A, c_seq, 5004, 0);
+		seg(&s, 3326000, T, PA, 5004, c_seq, 100);
+		assert_int_equal(s.n_ep, n + 1);
+		assert_int_equal(s.ep[n].dir, T);
+		assert_int_equal(s.ep[n].ack_delay_ns, 40 * MS);
+		assert_int_equal(s.ep[n].release_gap_ns, 286 * MS);
+		/* Two samples are no window (1 ms): think time; three are 285 ms. */
+		assert_int_equal(s.ep[n].kind,
+				 samples == 3 ? NT_EPISODE_STALL : NT_EPISODE_THINK_TIME);
+		assert_int_equal(nt_stall_rtt(&s.tr, T), samples == 3 ? 285 * MS : 0);
+	}
+	/* The peer's first prompt ACK is the path, and the late samples go. */
+	far_peer_sample(&s, 4000000, &c_seq, 5104);
+	seg(&s, 5000000, C, PA, c_seq, 5104, 36);
+	seg(&s, 5000500, T, A, 5104, c_seq + 36, 0);
+	assert_int_equal(nt_stall_path(&s.tr, T), 500 * US);
+	assert_int_equal(nt_stall_rtt(&s.tr, T), 0);
 }
 
 /* Mid-stream, no SYN: MSS inferred (floor 536), still a stall; a full segment never is H. */
@@ -848,6 +932,8 @@ int main(void)
 		cmocka_unit_test(test_receiver_vantage),
 		cmocka_unit_test(test_client_vantage_path),
 		cmocka_unit_test(test_mid_stream),
+		cmocka_unit_test(test_far_peer_mid_stream),
+		cmocka_unit_test(test_late_acks_never_the_path),
 		cmocka_unit_test(test_both_directions),
 		cmocka_unit_test(test_answer_after_ack),
 		cmocka_unit_test(test_effective_mss),

@@ -180,7 +180,7 @@ enum nt_stall_state {
  * @small_end: end of the last sub-MSS segment sent (tcp_minshall_update())
  * @urg_end: end of the last segment sent with URG (this side's SND.UP at
  *           most): until the peer acknowledges it, the side is in urgent mode
- * @n_rtt: RTT samples taken
+ * @n_rtt: RTT samples taken (of @rtt_late's kind)
  * @snd_seen: @snd_max is valid
  * @ack_seen: @ack_max is valid
  * @ts: this side's data segments carry the timestamps option
@@ -189,6 +189,8 @@ enum nt_stall_state {
  * @nagle_off: this side had two sub-MSS segments unacknowledged at once
  * @rtt_syn: an RTT sample timed a SYN (the handshake)
  * @sample_syn: the segment being timed is a SYN
+ * @rtt_late: every sample so far timed a late ACK (on_ack() in stall.c):
+ *            @rtt_ns is theirs, for the release window only
  * @rtt_ns: smallest round trip between the capture point and this side, -1 unknown
  * @sample_t_ns: when the peer's data being timed was seen; -1 none
  * @h_t_ns: H's time
@@ -227,6 +229,7 @@ struct nt_stall_side {
 	bool nagle_off : 1;
 	bool rtt_syn : 1;
 	bool sample_syn : 1;
+	bool rtt_late : 1;
 	int64_t late_ns;
 	int64_t rtt_ns;
 	int64_t sample_t_ns;
@@ -288,12 +291,23 @@ enum nt_delack_class nt_delack_classify(int64_t ack_delay_ns);
 uint32_t nt_stall_mss(const struct nt_stall_tracker *tr, enum nt_dir dir);
 
 /**
+ * nt_stall_path() - the round trip between the capture point and one side
+ * as timed by prompt ACKs (the part of a late ACK that was the path)
+ * @tr: the connection's tracker
+ * @dir: the side (its data's direction)
+ *
+ * Return: the smallest such sample, even alone, or -1 for none.
+ */
+int64_t nt_stall_path(const struct nt_stall_tracker *tr, enum nt_dir dir);
+
+/**
  * nt_stall_rtt() - the round trip between the capture point and one side
  * @tr: the connection's tracker
  * @dir: the side (its data's direction)
  *
  * Return: the smallest sample once it can be trusted (a handshake sample,
- * or NT_STALL_RTT_SAMPLES samples), else 0.
+ * or NT_STALL_RTT_SAMPLES samples: of late ACKs only while no prompt ACK
+ * was seen), else 0. It bounds the release window.
  */
 int64_t nt_stall_rtt(const struct nt_stall_tracker *tr, enum nt_dir dir);
 

@@ -134,7 +134,9 @@ assert any(s["target_socket"]["pingpong"] for s in stalls), stalls
 # numbers start at the ISN, as watch's), each of H, the ACK and R by its time.
 # Each packet socket stamps a frame on lo as it queues it (no stamp is taken
 # once for all on that path), so tcpdump's and watch's times of one frame are
-# microseconds apart, never milliseconds: 200 us is far below any gap here.
+# microseconds apart on an idle machine; on a busy one either stamp can come
+# late: CI saw H's 0.8 ms apart (its ACK's and R's 1.5 us). 5 ms is still far below any gap here (the ACK is 40 ms
+# after H), so no other frame can match.
 roles = {"held segment H": 0, "late ACK": 1, "held by Nagle": 2}
 found = {}
 for line in open(f"{T}/comments.txt"):
@@ -153,7 +155,7 @@ got = sorted((s["client"]["port"], s["held_seq"], s["held_bytes"], s["held_seq"]
 assert len(got) == len(want), (got, want)
 for g, w in zip(got, want):
     assert g[:5] == w[:5], (g, w)
-    assert all(abs(a - b) < 200000 for a, b in zip(g[5:], w[5:])), (g, w)
+    assert all(abs(a - b) < 5000000 for a, b in zip(g[5:], w[5:])), (g, w)
 
 # analyze's flow record and watch's stalls carry the same Community ID.
 aflows = [json.loads(l) for l in open(f"{T}/analyze.jsonl")]

@@ -31,6 +31,8 @@ import re
 import subprocess
 import sys
 
+from run_corpus import parse  # expected.txt's one reader
+
 FIELDS = ["frame.number", "frame.time_relative", "tcp.stream", "ip.src", "ipv6.src",
           "tcp.srcport", "tcp.seq", "tcp.ack", "tcp.len", "tcp.flags.syn", "tcp.flags.fin",
           "tcp.flags.reset", "tcp.analysis.ack_rtt"]
@@ -100,16 +102,11 @@ def candidates(path, only_likely, out=print):
 
 def check(expected, corpus):
     """The finder is looser than analyze: it must list every stall judged real."""
-    real, cur = {}, None
-    for line in open(expected):
-        if line.startswith("#") or not line.strip():
-            continue
-        if not line[0].isspace():
-            cur = line.split()[0]
-            continue
-        m = re.match(r"\s+[+?]\s+H=(\d+)\s", line)
-        if m:
-            real.setdefault(cur, set()).add(int(m.group(1)))
+    real = {}
+    for name, block in parse(expected).items():
+        frames = {h for h, mark in block["held"].items() if mark == "+"} | block["missed"]
+        if frames:
+            real[name] = frames
     lost = 0
     for name, frames in sorted(real.items()):
         found = set()

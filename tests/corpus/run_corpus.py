@@ -39,7 +39,8 @@ def parse(path):
             f = line.split()
             if len(f) != 4:
                 sys.exit(f"{path}:{n}: want FILE TRUE REPORTED TP")
-            cur = {"true": int(f[1]), "reported": int(f[2]), "tp": int(f[3]), "held": {}, "lines": 0}
+            cur = {"true": int(f[1]), "reported": int(f[2]), "tp": int(f[3]), "held": {},
+                   "missed": set(), "lines": 0}
             files[f[0]] = cur
             continue
         m = re.match(r"\s+([-+?])\s+H=(\d+)\s", line)
@@ -47,6 +48,8 @@ def parse(path):
             cur["lines"] += 1
             if m.group(1) != "?":
                 cur["held"][int(m.group(2))] = m.group(1)
+            else:
+                cur["missed"].add(int(m.group(2)))
             continue
         if re.match(r"\s+\*\s+\d+\s", line) and cur is not None:
             cur["lines"] += 1

@@ -43,6 +43,24 @@ die() {
 	exit 3
 }
 
+# The capture files among a listing's names, one name a line. Wireshark's
+# many_interfaces.pcapng.1-3 end in a digit (a file split in three).
+captures() {
+	grep -E '\.(pcap|pcapng|cap)(\.[0-9]+)?(\.gz|\.bz2)?$'
+}
+
+# Whether PACKAGE is extracted already (its stamp names what it came from).
+extracted() {
+	[ -f "$dest/.$1.done" ] && [ -d "$dest/$1" ] || return 1
+	echo "fetch.sh: $1: already extracted ($(cat "$dest/.$1.done"))"
+}
+
+# The .gz and .bz2 captures under DIR, decompressed in place.
+decompress() {
+	find "$1" -name '*.gz' -type f -exec gunzip -f {} +
+	find "$1" -name '*.bz2' -type f -exec bunzip2 -f {} +
+}
+
 [ $# -eq 1 ] || {
 	echo "usage: tests/corpus/fetch.sh DIR" >&2
 	exit 2
@@ -56,11 +74,7 @@ echo "$PKGS" | while IFS=: read -r spec orig; do
 	pkg=${spec%%=*}
 	dsc="${pkg}_${spec#*=}.dsc"
 	dsc=$(echo "$dsc" | sed 's/_[0-9]*:/_/')
-	stamp="$dest/.$pkg.done"
-	if [ -f "$stamp" ] && [ -d "$dest/$pkg" ]; then
-		echo "fetch.sh: $pkg: already extracted ($(cat "$stamp"))"
-		continue
-	fi
+	extracted "$pkg" && continue
 	cd "$dest/.src"
 	if [ ! -f "$orig" ] || [ ! -f "$dsc" ]; then
 		# ndpi's and nfstrace's Debian tarballs 404: judge by what arrived, below.
@@ -74,30 +88,24 @@ echo "$PKGS" | while IFS=: read -r spec orig; do
 	[ "$want" = "$have" ] || die "$pkg: '$orig' has SHA-256 $have, '$dsc' says $want"
 	rm -rf "$dest/$pkg.tmp"
 	mkdir -p "$dest/$pkg.tmp"
-	# Wireshark's many_interfaces.pcapng.1-3 end in a digit (a file split in three).
-	tar -tf "$orig" | grep -E '\.(pcap|pcapng|cap)(\.[0-9]+)?(\.gz|\.bz2)?$' >"$dest/$pkg.list" ||
+	tar -tf "$orig" | captures >"$dest/$pkg.list" ||
 		die "$pkg: no captures in '$orig'"
 	tar -xf "$orig" -C "$dest/$pkg.tmp" -T "$dest/$pkg.list"
 	rm -f "$dest/$pkg.list"
-	find "$dest/$pkg.tmp" -name '*.gz' -type f -exec gunzip -f {} +
-	find "$dest/$pkg.tmp" -name '*.bz2' -type f -exec bunzip2 -f {} +
+	decompress "$dest/$pkg.tmp"
 	# The tarball's top directory carries the version: drop it.
 	top=$(find "$dest/$pkg.tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 	rm -rf "$dest/$pkg"
 	mv "$top" "$dest/$pkg"
 	rm -rf "$dest/$pkg.tmp"
 	n=$(find "$dest/$pkg" -type f | wc -l)
-	echo "$orig sha256 $have, $n captures" >"$stamp"
+	echo "$orig sha256 $have, $n captures" >"$dest/.$pkg.done"
 	echo "fetch.sh: $pkg: $n captures from $orig (SHA-256 verified against $dsc)"
 done
 
 echo "$DEBS" | while IFS=: read -r spec want; do
 	pkg=${spec%%=*}
-	stamp="$dest/.$pkg.done"
-	if [ -f "$stamp" ] && [ -d "$dest/$pkg" ]; then
-		echo "fetch.sh: $pkg: already extracted ($(cat "$stamp"))"
-		continue
-	fi
+	extracted "$pkg" && continue
 	cd "$dest/.src"
 	deb=$(ls "${pkg}"_*.deb 2>/dev/null | head -n 1)
 	if [ -z "$deb" ]; then
@@ -109,12 +117,12 @@ echo "$DEBS" | while IFS=: read -r spec want; do
 	[ "$want" = "$have" ] || die "$pkg: '$deb' has SHA-256 $have, fetch.sh pins $want"
 	rm -rf "$dest/$pkg"
 	mkdir -p "$dest/$pkg"
-	dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -E '\.(pcap|pcapng|cap)(\.gz)?$' >"$dest/$pkg.list" ||
+	dpkg-deb --fsys-tarfile "$deb" | tar -t | captures >"$dest/$pkg.list" ||
 		die "$pkg: no captures in '$deb'"
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest/$pkg" -T "$dest/$pkg.list"
 	rm -f "$dest/$pkg.list"
-	find "$dest/$pkg" -name '*.gz' -type f -exec gunzip -f {} +
+	decompress "$dest/$pkg"
 	n=$(find "$dest/$pkg" -type f | wc -l)
-	echo "$deb sha256 $have, $n captures" >"$stamp"
+	echo "$deb sha256 $have, $n captures" >"$dest/.$pkg.done"
 	echo "fetch.sh: $pkg: $n captures from $deb (SHA-256 as pinned)"
 done

@@ -204,9 +204,9 @@ static const char *client_words(const struct nt_predict_why *w, struct nt_predic
 	}
 }
 
-/* The target's ACKs and its reply: tcp_delack_timer_handler(), tcp_event_data_sent(). */
 #define TIMER_FIRED "the delayed-ACK timer fired (tcp_delack_timer_handler): pure ACK %llu; "
 
+/* The target's ACKs and its reply: tcp_delack_timer_handler(), tcp_event_data_sent(). */
 static const char *target_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
 	const char *summary = nt_predict_rule_summary(w->rule);
@@ -295,11 +295,11 @@ static const char *verdict_words(const struct nt_predict_why *w, struct nt_predi
 	}
 }
 
-/* Why a variant's fix works or fails (nt_predict_fix()). */
 #define QUICKACK_ONCE                                                       \
 	"TCP_QUICKACK once after accept() only resets the ping-pong count " \
 	"(__tcp_sock_set_quickack()); "
 
+/* Why a variant's fix works or fails (nt_predict_fix()). */
 static const char *fix_option_words(const struct nt_predict_why *w, struct nt_predict_words *b)
 {
 	const int64_t *n = w->n;

@@ -273,9 +273,11 @@ static void on_ack(struct nt_stall_side *a, struct nt_stall_side *b,
 	 * never make one (skype_no_unknown: a SYN retransmitted, one 292 ms
 	 * data sample, then an ACK 293 ms after H: the path, not a timer).
 	 */
-	int64_t path_ns = side_path(a) > 0 ? side_path(a) : 0;
+	int64_t path_ns = side_path(a);
 	bool late = false;
 
+	if (path_ns < 0)
+		path_ns = 0; /* unknown: the whole ACK - H is the peer's delay */
 	if (b->state == NT_STALL_HELD) {
 		uint32_t h_end = b->h_seq + b->h_len;
 

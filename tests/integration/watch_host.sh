@@ -135,8 +135,8 @@ assert any(s["target_socket"]["pingpong"] for s in stalls), stalls
 # Each packet socket stamps a frame on lo as it queues it (no stamp is taken
 # once for all on that path), so tcpdump's and watch's times of one frame are
 # microseconds apart on an idle machine; on a busy one either stamp can come
-# late: CI saw H's 0.8 ms apart (its ACK's and R's 1.5 us). 5 ms is still far below any gap here (the ACK is 40 ms
-# after H), so no other frame can match.
+# late: CI saw H's 0.8 ms apart (its ACK's and R's 1.5 us). 5 ms is still far
+# below any gap here (the ACK is 40 ms after H), so no other frame can match.
 roles = {"held segment H": 0, "late ACK": 1, "held by Nagle": 2}
 found = {}
 for line in open(f"{T}/comments.txt"):

@@ -84,6 +84,18 @@ with_mark() {
 	grep -lsF -- "NT_MARK=$1" /proc/[0-9]*/environ 2>/dev/null || true
 }
 
+# process_tree PID: PID and its descendants, for a failure's message.
+process_tree() {
+	ps -e -o pid=,ppid=,stat=,etimes=,args= | awk -v root="$1" '
+		{ line[$1] = $0; parent[$1] = $2 }
+		END {
+			for (p in line) {
+				for (q = p; q != "" && q != root && q in parent; q = parent[q]) ;
+				if (q == root) print line[p]
+			}
+		}' | sort -n
+}
+
 # no_process_with MARK: none is left, within a second.
 no_process_with() {
 	for _ in $(seq 10); do
@@ -340,12 +352,16 @@ unshare -Urn "$NAGLE_TRACE" run --target "export NT_MARK=$mark; $SERVER 7000 & w
 	-o "$NT_TMP/kill.txt" >"$NT_TMP/out" 2>"$NT_TMP/err" &
 pid=$!
 bg=$pid
-for _ in $(seq 200); do
+# The client starts once the target listens: a wait of up to a minute, for a
+# loaded machine (CI once saw fewer than four after 20 s, under ASan).
+for _ in $(seq 600); do
 	[ "$(with_mark "$mark" | wc -l)" -ge 4 ] && break
 	sleep 0.1
 done
 [ "$(with_mark "$mark" | wc -l)" -ge 4 ] || {
 	cat "$NT_TMP/err" >&2
+	echo "marked: $(with_mark "$mark" | tr '\n' ' ')" >&2
+	process_tree "$pid" >&2
 	fail "the run's processes did not start"
 }
 # Stop the init first: then only the kernel's PR_SET_PDEATHSIG can end it.

@@ -48,7 +48,10 @@
  * O_CREAT or O_TRUNC) and written as they are; sockets are connected
  * (AF_UNIX, SOCK_STREAM). A document is spooled and copied out when
  * complete, as standard output is; a write error (ENOSPC from /dev/full)
- * fails the commit.
+ * fails the commit. /dev/null is the exception: nobody can read a part of
+ * what it discards, so a document goes to it unspooled (GNU tar, too, knows
+ * its archive on /dev/null), and a report of hundreds of MB is not written
+ * to a temporary file to be thrown away (docs/performance.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +64,7 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -248,6 +252,18 @@ static void big_buffer(struct nt_output *out)
 	}
 }
 
+/*
+ * /dev/null, by its device number (character 1:3, the kernel's
+ * Documentation/admin-guide/devices.txt), not its name: a chroot or a
+ * container may have no /dev.
+ */
+static bool is_dev_null(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
 /* A spool for a document bound to standard output or a device. */
 static int open_spool(struct nt_output *out)
 {
@@ -301,7 +317,8 @@ static int open_kind(struct nt_output *out)
 	if (kind == NT_OUTPUT_STDOUT) {
 		out->fp = stdout;
 		/* Without a spool (no temporary directory) a document is written directly, as before. */
-		if (out->mode == NT_OUTPUT_DOCUMENT && open_spool(out) < 0)
+		if (out->mode == NT_OUTPUT_DOCUMENT && !is_dev_null(STDOUT_FILENO) &&
+		    open_spool(out) < 0)
 			out->fp = stdout;
 		return 0;
 	}
@@ -320,7 +337,7 @@ static int open_kind(struct nt_output *out)
 			return 0;
 		return open_spool(out);
 	}
-	if (out->mode == NT_OUTPUT_DOCUMENT)
+	if (out->mode == NT_OUTPUT_DOCUMENT && !is_dev_null(out->dest_fd))
 		return open_spool(out);
 	out->fp = fdopen(out->dest_fd, "w");
 	if (!out->fp)

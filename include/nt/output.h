@@ -62,7 +62,8 @@ enum nt_output_kind {
  * enum nt_output_mode - what is written
  * @NT_OUTPUT_DOCUMENT: a report: complete or absent everywhere; on standard
  *                      output and devices it is spooled and copied out at
- *                      nt_output_commit()
+ *                      nt_output_commit() (not to /dev/null, which keeps
+ *                      nothing to be seen in part)
  * @NT_OUTPUT_STREAM: records as they come (a pcap): on standard output,
  *                    devices and FIFOs each is written at once
  */

@@ -245,6 +245,46 @@ static void test_socket_written_directly(void **state)
 	clean();
 }
 
+/*
+ * A document bound for /dev/null is written to it unspooled (nothing can
+ * read a part of it); any other device, /dev/zero (which discards writes as
+ * well) included, is spooled: the test is the device number, not what the
+ * device does.
+ */
+static bool spooled_to(const char *path)
+{
+	struct nt_err err = { "" };
+	struct nt_output out;
+	bool spooled;
+
+	assert_int_equal(nt_output_open(&out, path, NT_OUTPUT_DOCUMENT, &err), 0);
+	spooled = out.spooled;
+	fputs("discarded\n", out.fp);
+	assert_int_equal(nt_output_commit(&out, &err), 0);
+	return spooled;
+}
+
+static void test_dev_null_unspooled(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_false(spooled_to("/dev/null"));
+	assert_true(spooled_to("/dev/zero"));
+	/* Standard output on /dev/null, as `> /dev/null` leaves it. */
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		_exit(fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO && !spooled_to(NULL) ? 0
+											   : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_refused_before_anything(void **state)
 {
 	struct nt_err err = { "" };
@@ -375,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_symlink_kept),
 		cmocka_unit_test(test_fifo_written_directly),
 		cmocka_unit_test(test_socket_written_directly),
+		cmocka_unit_test(test_dev_null_unspooled),
 		cmocka_unit_test(test_refused_before_anything),
 		cmocka_unit_test(test_same_file),
 		cmocka_unit_test(test_closed_stdout),

@@ -276,9 +276,9 @@ static void test_dev_null_unspooled(void **state)
 	pid = fork();
 	if (pid == 0) {
 		int fd = open("/dev/null", O_WRONLY);
+		bool ok = fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO && !spooled_to(NULL);
 
-		_exit(fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO && !spooled_to(NULL) ? 0
-											   : 1);
+		_exit(ok ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));

@@ -53,6 +53,9 @@
 #include "nt/capture/pcap_time.h"
 #include "nt/capture/pcapng_read.h"
 
+/* The bytes that tell pcapng from pcap: a Section Header Block's type. */
+#define HEAD_BYTES 4
+
 /* Frames a pcap_dispatch() call hands over at most. */
 #define EACH_BATCH 4096u
 
@@ -77,7 +80,7 @@
  */
 struct source {
 	FILE *fp;
-	uint8_t head[4];
+	uint8_t head[HEAD_BYTES];
 	size_t n_head;
 	size_t given;
 	uint64_t pos;
@@ -283,11 +286,11 @@ static int open_pcap(struct nt_pcap_file *f, const char *shown, struct nt_err *e
  * 1,611 instructions a frame of analyze --brief (callgrind), where the read
  * loop's own fread() copies it with memcpy(). Returns the bytes read.
  */
-static size_t peek_head(FILE *fp, uint8_t head[4])
+static size_t peek_head(FILE *fp, uint8_t head[HEAD_BYTES])
 {
 	int fd = fileno(fp);
 	off_t at = lseek(fd, 0, SEEK_CUR);
-	ssize_t n = at < 0 ? -1 : pread(fd, head, 4, at);
+	ssize_t n = at < 0 ? -1 : pread(fd, head, HEAD_BYTES, at);
 
 	return n > 0 ? (size_t)n : 0;
 }
@@ -296,7 +299,7 @@ static size_t peek_head(FILE *fp, uint8_t head[4])
  * @fp as a capture stream: itself when @fresh (a regular file we opened and
  * have not read: peek_head()), else our cookie stream over it.
  */
-static FILE *stream_of(FILE *fp, bool fresh, char *buf, uint8_t head[4], size_t *n_head,
+static FILE *stream_of(FILE *fp, bool fresh, char *buf, uint8_t head[HEAD_BYTES], size_t *n_head,
 		       struct source **src)
 {
 	FILE *cf;
@@ -310,7 +313,7 @@ static FILE *stream_of(FILE *fp, bool fresh, char *buf, uint8_t head[4], size_t 
 	cf = source_open(fp, buf, src);
 	if (cf) {
 		*n_head = (*src)->n_head;
-		memcpy(head, (*src)->head, sizeof((*src)->head));
+		memcpy(head, (*src)->head, HEAD_BYTES);
 	}
 	return cf;
 }
@@ -323,7 +326,7 @@ static int wrap(FILE *fp, bool fresh, const char *name, struct nt_pcap_file **ou
 	struct nt_pcap_file *f = calloc(1, sizeof(*f));
 	char *buf = malloc(SOURCE_BUF_BYTES);
 	struct source *src = NULL;
-	uint8_t head[4];
+	uint8_t head[HEAD_BYTES];
 	size_t n_head = 0;
 	FILE *cf = f && buf ? stream_of(fp, fresh, buf, head, &n_head, &src) : NULL;
 	int ret;
@@ -339,8 +342,8 @@ static int wrap(FILE *fp, bool fresh, const char *name, struct nt_pcap_file **ou
 	f->buf = buf;
 	f->name = name;
 	f->src = src;
-	ret = n_head == sizeof(head) && nt_pcapng_is_pcapng(head) ? open_ng(f, shown, err)
-								  : open_pcap(f, shown, err);
+	ret = n_head == HEAD_BYTES && nt_pcapng_is_pcapng(head) ? open_ng(f, shown, err)
+								: open_pcap(f, shown, err);
 	if (ret < 0) {
 		fclose(cf);
 		free(buf);

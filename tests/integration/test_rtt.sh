@@ -52,7 +52,7 @@ r = r[:n]
 assert not r or (r[0]["verdict"] == "held" and r[0]["header_ack_gap_ns"] < 10e6), r[:1]
 for x in r[1:]:
     assert x["verdict"] == "stalled", x
-    assert 35e6 <= x["header_ack_gap_ns"] <= 100e6, x
+    assert DELACK_LO_NS <= x["header_ack_gap_ns"] <= 100e6, x
 '
 
 # TCP_NODELAY: no stall, the round trip is the path's RTT.

@@ -104,7 +104,6 @@ struct ng_filter {
  * @ng: our reader of a pcapng file, or NULL for pcap
  * @cf: the stream both read (owned)
  * @name: the file's name, for messages
- * @src: what is under @cf
  * @buf: @cf's buffer
  * @linktype: a pcap file's link type (pcapng: the first interface's)
  * @snaplen: the snapshot length of the last frame's interface
@@ -121,7 +120,6 @@ struct nt_pcap_file {
 	struct nt_pcapng_reader *ng;
 	FILE *cf;
 	const char *name;
-	struct source *src;
 	char *buf;
 	int linktype;
 	unsigned snaplen;
@@ -177,9 +175,10 @@ static int src_close(void *cookie)
 
 /*
  * Wraps @fp (owned from now on, even on failure) in our stream, buffered by
- * @buf, after reading its first bytes into the source's @head.
+ * @buf, after reading its first bytes into the source's @head; the caller
+ * gets a copy of them in @head and their count in @n_head.
  */
-static FILE *source_open(FILE *fp, char *buf, struct source **out)
+static FILE *source_open(FILE *fp, char *buf, uint8_t head[HEAD_BYTES], size_t *n_head)
 {
 	static const cookie_io_functions_t io = { .read = src_read,
 						  .seek = src_seek,
@@ -198,7 +197,8 @@ static FILE *source_open(FILE *fp, char *buf, struct source **out)
 		goto fail;
 	setvbuf(cf, buf, _IOFBF, SOURCE_BUF_BYTES);
 	__fsetlocking(cf, FSETLOCKING_BYCALLER);
-	*out = s;
+	memcpy(head, s->head, s->n_head);
+	*n_head = s->n_head;
 	return cf;
 fail:
 	free(s);
@@ -299,23 +299,14 @@ static size_t peek_head(FILE *fp, uint8_t head[HEAD_BYTES])
  * @fp as a capture stream: itself when @fresh (a regular file we opened and
  * have not read: peek_head()), else our cookie stream over it.
  */
-static FILE *stream_of(FILE *fp, bool fresh, char *buf, uint8_t head[HEAD_BYTES], size_t *n_head,
-		       struct source **src)
+static FILE *stream_of(FILE *fp, bool fresh, char *buf, uint8_t head[HEAD_BYTES], size_t *n_head)
 {
-	FILE *cf;
-
-	if (fresh) {
-		*n_head = peek_head(fp, head);
-		setvbuf(fp, buf, _IOFBF, SOURCE_BUF_BYTES);
-		__fsetlocking(fp, FSETLOCKING_BYCALLER);
-		return fp;
-	}
-	cf = source_open(fp, buf, src);
-	if (cf) {
-		*n_head = (*src)->n_head;
-		memcpy(head, (*src)->head, HEAD_BYTES);
-	}
-	return cf;
+	if (!fresh)
+		return source_open(fp, buf, head, n_head);
+	*n_head = peek_head(fp, head);
+	setvbuf(fp, buf, _IOFBF, SOURCE_BUF_BYTES);
+	__fsetlocking(fp, FSETLOCKING_BYCALLER);
+	return fp;
 }
 
 static int wrap(FILE *fp, bool fresh, const char *name, struct nt_pcap_file **out,
@@ -325,10 +316,9 @@ static int wrap(FILE *fp, bool fresh, const char *name, struct nt_pcap_file **ou
 	const char *shown = shown_name(name, pb);
 	struct nt_pcap_file *f = calloc(1, sizeof(*f));
 	char *buf = malloc(SOURCE_BUF_BYTES);
-	struct source *src = NULL;
 	uint8_t head[HEAD_BYTES];
 	size_t n_head = 0;
-	FILE *cf = f && buf ? stream_of(fp, fresh, buf, head, &n_head, &src) : NULL;
+	FILE *cf = f && buf ? stream_of(fp, fresh, buf, head, &n_head) : NULL;
 	int ret;
 
 	if (!cf) {
@@ -341,7 +331,6 @@ static int wrap(FILE *fp, bool fresh, const char *name, struct nt_pcap_file **ou
 	f->cf = cf;
 	f->buf = buf;
 	f->name = name;
-	f->src = src;
 	ret = n_head == HEAD_BYTES && nt_pcapng_is_pcapng(head) ? open_ng(f, shown, err)
 								: open_pcap(f, shown, err);
 	if (ret < 0) {

@@ -62,13 +62,11 @@ MS = 1000000
 # Seen: 35.85 ms on a busy machine, and 34.5-35.2 ms in a CPU-limited
 # cgroup on a guest whose vCPU the host deschedules (tests/campaign/load.py
 # --load cgroup --seed 1204, HZ=250: jiffies that stood still 1.5 ms past a
-# missed tick while the vCPU was off). So a second jiffy.
+# missed tick while the vCPU was off). So a second jiffy (timer_band_lo()).
 # Nothing else sends a pure ACK that late: an immediate ACK leaves as the
 # data arrives (__tcp_ack_snd_check()), and ato is never below
 # TCP_ATO_MIN, which is TCP_DELACK_MIN (tcp_event_data_recv() only raises
 # it, tcp_send_delayed_ack() bounds it by the RTT or TCP_DELACK_MIN).
-def tick_slack_ns(jiffy):
-    return jiffy
 WRITE_OF = {"header": "write-header", "body": "write-body", "request": "write-request"}
 
 
@@ -131,8 +129,9 @@ def check_round(run, rnd, all_segs, problems):
 
 
 def timer_band_lo(jiffy):
-    """The earliest a delayed-ACK timer of TCP_DELACK_MIN (HZ/25) fires after its arming."""
-    return 1e9 / 25 - jiffy - tick_slack_ns(jiffy)
+    """The earliest a delayed-ACK timer of TCP_DELACK_MIN (HZ/25) fires after its arming:
+    a jiffy for the tick it was armed in, and one for a late tick (above)."""
+    return 1e9 / 25 - 2 * jiffy
 
 
 def ack_delay(e, all_segs, rtt):

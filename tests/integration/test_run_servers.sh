@@ -248,21 +248,24 @@ for x in sr:
     assert x["answer_ns"] < 20e6 < DELACK_LO_NS < x["stall_ns"], x
 '
 
-# 7b. A stall behind a healthy median the other way: every second request is
-# written in two parts, so p50 is a fast request's while half of them stall.
-# Named, each stalled request with its own request -> answer time.
+# 7b. A stall behind a healthy median the other way: every third request is
+# written in two parts, so p50 is a fast request's while a third of them
+# stall. Not every second: with 10 of 20 stalled, p50 is the slowest fast
+# request, and one that a busy machine held 14 ms put it past a quarter of
+# the stall (CI). Named, each stalled request with its own request -> answer
+# time.
 run unshare --target "python3 $PROGS/server.py 7000" \
-	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --brief -o "$NT_TMP/half.txt"
-ok "half split"
+	--client "python3 $PROGS/client.py target 7000 20 --split-every 3" --brief -o "$NT_TMP/half.txt"
+ok "third split"
 said "$NT_TMP/half.txt" "^  none: [0-9]+ stalls of [0-9.]+ ms each on average hide behind a request -> answer p50 of [0-9.]+ ms: only [0-9]+ of 20 requests stalled, and those took [0-9]{2}\.[0-9]+ ms"
-said "$NT_TMP/half.txt" "^          4 +[0-9.]+ +[0-9]{2}\.[0-9]+  client 4 B "
+said "$NT_TMP/half.txt" "^          6 +[0-9.]+ +[0-9]{2}\.[0-9]+  client 4 B "
 run unshare --target "python3 $PROGS/server.py 7000" \
-	--client "python3 $PROGS/client.py target 7000 20 --split-every 2" --format json -o "$NT_TMP/half.json"
-ok "half split, json"
+	--client "python3 $PROGS/client.py target 7000 20 --split-every 3" --format json -o "$NT_TMP/half.json"
+ok "third split, json"
 json_check "$NT_TMP/half.json" '
 sr = doc["run"]["stalled_requests"]
-assert 8 <= len(sr) <= 10, sr
-assert all(x["request"] % 2 == 0 and x["answer_ns"] > DELACK_LO_NS for x in sr), sr
+assert 4 <= len(sr) <= 6, sr
+assert all(x["request"] % 3 == 0 and x["answer_ns"] > DELACK_LO_NS for x in sr), sr
 assert doc["run"]["exchanges"]["p50_ns"] < 20e6, doc["run"]["exchanges"]
 '
 

@@ -20,9 +20,13 @@ fi
 # A terminal gets colour, but not with NO_COLOR or TERM=dumb (script(1) gives it a terminal).
 if command -v script >/dev/null; then
 	for env in "TERM=xterm" "TERM=xterm NO_COLOR=1" "TERM=dumb"; do
+		# script(1) -e passes on the command's exit status; on failure the
+		# status and the end of what the terminal showed say which step.
+		rc=0
 		env $env LESSON_DIR="$NT_TMP" script -qec \
 			"unshare -Urn '$ex/classroom.sh' '$NAGLE_TRACE'" /dev/null \
-			</dev/null >"$NT_TMP/tty.txt" 2>&1 || fail "classroom.sh on a terminal ($env) failed"
+			</dev/null >"$NT_TMP/tty.txt" 2>&1 || rc=$?
+		[ "$rc" = 0 ] || fail "classroom.sh on a terminal ($env) exited $rc: $(tail -8 "$NT_TMP/tty.txt")"
 		case $env in
 		"TERM=xterm") grep -q $'\033\\[1m' "$NT_TMP/tty.txt" || fail "no colour on a terminal" ;;
 		*) ! grep -q $'\033\\[' "$NT_TMP/tty.txt" || fail "escape codes with $env" ;;

@@ -12,9 +12,12 @@ packets, 149 MB) and 100,000 x 5 (2.3 M packets, 169 MB; every flow active
 to the end, within the default --max-flows). For each: the libpcap read
 loop (tests/bench/pcap_read_loop.c, pcap_next_ex(): the floor) and analyze
 --brief, text, json and jsonl, on two threads (the default) and with --jobs
-1. Printed per command: wall min and median, CPU (user + system of the
-process, getrusage(RUSAGE_CHILDREN)) min and median, and each as a ratio to
-the read loop's. The goal: CPU within 2x, wall within 1.3x. The load
+1; beside them tests/bench/flow_floor.c, the read loop plus a flow table
+whose every packet writes 2 or 6 cache lines and does nothing else: what
+any per-flow analysis pays for its state on this machine. Printed per
+command: wall min and median, CPU (user + system of the process,
+getrusage(RUSAGE_CHILDREN)) min and median, and each as a ratio to the read
+loop's. The goal: CPU within 2x, wall within 1.3x. The load
 average is printed before and after: the machine may be shared. Reports go
 to /dev/null (unspooled: src/output.c); jsonl also to a file, beside dd
 writing as many bytes, what any tool writing that report pays.
@@ -55,13 +58,20 @@ def main():
         loop = os.path.join(tmp, "pcap_read_loop")
         subprocess.run(["cc", "-O2", "-o", loop, os.path.join(HERE, "pcap_read_loop.c"), "-lpcap"],
                        check=True)
+        floor = os.path.join(tmp, "flow_floor")
+        subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "flow_floor.c"), "-lpcap"],
+                       check=True)
         for flows, rounds in ((10000, 50), (100000, 5)):
             path = os.path.join(tmp, f"b{flows}.pcap")
             subprocess.run([mkcap, "bench", path, str(flows), str(rounds)], check=True)
             subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
             print(f"{flows} flows x {rounds} rounds, {os.path.getsize(path) / 1e6:.0f} MB, "
                   f"{a.runs} runs each, cores {os.cpu_count()}, load {os.getloadavg()[0]:.2f}")
+            # The least a flow table costs here: the read loop plus each
+            # packet's entry found and 2 or 6 lines of it written (analyze
+            # reads six, NT_FLOW_HOT_LINES), nothing else (flow_floor.c).
             cmds = [("read loop (pcap_next_ex)", [loop, path])]
+            cmds += [(f"flow floor, {n} lines a packet", [floor, str(n), path]) for n in (2, 6)]
             fmts = ("jsonl",) if a.quick else ("text", "json", "jsonl")
             # A report to a file costs what writing its bytes costs (page
             # cache, 430 MB of jsonl at 100,000 flows): that floor, by dd,

@@ -39,6 +39,38 @@ static inline bool out_buf_flush(struct out_buf *b)
 	return !n || fwrite(b->buf, 1, n, b->out) == n;
 }
 
+/*
+ * @len bytes from @src to @dst. Most pieces are a few bytes (a key and its
+ * punctuation, a number's digits), and memcpy() of a length known only at
+ * run time is a library call: 10 % of analyze --format jsonl's samples
+ * (issue 31). Up to 16 bytes, two fixed-size copies that overlap in the
+ * middle cover the piece, inline, reading no byte outside it.
+ */
+static inline void out_buf_copy(char *dst, const char *src, size_t len)
+{
+	char *dst_end = dst + len;
+	/*
+	 * cppcheck follows a caller's literal ("true", 4 bytes) into the
+	 * branches for longer pieces, which that caller never takes.
+	 */
+	/* cppcheck-suppress pointerOutOfBoundsCond */
+	const char *src_end = src + len;
+
+	if (len > 16) {
+		memcpy(dst, src, len);
+	} else if (len >= 8) {
+		memcpy(dst, src, 8);
+		memcpy(dst_end - 8, src_end - 8, 8);
+	} else if (len >= 4) {
+		memcpy(dst, src, 4);
+		memcpy(dst_end - 4, src_end - 4, 4);
+	} else if (len) {
+		dst[0] = src[0];
+		dst[len / 2] = src[len / 2];
+		dst_end[-1] = src_end[-1];
+	}
+}
+
 static inline bool out_buf_add(struct out_buf *b, const char *src, size_t len)
 {
 	if (b->used + len > sizeof(b->buf)) {
@@ -47,7 +79,7 @@ static inline bool out_buf_add(struct out_buf *b, const char *src, size_t len)
 		if (len > sizeof(b->buf))
 			return fwrite(src, 1, len, b->out) == len;
 	}
-	memcpy(b->buf + b->used, src, len);
+	out_buf_copy(b->buf + b->used, src, len);
 	b->used += len;
 	return true;
 }

@@ -9,8 +9,8 @@
 The map step is one `nagle-trace analyze --format jsonl CAPTURE` per capture,
 run by a Dask worker (the capture's path must be readable there: a local path
 on one machine, a shared file system on many), which also adds the capture's
-flow records up per service (the target's port), per host pair and per hour
-(UTC). This process gathers the summaries, the tables and the records, merges
+flow records up per service (the target's port) and per host pair, and its
+stall records per hour (UTC, the hour each held segment left). This process gathers the summaries, the tables and the records, merges
 the tables and writes into --out (default fleet-out):
 
   fleet.json      the totals, the three tables and one line per capture
@@ -54,21 +54,12 @@ def hour_of(t_ns):
         .strftime("%Y-%m-%dT%H:00Z")
 
 
-def stall_list(rec):
-    """The record's own list of every stall, if it has one (each with t_ns and stall_ns)."""
-    for v in rec.values():
-        if isinstance(v, list) and v and len(v) == rec.get("stalls") and \
-                all(isinstance(s, dict) and "t_ns" in s and "stall_ns" in s for s in v):
-            return v
-    return None
-
-
 def new_row():
     return {"flows_with_stalls": 0, "stalls": 0, "lost_ns": 0, "wall_ns": 0}
 
 
 def add_flow(tables, rec):
-    """One flow record into the service, host pair and hour tables."""
+    """One flow record into the service and host pair tables."""
     c, t = rec["client"], rec["target"]
     for name, key in (("service", str(t["port"])), ("host_pair", f"{c['addr']} -> {t['addr']}")):
         row = tables[name].setdefault(key, new_row())
@@ -76,22 +67,37 @@ def add_flow(tables, rec):
         row["stalls"] += rec["stalls"]
         row["lost_ns"] += rec["stalled_total_ns"]
         row["wall_ns"] += rec["stalled_wall_ns"]
-    each = stall_list(rec)
-    if each is None:
-        # Only the first and last stall are listed: the flow's stalls go to the hour of
-        # its first one.
-        each = [{"t_ns": rec["first_stall"]["t_ns"], "n": rec["stalls"],
-                 "stall_ns": rec["stalled_total_ns"], "wall_ns": rec["stalled_wall_ns"]}]
-    seen = set()
-    for st in each:
-        h = hour_of(st["t_ns"])
-        row = tables["hour"].setdefault(h, new_row())
-        if h not in seen:
+
+
+def union_ns(spans):
+    """The length of the union of [start, end) spans."""
+    total, reach = 0, None
+    for a, b in sorted(spans):
+        if reach is None or a > reach:
+            total += b - a
+            reach = b
+        elif b > reach:
+            total += b - reach
+            reach = b
+    return total
+
+
+def add_hours(tables, flows, stalls):
+    """The hour table, stall by stall: each stall in the hour (UTC) its held
+    segment left, a flow counted in every hour it stalled in, and its time lost
+    there the union of those stalls' spans, H to R, as analyze's
+    stalled_wall_ns is over all of them. @stalls: per index of @flows (the
+    flow records, in order: a stall record's "flow"), its stall records."""
+    for i in range(len(flows)):
+        per_hour = {}
+        for st in stalls.get(i, []):
+            per_hour.setdefault(hour_of(st["held_t_ns"]), []).append(st)
+        for h, sts in per_hour.items():
+            row = tables["hour"].setdefault(h, new_row())
             row["flows_with_stalls"] += 1
-            seen.add(h)
-        row["stalls"] += st.get("n", 1)
-        row["lost_ns"] += st["stall_ns"]
-        row["wall_ns"] += st.get("wall_ns", 0)
+            row["stalls"] += len(sts)
+            row["lost_ns"] += sum(st["stall_ns"] for st in sts)
+            row["wall_ns"] += union_ns([(st["held_t_ns"], st["release_t_ns"]) for st in sts])
 
 
 def analyze_one(nagle_trace, path, extra, keep_records=True):
@@ -138,6 +144,7 @@ def analyze_one(nagle_trace, path, extra, keep_records=True):
         err = errf.read()
     res["exit"] = p.returncode
     tables = {"service": {}, "host_pair": {}, "hour": {}}
+    flows, stalls = [], {}
     for line in out.decode("utf-8", "replace").splitlines():
         try:
             rec = json.loads(line)
@@ -145,11 +152,17 @@ def analyze_one(nagle_trace, path, extra, keep_records=True):
             continue
         if keep_records:
             res["lines"].append(line)
-        if rec.get("type") == "summary":
+        kind = rec.get("type")
+        if kind == "summary":
             res["summary"] = rec
-            continue
-        if rec.get("type") == "flow" and rec.get("stalls"):
-            add_flow(tables, rec)
+        elif kind == "flow":
+            # "flow" in a stall record is the index among the flow records.
+            flows.append(rec)
+            if rec.get("stalls"):
+                add_flow(tables, rec)
+        elif kind == "stall":
+            stalls.setdefault(rec["flow"], []).append(rec)
+    add_hours(tables, flows, stalls)
     stderr = err.decode("utf-8", "replace").strip().splitlines()
     if res["summary"] is not None:
         # Records without their summary (analyze killed, say) are not added up: the
@@ -225,9 +238,10 @@ def aggregate(results):
                 into = tables[name].setdefault(key, new_row())
                 for k, v in row.items():
                     into[k] += v
-    if sum(v["stalls"] for v in tables["service"].values()) != tot["stalls"]:
-        print("fleet-dask: warning: the flow records and the summaries count different stalls",
-              file=sys.stderr)
+    for name, what in (("service", "flow"), ("hour", "stall")):
+        if sum(v["stalls"] for v in tables[name].values()) != tot["stalls"]:
+            print(f"fleet-dask: warning: the {what} records and the summaries count different "
+                  "stalls", file=sys.stderr)
 
     def rows(table, name, order):
         out = [dict({name: k}, **v) for k, v in table.items()]

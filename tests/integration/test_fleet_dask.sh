@@ -22,6 +22,7 @@ if ! /usr/bin/python3 -c 'import distributed' 2>/dev/null; then
 fi
 need_tool rsvg-convert
 need_tool setpriv
+need_tool editcap
 
 caps="$NT_TMP/caps"
 mkdir "$caps"
@@ -30,7 +31,14 @@ mkdir "$caps"
 "$mkcap" ipv6-stall "$caps/ipv6-stall.pcap"
 cp "$golden/real-netns-write-write.pcap" "$caps/real-netns.pcap"
 cp "$golden/tcpdump-tests-bgp-4byte-asn.pcap" "$caps/bgp.pcap"
-"$mkcap" bench "$caps/bench.pcap" 300 30
+# The bench capture's stalls run from 1.0 to 3.95 s after its start
+# (1700000000 s); moved 2797.5 s on, an hour (UTC) begins at 2.5 s: every
+# flow stalls in two hours, 15 rounds in each, and the hour table must count
+# it so, stall by stall.
+"$mkcap" bench "$caps/bench0.pcap" 300 30
+editcap -F nsecpcap -t 2797.5 "$caps/bench0.pcap" "$caps/bench.pcap" 2>/dev/null ||
+	fail "editcap could not move bench.pcap by 2797.5 s"
+rm "$caps/bench0.pcap"
 head -c 150000 "$caps/bench.pcap" >"$caps/truncated.pcap"
 printf 'not a capture\n' >"$caps/garbage.pcap"
 list=(eth-stall nodelay ipv6-stall real-netns bgp bench truncated garbage)
@@ -81,6 +89,26 @@ for key in ("service", "host_pair"):
         bad(f"the {key} table does not add up to the totals")
 if sum(r["stalls"] for r in fleet["hour"]) != t["stalls"]:
     bad("the hour table does not add up to the totals")
+# The hour table from the stall records alone: the hour each held segment
+# left, each flow counted once an hour.
+hours = {}
+for n in names:
+    for r in got.get(os.path.join(caps, n + ".pcap"), []):
+        if r.get("type") == "stall":
+            h = hours.setdefault(r["held_t_ns"] // 3600000000000, {"stalls": 0, "lost_ns": 0,
+                                                                   "flows": set()})
+            h["stalls"] += 1
+            h["lost_ns"] += r["stall_ns"]
+            h["flows"].add((n, r["flow"]))
+import datetime
+want = {datetime.datetime.fromtimestamp(k * 3600, datetime.timezone.utc).strftime("%Y-%m-%dT%H:00Z"):
+        (v["stalls"], v["lost_ns"], len(v["flows"])) for k, v in hours.items()}
+have = {r["hour"]: (r["stalls"], r["lost_ns"], r["flows_with_stalls"]) for r in fleet["hour"]}
+if have != want:
+    bad(f"hour table {have}, the stall records say {want}")
+for h in ("2023-11-14T22:00Z", "2023-11-14T23:00Z"):
+    if have.get(h, (0, 0, 0))[0] < 4500 or have[h][2] < 300:
+        bad(f"bench.pcap's flows do not stall in both {h} and the hour after: {have}")
 status = {os.path.basename(c["capture"]): (c["status"], c["error"]) for c in fleet["captures"]}
 for n in ("truncated", "garbage"):
     st, err = status[n + ".pcap"]

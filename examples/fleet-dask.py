@@ -82,22 +82,35 @@ def union_ns(spans):
     return total
 
 
-def add_hours(tables, flows, stalls):
+class HourTally:
     """The hour table, stall by stall: each stall in the hour (UTC) its held
-    segment left, a flow counted in every hour it stalled in, and its time lost
-    there the union of those stalls' spans, H to R, as analyze's
-    stalled_wall_ns is over all of them. @stalls: per index of @flows (the
-    flow records, in order: a stall record's "flow"), its stall records."""
-    for i in range(len(flows)):
-        per_hour = {}
-        for st in stalls.get(i, []):
-            per_hour.setdefault(hour_of(st["held_t_ns"]), []).append(st)
-        for h, sts in per_hour.items():
-            row = tables["hour"].setdefault(h, new_row())
+    segment left, a flow counted in every hour it stalled in, and its time
+    lost there the union of those stalls' spans, H to R, as analyze's
+    stalled_wall_ns is over all of them. analyze writes the stall records
+    flow by flow (docs/analyze.md), so one flow's spans are held at a time."""
+
+    def __init__(self, table):
+        self.table, self.flow, self.hours = table, None, {}
+
+    def add(self, st):
+        if st["flow"] != self.flow:
+            self.close()
+            self.flow = st["flow"]
+        # The hour's number, named in close(): strftime() per stall cost more
+        # than the rest of the reduce.
+        acc = self.hours.setdefault(st["held_t_ns"] // HOUR_NS, [0, 0, []])
+        acc[0] += 1
+        acc[1] += st["stall_ns"]
+        acc[2].append((st["held_t_ns"], st["release_t_ns"]))
+
+    def close(self):
+        for h, (n, lost, spans) in self.hours.items():
+            row = self.table.setdefault(hour_of(h * HOUR_NS), new_row())
             row["flows_with_stalls"] += 1
-            row["stalls"] += len(sts)
-            row["lost_ns"] += sum(st["stall_ns"] for st in sts)
-            row["wall_ns"] += union_ns([(st["held_t_ns"], st["release_t_ns"]) for st in sts])
+            row["stalls"] += n
+            row["lost_ns"] += lost
+            row["wall_ns"] += union_ns(spans)
+        self.hours = {}
 
 
 def analyze_one(nagle_trace, path, extra, keep_records=True):
@@ -134,8 +147,27 @@ def analyze_one(nagle_trace, path, extra, keep_records=True):
         except OSError as e:
             res["error"] = f"cannot run {nagle_trace!r}: {e.strerror}"
             return res
+        tables = {"service": {}, "host_pair": {}, "hour": {}}
+        hours = HourTally(tables["hour"])
+        # Line by line as analyze writes them: a capture's jsonl is hundreds
+        # of MB (a record per stall), and only the tables must stay.
         with p.stdout:
-            out = p.stdout.read()
+            for raw in p.stdout:
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if keep_records:
+                    res["lines"].append(line)
+                kind = rec.get("type")
+                if kind == "summary":
+                    res["summary"] = rec
+                elif kind == "flow" and rec.get("stalls"):
+                    add_flow(tables, rec)
+                elif kind == "stall":
+                    hours.add(rec)
+        hours.close()
         # Reaped here, not by Popen: wait4() gives this child's own usage.
         _, status, ru = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
@@ -143,26 +175,6 @@ def analyze_one(nagle_trace, path, extra, keep_records=True):
         errf.seek(0)
         err = errf.read()
     res["exit"] = p.returncode
-    tables = {"service": {}, "host_pair": {}, "hour": {}}
-    flows, stalls = [], {}
-    for line in out.decode("utf-8", "replace").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if keep_records:
-            res["lines"].append(line)
-        kind = rec.get("type")
-        if kind == "summary":
-            res["summary"] = rec
-        elif kind == "flow":
-            # "flow" in a stall record is the index among the flow records.
-            flows.append(rec)
-            if rec.get("stalls"):
-                add_flow(tables, rec)
-        elif kind == "stall":
-            stalls.setdefault(rec["flow"], []).append(rec)
-    add_hours(tables, flows, stalls)
     stderr = err.decode("utf-8", "replace").strip().splitlines()
     if res["summary"] is not None:
         # Records without their summary (analyze killed, say) are not added up: the

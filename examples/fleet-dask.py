@@ -10,8 +10,9 @@ The map step is one `nagle-trace analyze --format jsonl CAPTURE` per capture,
 run by a Dask worker (the capture's path must be readable there: a local path
 on one machine, a shared file system on many), which also adds the capture's
 flow records up per service (the target's port) and per host pair, and its
-stall records per hour (UTC, the hour each held segment left). This process gathers the summaries, the tables and the records, merges
-the tables and writes into --out (default fleet-out):
+stall records per hour (UTC, the hour each held segment left). This process
+gathers the summaries, the tables and the records, merges the tables and
+writes into --out (default fleet-out):
 
   fleet.json      the totals, the three tables and one line per capture
   service.csv, host_pair.csv, hour.csv, captures.csv
@@ -116,8 +117,8 @@ class HourTally:
 def analyze_one(nagle_trace, path, extra, keep_records=True):
     """The map step, on a worker: analyze one capture and reduce its records.
 
-    Returns the capture's summary, its flow records added up per service,
-    host pair and hour (the reduce runs here, beside the data: what travels
+    Returns the capture's summary, its flow records added up per service and
+    host pair and its stall records per hour (the reduce runs here, beside the data: what travels
     to the client is a few rows, not one object per flow), and, with
     @keep_records, the records as analyze wrote them (one string a line).
     Never raises for a bad capture: the failure is the result (status

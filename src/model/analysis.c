@@ -392,19 +392,23 @@ static void prefetch_report(const struct nt_flow_result *r)
 	prefetch_lines(&r->wall, &r->wall_min + 1);
 }
 
+/* The direction of a segment of @e's whose source is the key's first endpoint when @src_first. */
+static enum nt_dir dir_of(const struct nt_flow_entry *e, bool src_first)
+{
+	return src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
+}
+
 /*
- * Whether a segment of @e's with @len bytes from @src_first's side may end
- * an episode, and so write the report: only data whose own side's H has had
+ * Whether a segment of @e's with @len bytes in direction @dir may end an
+ * episode, and so write the report: only data whose own side's H has had
  * its late ACK (nt_stall_feed(): NT_STALL_ACKED). Most segments cannot, and
  * asking for the report's eight lines for each of them filled the core's
  * queue of outstanding misses with lines no one reads, ahead of the entries
  * that every segment does. A guess, made frames early: a segment between now
  * and then may change the state; the report is then one miss, as it was.
  */
-static bool may_end_episode(const struct nt_flow_entry *e, bool src_first, uint32_t len)
+static bool may_end_episode(const struct nt_flow_entry *e, enum nt_dir dir, uint32_t len)
 {
-	enum nt_dir dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
-
 	return e->res && len > 0 && e->stall.side[dir].state == NT_STALL_ACKED;
 }
 
@@ -505,7 +509,8 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 	}
 	if (created)
 		flow_start(an, f, e, &p->pkt, src_first);
-	if (may_end_episode(e, src_first, p->pkt.payload_bytes)) {
+	dir = dir_of(e, src_first);
+	if (may_end_episode(e, dir, p->pkt.payload_bytes)) {
 		const struct nt_flow_result *r = e->res;
 
 		prefetch_report(r);
@@ -517,7 +522,6 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 		if (an->params.keep_stalls && r->stalls < r->all_cap)
 			__builtin_prefetch(&r->all[r->stalls], 1);
 	}
-	dir = src_first == e->client_first ? NT_DIR_C2T : NT_DIR_T2C;
 	e->packets++;
 	note_timeline(an, e, &p->pkt, dir, p->t_ns, frame);
 	count_reordered(an, f, e, &p->pkt, dir, p->t_ns);
@@ -611,8 +615,9 @@ int nt_analysis_settle(struct nt_analysis *an, const struct nt_analysis_pending 
 			const struct nt_flow_entry *ahead =
 				nt_flowtab_peek(&an->tab, kd->hash[i + REPORT_AHEAD]);
 
-			if (ahead && may_end_episode(ahead, kd->src_first[i + REPORT_AHEAD],
-						     p[i + REPORT_AHEAD].pkt.payload_bytes))
+			if (ahead &&
+			    may_end_episode(ahead, dir_of(ahead, kd->src_first[i + REPORT_AHEAD]),
+					    p[i + REPORT_AHEAD].pkt.payload_bytes))
 				prefetch_report(ahead->res);
 		}
 		if (count_frame(an, f, p[i].t_ns, (enum nt_decode_status)p[i].status) &&

@@ -14,10 +14,15 @@ loop (tests/bench/pcap_read_loop.c, pcap_next_ex(): the floor) and analyze
 --brief, text, json and jsonl, on two threads (the default) and with --jobs
 1; beside them tests/bench/flow_floor.c, the read loop plus a flow table
 whose every packet writes 2 or 6 cache lines and does nothing else: what
-any per-flow analysis pays for its state on this machine. Printed per
+any per-flow analysis pays for its state on this machine; and the 6-line
+floor again with, for every flow, a block as large as analyze keeps for a
+flow that stalled (its report, struct nt_flow_result, and the table's
+timeline ring, struct nt_flow_ring, sized from include/ by the compiler):
+what that memory costs here, every page of it new to the process. Printed per
 command: wall min and median, CPU (user + system of the process,
-getrusage(RUSAGE_CHILDREN)) min and median, and each as a ratio to the read
-loop's. The goal: CPU within 2x, wall within 1.3x. The load
+getrusage(RUSAGE_CHILDREN)) min and median, each as a ratio to the read
+loop's, and peak RSS (tests/bench/peak_rss.c, one run more). The goal: CPU
+within 2x, wall within 1.3x. The load
 average is printed before and after: the machine may be shared. Reports go
 to /dev/null (unspooled: src/output.c); jsonl also to a file, beside dd
 writing as many bytes, what any tool writing that report pays. With
@@ -31,18 +36,30 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 # The interleaved wall and CPU measurement bench_analyze_scale.py makes.
-from bench_analyze_scale import timed  # noqa: E402
+from bench_analyze_scale import peak_rss, timed  # noqa: E402
 
 
-def table(res, ref):
+def table(res, ref, rss):
     bw, bc = min(res[ref][0]), min(res[ref][1])
     mw, mc = statistics.median(res[ref][0]), statistics.median(res[ref][1])
     print(f"  {'':<44} {'wall min':>9} {'p50':>7} {'x':>6} {'x p50':>6}   {'cpu min':>8} {'p50':>7}"
-          f" {'x':>6} {'x p50':>6}")
+          f" {'x':>6} {'x p50':>6}   {'RSS MiB':>8}")
     for name, (w, c) in res.items():
         print(f"  {name:<44} {min(w):9.1f} {statistics.median(w):7.1f} {min(w) / bw:6.2f}"
               f" {statistics.median(w) / mw:6.2f}   {min(c):8.1f} {statistics.median(c):7.1f}"
-              f" {min(c) / bc:6.2f} {statistics.median(c) / mc:6.2f}")
+              f" {min(c) / bc:6.2f} {statistics.median(c) / mc:6.2f}   {rss[name]:8.1f}")
+
+
+def report_bytes(tmp):
+    """What analyze keeps for each flow that stalled, beside its entry: the report and the ring."""
+    src = os.path.join(tmp, "report_bytes.c")
+    exe = os.path.join(tmp, "report_bytes")
+    with open(src, "w") as f:
+        f.write('#include <stdio.h>\n#include "nt/model/analysis.h"\n#include "nt/model/flowtab.h"\n'
+                'int main(void) { printf("%zu\\n", sizeof(struct nt_flow_result) + '
+                'sizeof(struct nt_flow_ring)); return 0; }\n')
+    subprocess.run(["cc", "-I", os.path.join(HERE, "../../include"), "-o", exe, src], check=True)
+    return int(subprocess.run([exe], capture_output=True, text=True, check=True).stdout)
 
 
 def main():
@@ -67,9 +84,12 @@ def main():
         loop = os.path.join(tmp, "pcap_read_loop")
         subprocess.run(["cc", "-O2", "-o", loop, os.path.join(HERE, "pcap_read_loop.c"), "-lpcap"],
                        check=True)
+        rss_tool = os.path.join(tmp, "peak_rss")
+        subprocess.run(["cc", "-O2", "-o", rss_tool, os.path.join(HERE, "peak_rss.c")], check=True)
         floor = os.path.join(tmp, "flow_floor")
         subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "flow_floor.c"), "-lpcap"],
                        check=True)
+        report = report_bytes(tmp)
         for flows, rounds in ((10000, 50), (100000, 5)):
             path = os.path.join(tmp, f"b{flows}.pcap")
             subprocess.run([mkcap, "bench", path, str(flows), str(rounds)], check=True)
@@ -81,6 +101,7 @@ def main():
             # reads six, NT_FLOW_HOT_LINES), nothing else (flow_floor.c).
             cmds = [("read loop (pcap_next_ex)", [loop, path])]
             cmds += [(f"flow floor, {n} lines a packet", [floor, str(n), path]) for n in (2, 6)]
+            cmds.append((f"flow floor, 6 lines + {report} B a flow", [floor, "6", path, str(report)]))
             fmts = ("jsonl",) if a.quick else ("text", "json", "jsonl")
             # A report to a file costs what writing its bytes costs (page
             # cache, 430 MB of jsonl at 100,000 flows): that floor, by dd,
@@ -106,7 +127,10 @@ def main():
                     if not a.quick:
                         cmds.append((f"{tag}analyze --format {fmt} --jobs 1",
                                      base + ["--format", fmt, "--jobs", "1", path]))
-            table(timed(cmds, a.runs), "read loop (pcap_next_ex)")
+            res = timed(cmds, a.runs)
+            # Peak RSS, one run more each (peak_rss.c: the command's own, not this Python's).
+            rss = {name: peak_rss(rss_tool, cmd) for name, cmd in cmds}
+            table(res, "read loop (pcap_next_ex)", rss)
             print(f"  load after: {os.getloadavg()[0]:.2f}")
             os.unlink(path)
     finally:

@@ -10,12 +10,21 @@
  * 64 frames every bucket is prefetched, then every entry the buckets name,
  * then the frames are settled in order.
  *
- *   flow_floor LINES FILE     LINES 1..8: state a packet writes, in 64-byte lines
+ *   flow_floor LINES FILE [REPORT]
+ *        LINES 1..8: state a packet writes, in 64-byte lines
+ *        REPORT: bytes of report each flow also keeps (0, the default: none)
  *
  * With thousands of interleaved flows each packet's lines are cache misses,
  * and what they cost grows with LINES: the ratio of this program to the read
  * loop at a given LINES is the floor for any analysis whose every packet
  * touches that much state (analyze's: six lines, NT_FLOW_HOT_LINES).
+ *
+ * With REPORT, each new flow also gets a block of that many bytes of its own
+ * (calloc(), as analyze's report, struct nt_flow_result), every line of it
+ * written once, and kept to the end: the memory a report per flow costs,
+ * which on a guest whose freed pages go back to the host (free page
+ * reporting) is every new page's fault and zeroing, again on each run
+ * (docs/performance.md, "analyze per core").
  */
 #include <pcap/pcap.h>
 #include <stddef.h>
@@ -58,6 +67,8 @@ struct table {
 	uint32_t *bucket;
 	size_t mask;
 	size_t stride;
+	size_t report;
+	void **reports;
 };
 
 static struct entry *at(const struct table *t, uint32_t i)
@@ -80,10 +91,12 @@ static int grow(struct table *t)
 	size_t was = t->mem ? (size_t)(t->e - t->mem) : 0;
 	char *mem = realloc(t->mem, cap * t->stride + 64);
 	uint32_t *bucket = malloc(4 * cap * sizeof(*bucket));
+	void **reports = t->report ? realloc(t->reports, cap * sizeof(*reports)) : NULL;
 	char *e;
 
-	if (!mem || !bucket)
+	if (!mem || !bucket || (t->report && !reports))
 		return -1;
+	t->reports = reports;
 	/* Entries start on a line, as analyze's: realloc() keeps 16 bytes' alignment. */
 	e = mem + (64 - (uintptr_t)mem % 64) % 64;
 	if (e - mem != (ptrdiff_t)was)
@@ -116,6 +129,15 @@ static struct entry *lookup(struct table *t, const struct frame *f)
 		if (grow(t) < 0)
 			return NULL;
 		b = &t->bucket[f->hash & t->mask];
+	}
+	if (t->report) {
+		char *r = calloc(1, t->report);
+
+		if (!r)
+			return NULL;
+		for (size_t k = 0; k < t->report; k += 64)
+			r[k] = 1;
+		t->reports[t->n] = r;
 	}
 	e = at(t, (uint32_t)t->n);
 	memset(e, 0, sizeof(*e));
@@ -190,12 +212,15 @@ int main(int argc, char **argv)
 	int n = 0, ret;
 	pcap_t *p;
 
-	int lines = argc == 3 ? atoi(argv[1]) : 0;
+	int lines = argc == 3 || argc == 4 ? atoi(argv[1]) : 0;
+	long report = argc == 4 ? atol(argv[3]) : 0;
 
-	if (lines < 1 || lines > MAX_LINES) {
-		fprintf(stderr, "usage: flow_floor LINES(1-%d) FILE\n", MAX_LINES);
+	if (lines < 1 || lines > MAX_LINES || report < 0 || report > 65536) {
+		fprintf(stderr, "usage: flow_floor LINES(1-%d) FILE [REPORT(0-65536)]\n",
+			MAX_LINES);
 		return 2;
 	}
+	t.report = (size_t)report;
 	p = pcap_open_offline_with_tstamp_precision(argv[2], PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
 		fprintf(stderr, "flow_floor: %s\n", errbuf);
@@ -216,7 +241,11 @@ int main(int argc, char **argv)
 	if (settle(&t, batch, n) < 0)
 		return 1;
 	pcap_close(p);
-	printf("%llu frames, %zu flows, %d lines a packet\n", frames, t.n, lines);
+	printf("%llu frames, %zu flows, %d lines a packet, %zu bytes of report a flow\n", frames,
+	       t.n, lines, t.report);
+	for (size_t i = 0; t.report && i < t.n; i++)
+		free(t.reports[i]);
+	free(t.reports);
 	free(t.mem);
 	free(t.bucket);
 	return 0;

@@ -28,7 +28,7 @@
  * a batch later, and its polls and sched_yield()s burnt as much CPU as the
  * settler spent settling (100,000 flows: 631 ms of CPU for 355 ms of wall).
  * Half a ring is several batches to settle while the sleeper wakes, so the
- * settler does not wait, and the sleeps come once every RING / 2 batches,
+ * settler does not wait, and the sleeps come once every SLEEP_FOR batches,
  * not once a batch: the first version, which slept at once for a single
  * slot, made 8,829 futex() calls for 7,930 batches and its threads took
  * turns instead of overlapping (commit 079a30a).
@@ -47,6 +47,8 @@
 
 /* 8 x 256 frames x 96 bytes: 192 KiB, inside one core's L2 cache. */
 #define RING 8
+/* What a sleeping side waits for, in batches free (reader) or full (settler). */
+#define SLEEP_FOR (RING / 2)
 
 /*
  * Polls of the other side's counter before sleeping: a few microseconds of
@@ -106,34 +108,29 @@ static unsigned in_ring(struct pipe *pp)
 	return filled - settled;
 }
 
-/* The reader has a free slot / the settler has a full one (or the end). */
-static bool ready(struct pipe *pp, enum side who)
+/*
+ * @who may go on with @want batches: the reader has @want free slots, the
+ * settler @want full ones (or the end). 1 ends a wait; SLEEP_FOR a sleep.
+ */
+static bool has(struct pipe *pp, enum side who, unsigned want)
 {
 	if (who == READER)
-		return in_ring(pp) < RING;
-	return in_ring(pp) > 0 || atomic_load(&pp->done);
-}
-
-/* What a sleeping side waits for: half the ring free / full, or the end. */
-static bool plenty(struct pipe *pp, enum side who)
-{
-	if (who == READER)
-		return in_ring(pp) <= RING / 2;
-	return in_ring(pp) >= RING / 2 || atomic_load(&pp->done);
+		return RING - in_ring(pp) >= want;
+	return in_ring(pp) >= want || atomic_load(&pp->done);
 }
 
 static void wait_until_ready(struct pipe *pp, enum side who)
 {
 	for (int k = 0; k < SPIN; k++) {
-		if (ready(pp, who))
+		if (has(pp, who, 1))
 			return;
 		cpu_relax();
 	}
 	pthread_mutex_lock(&pp->mu);
 	atomic_store(&pp->waits[who], true);
-	/* The flag before the counters: plenty()'s loads are only acquire. */
+	/* The flag before the counters: in_ring()'s loads are only acquire. */
 	atomic_thread_fence(memory_order_seq_cst);
-	while (!plenty(pp, who))
+	while (!has(pp, who, SLEEP_FOR))
 		pthread_cond_wait(&pp->wake[who], &pp->mu);
 	atomic_store(&pp->waits[who], false);
 	pthread_mutex_unlock(&pp->mu);
@@ -142,7 +139,7 @@ static void wait_until_ready(struct pipe *pp, enum side who)
 /* After a counter's store: wake the other side if it sleeps and its half is there. */
 static void wake(struct pipe *pp, enum side who)
 {
-	if (!atomic_load(&pp->waits[who]) || !plenty(pp, who))
+	if (!atomic_load(&pp->waits[who]) || !has(pp, who, SLEEP_FOR))
 		return;
 	pthread_mutex_lock(&pp->mu);
 	pthread_cond_signal(&pp->wake[who]);

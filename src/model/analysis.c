@@ -737,6 +737,11 @@ struct sort_key {
 	struct nt_flow_result *r;
 };
 
+static struct sort_key key_of(struct nt_flow_result *r)
+{
+	return (struct sort_key){ r->file, r->first.held_t_ns, r->first.held_frame, r };
+}
+
 static int cmp_key(const void *a, const void *b)
 {
 	const struct sort_key *x = a, *y = b;
@@ -750,12 +755,10 @@ static int cmp_key(const void *a, const void *b)
 
 static int cmp_result(const void *a, const void *b)
 {
-	const struct nt_flow_result *x = *(const struct nt_flow_result *const *)a;
-	const struct nt_flow_result *y = *(const struct nt_flow_result *const *)b;
-	struct sort_key kx = { x->file, x->first.held_t_ns, x->first.held_frame, NULL };
-	struct sort_key ky = { y->file, y->first.held_t_ns, y->first.held_frame, NULL };
+	struct sort_key x = key_of(*(struct nt_flow_result *const *)a);
+	struct sort_key y = key_of(*(struct nt_flow_result *const *)b);
 
-	return cmp_key(&kx, &ky);
+	return cmp_key(&x, &y);
 }
 
 /* The flow's median stall (from all its durations, or NT_STALL_KEPT of them sampled). */
@@ -787,12 +790,9 @@ void nt_analysis_finish(struct nt_analysis *an)
 	struct sort_key *k = an->n_flows > 1 ? malloc(an->n_flows * sizeof(*k)) : NULL;
 
 	for (size_t i = 0; i < an->n_flows; i++) {
-		struct nt_flow_result *r = an->flows[i];
-
-		set_p50(r);
+		set_p50(an->flows[i]);
 		if (k)
-			k[i] = (struct sort_key){ r->file, r->first.held_t_ns, r->first.held_frame,
-						  r };
+			k[i] = key_of(an->flows[i]);
 	}
 	if (k) {
 		qsort(k, an->n_flows, sizeof(*k), cmp_key);

@@ -52,16 +52,15 @@ pid=$!
 prev=0 falls=0
 for _ in $(seq 3000); do
 	kill -0 "$pid" 2>/dev/null || fail "the run ended before its second variant was under way"
-	got=$(awk '/^TcpExt:/ { if (!h) { n = split($0, k); h = 1 } else { split($0, v)
-		for (i = 1; i <= n; i++) if (k[i] == "TCPDelivered") print v[i] } }' \
-		"/proc/$pid/net/netstat" 2>/dev/null || true)
-	got=${got:-0}
+	# Empty until the program is in a namespace of its own: the host's counter is no fall.
+	got=$(delivered "$pid")
+	[ -n "$got" ] || { sleep 0.01; continue; }
 	[ "$got" -lt "$prev" ] && falls=$((falls + 1))
 	prev=$got
 	[ "$falls" -ge 1 ] && [ "$got" -ge 4 ] && break
 	sleep 0.01
 done
-[ "$falls" -ge 1 ] && [ "$got" -ge 4 ] || fail "the second variant never got under way"
+[ "$falls" -ge 1 ] && [ "${got:-0}" -ge 4 ] || fail "the second variant never got under way"
 start=$(date +%s%N)
 kill -INT "$pid"
 wait "$pid"

@@ -229,8 +229,12 @@ chmod 600 keep.txt
 [ "$(stat -c %a keep.txt)" = 600 ] && grep -q stalls keep.txt || { echo "FAIL: FUSE replace"; exit 1; }
 unshare -Urn "$NT" --rounds 20000 -o hup.json -w hup.pcap 2> /dev/null &
 pid=$!
-sleep 1
-n=$(ls -A | grep -c '\.nt-')
+# Both temporaries exist once the run is under way: wait for them, up to 30 s, not 1 s.
+for _ in $(seq 3000); do
+	n=$(ls -A | grep -c '\.nt-' || true)
+	[ "$n" -ge 2 ] && break
+	sleep 0.01
+done
 kill -HUP $pid
 wait $pid
 [ "$n" = 2 ] || { echo "FAIL: expected 2 named temporary files while running, saw $n"; exit 1; }

@@ -13,11 +13,21 @@
  * order exactly as the one-thread loop does, so every result is the same,
  * byte for byte; the decoder is pure and shares nothing with the analysis.
  *
- * Ownership: the reader owns slot @filled % RING while the ring is not full;
- * the settler owns slot @settled % RING while @settled < @filled. Each
- * counter has one writer, which stores it (release) after it is done with
- * the slot; the other side reads the slot only after loading the counter
- * (acquire).
+ * Ownership: the reader decodes into a batch of its own (@cur) and, when it
+ * is full, copies it into slot @filled % RING, which it owns while the ring
+ * is not full; the settler owns slot @settled % RING while @settled <
+ * @filled. Each counter has one writer, which stores it (release) after it
+ * is done with the slot; the other side reads the slot only after loading
+ * the counter (acquire).
+ *
+ * Why a copy: a slot's lines were last read on the settler's core, and
+ * decoding straight into them made every frame's stores wait for the lines
+ * to come back: the reader's fread(), memmove() and nt_analysis_decode()
+ * took two to four times as long as on one thread. Decoded into a batch
+ * that stays in the reader's cache, a frame is copied once, with the rest
+ * of its batch, in one memcpy() of 30 KiB (rep movsb at this size, which
+ * writes whole lines without reading them first). docs/performance.md has
+ * the figures.
  *
  * Waiting: a side that finds the ring full (reader) or empty (settler)
  * polls for a few microseconds, in case the other is about to hand over,
@@ -42,10 +52,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nt/capture/feed.h"
 
-/* 8 x 256 frames x 96 bytes: 192 KiB, inside one core's L2 cache. */
+/*
+ * 8 x 256 frames x 120 bytes: 240 KiB, and the reader's own 30, inside one
+ * core's L2 cache.
+ */
 #define RING 8
 /* What a sleeping side waits for, in batches free (reader) or full (settler). */
 #define SLEEP_FOR (RING / 2)
@@ -76,7 +90,7 @@
  * @waits: a side sleeps, or is about to: [0] the reader, [1] the settler
  * @f: the reader's file
  * @max_frames: as nt_feed_file()'s
- * @cur: the slot being filled (the reader's)
+ * @cur: the batch being filled (the reader's own, not in the ring)
  * @ret: what nt_pcap_file_each() returned
  * @n: frames it read
  * @err: why it stopped early
@@ -146,15 +160,17 @@ static void wake(struct pipe *pp, enum side who)
 	pthread_mutex_unlock(&pp->mu);
 }
 
-/* The reader: hand @cur over, and take the next slot once it is free. */
+/* The reader: copy @cur into the next slot once it is free, and hand it over. */
 static void hand_over(struct pipe *pp)
 {
-	unsigned filled = atomic_load_explicit(&pp->filled, memory_order_relaxed) + 1;
+	unsigned filled = atomic_load_explicit(&pp->filled, memory_order_relaxed);
+	struct nt_analysis_batch *to = &pp->slot[filled % RING];
 
-	atomic_store(&pp->filled, filled);
-	wake(pp, SETTLER);
 	wait_until_ready(pp, READER);
-	pp->cur = &pp->slot[filled % RING];
+	to->n = pp->cur->n;
+	memcpy(to->p, pp->cur->p, pp->cur->n * sizeof(to->p[0]));
+	atomic_store(&pp->filled, filled + 1);
+	wake(pp, SETTLER);
 	pp->cur->n = 0;
 }
 
@@ -174,7 +190,7 @@ static void *reader(void *arg)
 
 	pp->ret = nt_pcap_file_each(pp->f, pp->max_frames, on_frame, pp, &pp->n, &pp->err);
 	if (pp->cur->n)
-		atomic_store(&pp->filled, atomic_load(&pp->filled) + 1);
+		hand_over(pp);
 	atomic_store(&pp->done, true);
 	wake(pp, SETTLER);
 	return NULL;
@@ -210,7 +226,11 @@ static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, 
 	pp.slot = malloc(RING * sizeof(*pp.slot));
 	if (!pp.slot)
 		return false;
-	pp.cur = &pp.slot[0];
+	pp.cur = malloc(sizeof(*pp.cur));
+	if (!pp.cur) {
+		free(pp.slot);
+		return false;
+	}
 	pp.cur->n = 0;
 	pthread_mutex_init(&pp.mu, NULL);
 	pthread_cond_init(&pp.wake[READER], NULL);
@@ -228,6 +248,7 @@ static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, 
 	pthread_cond_destroy(&pp.wake[READER]);
 	pthread_mutex_destroy(&pp.mu);
 	free(pp.slot);
+	free(pp.cur);
 	return started;
 }
 

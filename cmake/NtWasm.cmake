@@ -57,7 +57,7 @@ function(nt_wasm_model)
 	message(STATUS "WebAssembly model: ${NT_WASM_CLANG} --target=wasm32-wasi")
 	set(NT_HAVE_WASM ON PARENT_SCOPE)
 	file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/model/*.c)
-	list(APPEND sources ${PROJECT_SOURCE_DIR}/src/err.c)
+	list(APPEND sources ${PROJECT_SOURCE_DIR}/src/err.c ${PROJECT_SOURCE_DIR}/src/pages.c)
 	file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/nt/model/*.h
 		${PROJECT_SOURCE_DIR}/src/model/*.h)
 	set(wasm ${PROJECT_BINARY_DIR}/nt_model.wasm)

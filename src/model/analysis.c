@@ -20,7 +20,7 @@
 #include "nt/model/tcp.h"
 
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why);
-static void result_free(struct nt_flow_result *r);
+static void result_free(struct nt_analysis *an, struct nt_flow_result *r);
 
 /**
  * struct nt_analysis_keyed - a batch's flow keys, made where it is settled
@@ -44,6 +44,7 @@ int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *pa
 	memset(an, 0, sizeof(*an));
 	an->params = *params;
 	an->cur_linktype = -1;
+	nt_pool_init(&an->reports, sizeof(struct nt_flow_result));
 	an->batch = malloc(sizeof(*an->batch));
 	an->keyed = malloc(sizeof(*an->keyed));
 	if (!an->batch || !an->keyed) {
@@ -66,25 +67,26 @@ void nt_analysis_fini(struct nt_analysis *an)
 	}
 	free(an->files);
 	nt_analysis_drop_closed(an);
+	nt_pool_fini(&an->reports);
 	free(an->flows);
 	free(an->batch);
 	free(an->keyed);
 	memset(an, 0, sizeof(*an));
 }
 
-static void result_free(struct nt_flow_result *r)
+static void result_free(struct nt_analysis *an, struct nt_flow_result *r)
 {
 	free(r->stall_ns);
 	free(r->all);
 	nt_spans_fini(&r->wall);
 	nt_spans_fini(&r->wall_min);
-	free(r);
+	nt_pool_put(&an->reports, r);
 }
 
 void nt_analysis_drop_closed(struct nt_analysis *an)
 {
 	for (size_t i = 0; i < an->n_flows; i++)
-		result_free(an->flows[i]);
+		result_free(an, an->flows[i]);
 	an->n_flows = 0;
 }
 
@@ -169,7 +171,7 @@ static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt
 		an->flows = v;
 		an->flows_cap = cap;
 	}
-	r = calloc(1, sizeof(*r));
+	r = nt_pool_get(&an->reports);
 	if (!r)
 		return NULL;
 	r->file = (uint32_t)(an->n_files - 1);
@@ -719,6 +721,7 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 		flows[an->n_flows++] = part->flows[i];
 	}
 	part->n_flows = 0;
+	nt_pool_absorb(&an->reports, &part->reports);
 	sum_add(&an->sum, &part->sum);
 	an->oom |= part->oom;
 	return 0;

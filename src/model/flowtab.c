@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -90,6 +89,14 @@ static inline void prefetch_entry(const struct nt_flow_entry *e)
 	__builtin_prefetch(p + hot - 1, 1);
 }
 
+/* A new, empty bucket array of @nb chains, in @pg (empty before). */
+static uint32_t *buckets_new(struct nt_pages *pg, uint32_t nb)
+{
+	if (nt_pages_grow(pg, (size_t)nb * sizeof(uint32_t)) < 0)
+		return NULL;
+	return memset(pg->p, 0xff, (size_t)nb * sizeof(uint32_t));
+}
+
 int nt_flowtab_init(struct nt_flowtab *tab, uint32_t max_flows, int64_t idle_ns,
 		    nt_flowtab_evict_fn evict, void *ctx)
 {
@@ -98,10 +105,9 @@ int nt_flowtab_init(struct nt_flowtab *tab, uint32_t max_flows, int64_t idle_ns,
 	memset(tab, 0, sizeof(*tab));
 	if (max_flows == 0)
 		max_flows = 1;
-	tab->bucket = malloc((size_t)nb * sizeof(*tab->bucket));
+	tab->bucket = buckets_new(&tab->bucket_pages, nb);
 	if (!tab->bucket)
 		return -ENOMEM;
-	memset(tab->bucket, 0xff, (size_t)nb * sizeof(*tab->bucket));
 	tab->mask = nb - 1;
 	tab->max_flows = max_flows;
 	tab->free_head = NT_FLOWTAB_NIL;
@@ -114,10 +120,10 @@ int nt_flowtab_init(struct nt_flowtab *tab, uint32_t max_flows, int64_t idle_ns,
 
 void nt_flowtab_fini(struct nt_flowtab *tab)
 {
-	free(tab->e_mem);
-	free(tab->ring);
-	free(tab->lru);
-	free(tab->bucket);
+	nt_pages_free(&tab->e_pages);
+	nt_pages_free(&tab->ring_pages);
+	nt_pages_free(&tab->lru_pages);
+	nt_pages_free(&tab->bucket_pages);
 	memset(tab, 0, sizeof(*tab));
 }
 
@@ -242,9 +248,10 @@ static void evict_one(struct nt_flowtab *tab, uint32_t i, enum nt_evict_reason w
  * few thousand flows. Four buckets a slot keep chains short, and each entry
  * a chain walks past is one more cache miss.
  */
-static void rehash(struct nt_flowtab *tab, uint32_t *bucket, uint32_t nb)
+static void rehash(struct nt_flowtab *tab, struct nt_pages *pg, uint32_t nb)
 {
-	memset(bucket, 0xff, (size_t)nb * sizeof(*bucket));
+	uint32_t *bucket = pg->p;
+
 	for (uint32_t i = 0; i < tab->n_touched; i++) {
 		struct nt_flow_entry *e = &tab->e[i];
 
@@ -253,75 +260,50 @@ static void rehash(struct nt_flowtab *tab, uint32_t *bucket, uint32_t nb)
 		e->hnext = bucket[e->hash & (nb - 1)];
 		bucket[e->hash & (nb - 1)] = i;
 	}
-	free(tab->bucket);
+	nt_pages_free(&tab->bucket_pages);
+	tab->bucket_pages = *pg;
 	tab->bucket = bucket;
 	tab->mask = nb - 1;
 }
 
 /*
- * The entries start on a cache line, which realloc() does not keep (16
- * bytes): the allocation is a line longer and @e starts at its first line.
- * A large block grows in place or is moved by its pages (glibc: mremap()),
- * which keeps its offset in the page, so the entries stay where they are in
- * it and nothing is copied; only when the offset changed (a small block,
- * copied) are they moved to the new first line. A new array and a copy made
- * the old and the new array's pages fault in at every doubling: 2x the
- * final table's memory, and 16 % of analyze --brief's CPU at 100,000 flows
- * (issue 31).
+ * The arrays grow by doubling, each in pages of its own (nt/pages.h): a
+ * block is moved by its pages (mremap()), never copied, and the new part is
+ * untouched until used. A new array and a copy made the old and the new
+ * array's pages fault in at every doubling: 2x the final table's memory, and
+ * 16 % of analyze --brief's CPU at 100,000 flows (issue 31). Pages keep the
+ * entries on a cache line.
  */
-static int grow_entries(struct nt_flowtab *tab, uint32_t n)
-{
-	const size_t line = _Alignof(struct nt_flow_entry);
-	size_t off = tab->e_mem ? (size_t)((char *)tab->e - (char *)tab->e_mem) : 0;
-	char *mem = realloc(tab->e_mem, (size_t)n * sizeof(struct nt_flow_entry) + line);
-	size_t aligned;
-
-	if (!mem)
-		return -ENOMEM;
-	aligned = (line - (uintptr_t)mem % line) % line;
-	if (tab->n_touched && aligned != off)
-		memmove(mem + aligned, mem + off,
-			(size_t)tab->n_touched * sizeof(struct nt_flow_entry));
-	tab->e_mem = mem;
-	tab->e = (struct nt_flow_entry *)(void *)(mem + aligned);
-	return 0;
-}
-
 static int grow(struct nt_flowtab *tab)
 {
 	uint32_t n = tab->n_alloc ? tab->n_alloc * 2 : INITIAL_ENTRIES;
 	uint32_t nb = tab->mask + 1;
-	uint32_t *bucket = NULL;
-	struct nt_flowtab_lru *lru;
-	struct nt_flow_ring *ring;
+	struct nt_pages bucket = { 0 };
 
 	if (n > tab->max_flows || n < tab->n_alloc)
 		n = tab->max_flows;
 	while (nb < BUCKETS_PER_SLOT * n && nb < (1u << 30))
 		nb <<= 1;
-	if (nb != tab->mask + 1) {
-		bucket = malloc((size_t)nb * sizeof(*bucket));
-		if (!bucket)
-			return -ENOMEM;
-	}
-	lru = realloc(tab->lru, (size_t)n * sizeof(*lru));
-	if (!lru)
+	if (nb != tab->mask + 1 && !buckets_new(&bucket, nb))
+		return -ENOMEM;
+	/* Each pointer follows its block at once: a later failure leaves them valid. */
+	if (nt_pages_grow(&tab->lru_pages, (size_t)n * sizeof(*tab->lru)) < 0)
 		goto free_bucket;
-	tab->lru = lru;
-	ring = realloc(tab->ring, (size_t)n * sizeof(*ring));
-	if (!ring)
+	tab->lru = tab->lru_pages.p;
+	if (nt_pages_grow(&tab->ring_pages, (size_t)n * sizeof(*tab->ring)) < 0)
 		goto free_bucket;
-	tab->ring = ring;
-	if (grow_entries(tab, n) < 0)
+	tab->ring = tab->ring_pages.p;
+	if (nt_pages_grow(&tab->e_pages, (size_t)n * sizeof(*tab->e)) < 0)
 		goto free_bucket;
-	if (bucket)
-		rehash(tab, bucket, nb);
+	tab->e = tab->e_pages.p;
+	if (bucket.p)
+		rehash(tab, &bucket, nb);
 	/* The new slots stay untouched until used (@n_touched): on no free list. */
 	tab->n_alloc = n;
 	return 0;
 
 free_bucket:
-	free(bucket);
+	nt_pages_free(&bucket);
 	return -ENOMEM;
 }
 

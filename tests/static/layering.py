@@ -51,7 +51,8 @@ ALLOWED = {
     'cmd': {'model', 'lab', 'capture', 'live', 'vm', 'render'},
     'main': {'cmd'},
 }
-SHARED = {'err.h', 'clock.h', 'unknown.h', 'version.h', 'output.h', 'cli.h', 'exitcode.h'}
+SHARED = {'err.h', 'clock.h', 'unknown.h', 'version.h', 'output.h', 'cli.h', 'exitcode.h',
+          'pages.h'}
 LIBRARIES = [
     (re.compile(r'#include\s*<libmnl/'), 'lab', 'libmnl'),
     (re.compile(r'#include\s*<pcap[/.]'), 'capture', 'libpcap'),

@@ -221,9 +221,9 @@ static void fill_episode(struct nt_stall_episode *ep, unsigned i, bool answer)
 	ep->answer_frame = answer ? i + 6 : 0;
 }
 
-static struct nt_flow_result *make_flow(unsigned i)
+static struct nt_flow_result *make_flow(struct nt_analysis *an, unsigned i)
 {
-	struct nt_flow_result *r = calloc(1, sizeof(*r));
+	struct nt_flow_result *r = nt_pool_get(&an->reports);
 	unsigned bits = i % 64, tl = (i / 64) % (NT_TIMELINE_MAX + 1);
 
 	assert_non_null(r);
@@ -293,7 +293,7 @@ static void analysis_up(struct nt_analysis *an)
 	an->flows = calloc(FLOWS, sizeof(struct nt_flow_result *));
 	assert_non_null(an->flows);
 	for (unsigned i = 0; i < FLOWS; i++)
-		an->flows[an->n_flows++] = make_flow(i);
+		an->flows[an->n_flows++] = make_flow(an, i);
 }
 
 /* The report of @an in @format, by @workers threads. */

@@ -17,6 +17,7 @@
 #include "nt/model/annotate.h"
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
+#include "nt/model/pool.h"
 #include "nt/model/stall.h"
 #include "nt/model/stats.h"
 
@@ -302,7 +303,7 @@ typedef void (*nt_analysis_stall_fn)(void *ctx, const struct nt_flow_entry *e,
  * @files: inputs, in order
  * @n_files: how many
  * @flows: reports of the flows that stalled, in order of their first stall
- *         once nt_analysis_finish() ran
+ *         once nt_analysis_finish() ran; each from @reports
  * @n_flows: how many
  * @flows_cap: allocated slots
  * @sum: totals
@@ -315,6 +316,8 @@ typedef void (*nt_analysis_stall_fn)(void *ctx, const struct nt_flow_entry *e,
  *         by nt_analysis_init())
  * @on_stall: when set, told of every stall as it is found; NULL: not told
  * @on_stall_ctx: its context
+ * @reports: the memory of the reports, one struct nt_flow_result each
+ *           (nt/model/pool.h: huge pages once there are many)
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -332,6 +335,7 @@ struct nt_analysis {
 	struct nt_analysis_keyed *keyed;
 	nt_analysis_stall_fn on_stall;
 	void *on_stall_ctx;
+	struct nt_pool reports;
 };
 
 /**

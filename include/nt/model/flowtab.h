@@ -20,6 +20,7 @@
 #include "nt/model/flow.h"
 #include "nt/model/reorder.h"
 #include "nt/model/stall.h"
+#include "nt/pages.h"
 
 #define NT_FLOWTAB_NIL UINT32_MAX
 /* Segments kept before a flow's first stall for its timeline, and after it. */
@@ -148,15 +149,14 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
 
 /**
  * struct nt_flowtab - the table
- * @e: entries (cache-line aligned, inside @e_mem)
- * @e_mem: the allocation @e lies in (a line more than the entries)
- * @ring: each entry's ring of segments, parallel to @e
- * @lru: LRU links, parallel to @e
+ * @e: entries (in @e_pages, page-aligned)
+ * @ring: each entry's ring of segments, parallel to @e (in @ring_pages)
+ * @lru: LRU links, parallel to @e (in @lru_pages)
  * @n_alloc: allocated entries (and links)
  * @max_flows: the cap
  * @n_used: flows in the table
  * @free_head: first free slot that was used before (chained through @hnext)
- * @bucket: chain heads, @mask + 1 of them
+ * @bucket: chain heads, @mask + 1 of them (in @bucket_pages)
  * @mask: bucket count minus one
  * @lru_head: most recently seen
  * @lru_tail: least recently seen
@@ -168,10 +168,14 @@ typedef void (*nt_flowtab_evict_fn)(void *ctx, struct nt_flow_entry *e, enum nt_
  * @created: flows created
  * @evicted_idle: flows evicted for idleness
  * @evicted_full: flows evicted because the table was full
+ * @e_pages: @e's memory (nt/pages.h: huge pages once large, grown without
+ *           a copy)
+ * @ring_pages: @ring's
+ * @lru_pages: @lru's
+ * @bucket_pages: @bucket's
  */
 struct nt_flowtab {
 	struct nt_flow_entry *e;
-	void *e_mem;
 	struct nt_flow_ring *ring;
 	struct nt_flowtab_lru *lru;
 	uint32_t n_alloc;
@@ -189,6 +193,10 @@ struct nt_flowtab {
 	uint64_t created;
 	uint64_t evicted_idle;
 	uint64_t evicted_full;
+	struct nt_pages e_pages;
+	struct nt_pages ring_pages;
+	struct nt_pages lru_pages;
+	struct nt_pages bucket_pages;
 };
 
 /**

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pages.h - large blocks of memory taken from the kernel by the page, for
+ * the tables that grow with the flows of a capture (the flow table, the
+ * reports' pool).
+ *
+ * Why not malloc(): a flow's state is touched first when the flow starts, so
+ * an analysis of 100,000 flows faults in some 180 MB, page by page. Where
+ * the kernel offers transparent huge pages on request ("madvise", Debian's
+ * default), a block of at least NT_PAGES_HUGE bytes asks for them
+ * (MADV_HUGEPAGE): one fault then fills 2 MiB instead of 4 KiB. That can
+ * only be asked of a mapping of our own: advising a part of malloc()'s
+ * block splits the mapping, and glibc's realloc(), whose mremap() then
+ * spans two mappings, falls back to a copy. A block grows by mremap(),
+ * which moves its pages, never its bytes. Elsewhere (not Linux: the model's
+ * WebAssembly build) the same calls are aligned_alloc(), a copy and free().
+ *
+ * Memory from here is zero when first handed out, and aligned to at least
+ * NT_PAGES_ALIGN bytes (a cache line), on Linux to the page.
+ */
+#ifndef NT_PAGES_H
+#define NT_PAGES_H
+
+#include <stddef.h>
+
+/* Blocks this large or larger ask for huge pages (x86-64's PMD size). */
+#define NT_PAGES_HUGE ((size_t)2 << 20)
+/* The least alignment of a block. */
+#define NT_PAGES_ALIGN 64
+
+/**
+ * struct nt_pages - one block
+ * @p: its first byte, NULL while empty
+ * @bytes: its size as given to nt_pages_grow() (0 while empty)
+ * @mapped: bytes actually held (a whole number of pages, or of huge pages)
+ *
+ * A zeroed struct is an empty block.
+ */
+struct nt_pages {
+	void *p;
+	size_t bytes;
+	size_t mapped;
+};
+
+/**
+ * nt_pages_grow() - make a block @bytes long, keeping its contents
+ * @pg: the block (empty at first)
+ * @bytes: the new size, more than 0 and at least its size now
+ *
+ * The block may move (@pg->p changes); bytes beyond the old size are zero.
+ *
+ * Return: 0, or -ENOMEM (@pg unchanged).
+ */
+int nt_pages_grow(struct nt_pages *pg, size_t bytes);
+
+/**
+ * nt_pages_free() - give a block back; safe on an empty one
+ * @pg: the block, empty afterwards
+ */
+void nt_pages_free(struct nt_pages *pg);
+
+#endif

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pages.c - large blocks by the page (see nt/pages.h).
+ *
+ * A block of NT_PAGES_HUGE or more is mapped in whole huge pages: an
+ * anonymous mapping whose length is a multiple of 2 MiB is placed on a 2 MiB
+ * boundary (__get_unmapped_area(): "mm: align larger anonymous mappings on
+ * THP boundaries", Linux 6.7, kept since 6.13 for such lengths only), so
+ * every 2 MiB of it can be one huge page. The advice is a hint: with
+ * transparent huge pages off ("never") or on an old kernel it is refused or
+ * ignored, and the block is in 4 KiB pages as any other.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nt/pages.h"
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+#ifdef __linux__
+
+/* Whole pages; whole huge pages from NT_PAGES_HUGE on. 0: too large. */
+static size_t mapping_for(size_t bytes)
+{
+	size_t unit = bytes >= NT_PAGES_HUGE ? NT_PAGES_HUGE : (size_t)sysconf(_SC_PAGESIZE);
+
+	return bytes > SIZE_MAX - unit ? 0 : round_up(bytes, unit);
+}
+
+int nt_pages_grow(struct nt_pages *pg, size_t bytes)
+{
+	size_t want = mapping_for(bytes);
+	void *p;
+
+	if (!want)
+		return -ENOMEM;
+	if (want == pg->mapped) {
+		pg->bytes = bytes;
+		return 0;
+	}
+	if (!pg->p)
+		p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mremap(pg->p, pg->mapped, want, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	if (want >= NT_PAGES_HUGE)
+		(void)madvise(p, want, MADV_HUGEPAGE);
+	pg->p = p;
+	pg->bytes = bytes;
+	pg->mapped = want;
+	return 0;
+}
+
+void nt_pages_free(struct nt_pages *pg)
+{
+	if (pg->p)
+		munmap(pg->p, pg->mapped);
+	*pg = (struct nt_pages){ 0 };
+}
+
+#else /* not Linux: the C library's memory, aligned */
+
+int nt_pages_grow(struct nt_pages *pg, size_t bytes)
+{
+	size_t want = bytes > SIZE_MAX - NT_PAGES_ALIGN ? 0 : round_up(bytes, NT_PAGES_ALIGN);
+	char *p;
+
+	if (!want)
+		return -ENOMEM;
+	if (want == pg->mapped) {
+		pg->bytes = bytes;
+		return 0;
+	}
+	p = aligned_alloc(NT_PAGES_ALIGN, want);
+	if (!p)
+		return -ENOMEM;
+	if (pg->p)
+		memcpy(p, pg->p, pg->mapped);
+	memset(p + pg->mapped, 0, want - pg->mapped);
+	free(pg->p);
+	pg->p = p;
+	pg->bytes = bytes;
+	pg->mapped = want;
+	return 0;
+}
+
+void nt_pages_free(struct nt_pages *pg)
+{
+	free(pg->p);
+	*pg = (struct nt_pages){ 0 };
+}
+
+#endif

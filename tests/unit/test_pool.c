@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_pool.c - memory by the page (nt/pages.h) and the pool of reports on
+ * it (nt/model/pool.h): a block keeps its bytes when it grows and is zero
+ * beyond them; a large one asks for huge pages; objects are zeroed, on a
+ * cache line, distinct across chunks, recycled when given back, and move
+ * with their chunks from one pool to another.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "nt/model/analysis.h"
+#include "nt/model/pool.h"
+#include "nt/pages.h"
+
+static bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+static void test_pages_grow_keeps_and_zeroes(void **state)
+{
+	struct nt_pages pg = { 0 };
+
+	(void)state;
+	assert_int_equal(nt_pages_grow(&pg, 100), 0);
+	assert_non_null(pg.p);
+	assert_int_equal((uintptr_t)pg.p % NT_PAGES_ALIGN, 0);
+	assert_int_equal(pg.bytes, 100);
+	assert_true(pg.mapped >= 100);
+	assert_true(all_zero(pg.p, 100));
+	memset(pg.p, 0xab, 100);
+	/* Past one page, then past the huge-page size: moved or not, the bytes stay. */
+	assert_int_equal(nt_pages_grow(&pg, 3 * 4096 + 1), 0);
+	assert_int_equal(((unsigned char *)pg.p)[99], 0xab);
+	assert_true(all_zero((char *)pg.p + 100, 3 * 4096 + 1 - 100));
+	memset(pg.p, 0xcd, 3 * 4096 + 1);
+	assert_int_equal(nt_pages_grow(&pg, NT_PAGES_HUGE + 5), 0);
+	assert_int_equal(((unsigned char *)pg.p)[3 * 4096], 0xcd);
+	assert_true(all_zero((char *)pg.p + 3 * 4096 + 1, NT_PAGES_HUGE + 5 - (3 * 4096 + 1)));
+	assert_int_equal(pg.mapped % NT_PAGES_HUGE, 0);
+	nt_pages_free(&pg);
+	assert_null(pg.p);
+	assert_int_equal(pg.mapped, 0);
+	nt_pages_free(&pg); /* empty: a no-op */
+}
+
+static void test_pages_too_large(void **state)
+{
+	struct nt_pages pg = { 0 };
+
+	(void)state;
+	assert_int_equal(nt_pages_grow(&pg, 4096), 0);
+	memset(pg.p, 7, 4096);
+	assert_int_equal(nt_pages_grow(&pg, SIZE_MAX - 10), -ENOMEM);
+	/* Unchanged by the failure. */
+	assert_int_equal(pg.bytes, 4096);
+	assert_int_equal(((unsigned char *)pg.p)[4095], 7);
+	nt_pages_free(&pg);
+}
+
+/* The flags of the mapping that holds @p, from /proc/self/smaps ("" when not found). */
+static void vm_flags_of(const void *p, char *flags, size_t size)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool inside = false;
+
+	flags[0] = '\0';
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (inside && strncmp(line, "VmFlags:", 8) == 0)
+			snprintf(flags, size, "%.200s", line + 8);
+	}
+	fclose(f);
+}
+
+static void test_pages_large_asks_for_huge_pages(void **state)
+{
+	struct nt_pages small = { 0 }, large = { 0 };
+	char flags[256];
+
+	(void)state;
+	/* A kernel without transparent huge pages has nothing to ask. */
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0)
+		skip();
+	assert_int_equal(nt_pages_grow(&small, NT_PAGES_HUGE - 4096), 0);
+	assert_int_equal(nt_pages_grow(&large, NT_PAGES_HUGE), 0);
+	vm_flags_of(small.p, flags, sizeof(flags));
+	assert_non_null(strstr(flags, "rd"));
+	assert_null(strstr(flags, " hg"));
+	vm_flags_of(large.p, flags, sizeof(flags));
+	assert_non_null(strstr(flags, " hg"));
+	/* Grown past the size, the small block asks too, and grown further, still does. */
+	assert_int_equal(nt_pages_grow(&small, 2 * NT_PAGES_HUGE), 0);
+	vm_flags_of(small.p, flags, sizeof(flags));
+	assert_non_null(strstr(flags, " hg"));
+	assert_int_equal(nt_pages_grow(&small, 8 * NT_PAGES_HUGE), 0);
+	vm_flags_of((char *)small.p + 7 * NT_PAGES_HUGE, flags, sizeof(flags));
+	assert_non_null(strstr(flags, " hg"));
+	nt_pages_free(&small);
+	nt_pages_free(&large);
+}
+
+/* More objects than the first chunks hold: past NT_PAGES_HUGE of them. */
+#define MANY 5000u
+
+static void test_pool_objects(void **state)
+{
+	struct nt_pool pl;
+	unsigned char **obj = calloc(MANY, sizeof(*obj));
+
+	(void)state;
+	assert_non_null(obj);
+	nt_pool_init(&pl, sizeof(struct nt_flow_result));
+	assert_int_equal(pl.obj_bytes % NT_PAGES_ALIGN, 0);
+	assert_true(pl.obj_bytes >= sizeof(struct nt_flow_result));
+	for (unsigned i = 0; i < MANY; i++) {
+		obj[i] = nt_pool_get(&pl);
+		assert_non_null(obj[i]);
+		assert_int_equal((uintptr_t)obj[i] % NT_PAGES_ALIGN, 0);
+		assert_true(all_zero(obj[i], pl.obj_bytes));
+		memset(obj[i], (int)(i % 251) + 1, pl.obj_bytes);
+	}
+	/* None overlaps another: each still holds its own bytes. */
+	for (unsigned i = 0; i < MANY; i++) {
+		assert_int_equal(obj[i][0], i % 251 + 1);
+		assert_int_equal(obj[i][pl.obj_bytes - 1], i % 251 + 1);
+	}
+	/* Given back, an object is handed out again, zeroed. */
+	nt_pool_put(&pl, obj[17]);
+	nt_pool_put(&pl, NULL);
+	assert_ptr_equal(nt_pool_get(&pl), obj[17]);
+	assert_true(all_zero(obj[17], pl.obj_bytes));
+	nt_pool_fini(&pl);
+	nt_pool_fini(&pl); /* empty: a no-op */
+	free(obj);
+}
+
+static void test_pool_absorb(void **state)
+{
+	struct nt_pool a, b;
+	unsigned char *in_a, *in_b[100], *given_back;
+
+	(void)state;
+	nt_pool_init(&a, 40);
+	nt_pool_init(&b, 40);
+	in_a = nt_pool_get(&a);
+	memset(in_a, 1, 40);
+	for (unsigned i = 0; i < 100; i++) {
+		in_b[i] = nt_pool_get(&b);
+		memset(in_b[i], 2, 40);
+	}
+	given_back = in_b[50];
+	nt_pool_put(&b, given_back);
+	nt_pool_absorb(&a, &b);
+	/* @b is empty, its objects are @a's: still there, and its given-back one is @a's next. */
+	assert_null(b.chunks);
+	assert_null(b.free);
+	nt_pool_fini(&b);
+	assert_int_equal(in_b[99][39], 2);
+	assert_int_equal(in_a[0], 1);
+	assert_ptr_equal(nt_pool_get(&a), given_back);
+	/* Absorbing an empty pool changes nothing. */
+	nt_pool_absorb(&a, &b);
+	assert_int_equal(in_b[0][0], 2);
+	nt_pool_fini(&a);
+	assert_null(a.chunks);
+}
+
+/* Reports come from the analysis's pool, and an absorbed analysis's reports move with it. */
+static void test_analysis_reports_absorbed(void **state)
+{
+	struct nt_analysis_params params = { .max_flows = 16 };
+	struct nt_analysis one, two;
+	struct nt_flow_result *r;
+
+	(void)state;
+	assert_int_equal(nt_analysis_init(&one, &params), 0);
+	assert_int_equal(nt_analysis_init(&two, &params), 0);
+	assert_int_equal(nt_analysis_file_begin(&two, "two.pcap"), 0);
+	nt_analysis_file_end(&two, NULL);
+	r = nt_pool_get(&two.reports);
+	assert_non_null(r);
+	r->stalls = 3;
+	two.flows = calloc(1, sizeof(*two.flows));
+	assert_non_null(two.flows);
+	two.flows[two.n_flows++] = r;
+	two.flows_cap = 1;
+	assert_int_equal(nt_analysis_absorb(&one, &two), 0);
+	nt_analysis_fini(&two);
+	assert_int_equal(one.n_files, 1);
+	assert_string_equal(one.files[0].path, "two.pcap");
+	assert_int_equal(one.n_flows, 1);
+	assert_int_equal(one.flows[0]->stalls, 3);
+	assert_int_equal(one.flows[0]->file, 0);
+	nt_analysis_fini(&one);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pages_grow_keeps_and_zeroes),
+		cmocka_unit_test(test_pages_too_large),
+		cmocka_unit_test(test_pages_large_asks_for_huge_pages),
+		cmocka_unit_test(test_pool_objects),
+		cmocka_unit_test(test_pool_absorb),
+		cmocka_unit_test(test_analysis_reports_absorbed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -65,7 +65,7 @@ void nt_analysis_fini(struct nt_analysis *an)
 		free(an->files[i].path);
 		free(an->files[i].error);
 	}
-	free(an->files);
+	nt_pages_free(&an->files_pages);
 	nt_analysis_drop_closed(an);
 	nt_pool_fini(&an->reports);
 	free(an->flows);
@@ -96,12 +96,10 @@ int nt_analysis_file_begin(struct nt_analysis *an, const char *path)
 
 	if (!an->batch) /* nt_analysis_init() failed */
 		return -ENOMEM;
-	f = realloc(an->files, (an->n_files + 1) * sizeof(*f));
-	if (!f)
+	if (nt_pages_grow(&an->files_pages, (an->n_files + 1) * sizeof(*f)) < 0)
 		return -ENOMEM;
-	an->files = f;
+	an->files = an->files_pages.p;
 	f = &an->files[an->n_files];
-	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
 	if (!f->path)
 		return -ENOMEM;
@@ -698,10 +696,10 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 	struct nt_flow_result **flows;
 	uint32_t offset = (uint32_t)an->n_files;
 
-	files = realloc(an->files, (an->n_files + part->n_files) * sizeof(*files));
-	if (!files)
+	if (part->n_files &&
+	    nt_pages_grow(&an->files_pages, (an->n_files + part->n_files) * sizeof(*files)) < 0)
 		return -ENOMEM;
-	an->files = files;
+	files = an->files = an->files_pages.p;
 	if (an->n_flows + part->n_flows > an->flows_cap) {
 		flows = realloc(an->flows,
 				(an->n_flows + part->n_flows) * sizeof(struct nt_flow_result *));
@@ -713,7 +711,8 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 	flows = an->flows;
 	if (an->annot && part->annot && nt_annot_absorb(an->annot, part->annot, offset) < 0)
 		an->oom = true;
-	memcpy(files + an->n_files, part->files, part->n_files * sizeof(*files));
+	if (part->n_files)
+		memcpy(files + an->n_files, part->files, part->n_files * sizeof(*files));
 	an->n_files += part->n_files;
 	part->n_files = 0;
 	for (size_t i = 0; i < part->n_flows; i++) {

@@ -318,6 +318,11 @@ typedef void (*nt_analysis_stall_fn)(void *ctx, const struct nt_flow_entry *e,
  * @on_stall_ctx: its context
  * @reports: the memory of the reports, one struct nt_flow_result each
  *           (nt/model/pool.h: huge pages once there are many)
+ * @files_pages: @files' memory: pages of its own, since the settling
+ *               thread counts every frame into it (nt_analysis_settle())
+ *               and a neighbour in malloc()'s heap (the reader thread's
+ *               FILE, say) sharing its cache lines would make the two
+ *               threads take the lines from each other at every frame
  */
 struct nt_analysis {
 	struct nt_analysis_params params;
@@ -336,6 +341,7 @@ struct nt_analysis {
 	nt_analysis_stall_fn on_stall;
 	void *on_stall_ctx;
 	struct nt_pool reports;
+	struct nt_pages files_pages;
 };
 
 /**

@@ -22,6 +22,7 @@
 #define NT_PAGES_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Blocks this large or larger ask for huge pages (x86-64's PMD size). */
 #define NT_PAGES_HUGE ((size_t)2 << 20)
@@ -58,5 +59,23 @@ int nt_pages_grow(struct nt_pages *pg, size_t bytes);
  * @pg: the block, empty afterwards
  */
 void nt_pages_free(struct nt_pages *pg);
+
+/**
+ * nt_lines_alloc() - a block on cache lines of its own, for data one thread
+ * writes often while another thread works beside it
+ * @bytes: its size
+ *
+ * malloc() packs blocks 16 bytes apart, so two threads' blocks can share a
+ * cache line, and each write of one thread then takes the line from the
+ * other (false sharing). Rounded up to whole lines, the block shares none.
+ *
+ * Return: the block (freed by free()), or NULL.
+ */
+static inline void *nt_lines_alloc(size_t bytes)
+{
+	size_t lines = (bytes + NT_PAGES_ALIGN - 1) / NT_PAGES_ALIGN;
+
+	return aligned_alloc(NT_PAGES_ALIGN, (lines ? lines : 1) * NT_PAGES_ALIGN);
+}
 
 #endif

@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "nt/capture/feed.h"
+#include "nt/pages.h"
 
 /*
  * 8 x 256 frames x 120 bytes: 240 KiB, and the reader's own 30, inside one
@@ -223,10 +224,10 @@ static bool each_on_two_threads(struct nt_analysis *an, struct nt_pcap_file *f, 
 	pthread_t tid;
 	bool started;
 
-	pp.slot = malloc(RING * sizeof(*pp.slot));
+	pp.slot = nt_lines_alloc(RING * sizeof(*pp.slot));
 	if (!pp.slot)
 		return false;
-	pp.cur = malloc(sizeof(*pp.cur));
+	pp.cur = nt_lines_alloc(sizeof(*pp.cur));
 	if (!pp.cur) {
 		free(pp.slot);
 		return false;

@@ -45,8 +45,9 @@ int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *pa
 	an->params = *params;
 	an->cur_linktype = -1;
 	nt_pool_init(&an->reports, sizeof(struct nt_flow_result));
-	an->batch = malloc(sizeof(*an->batch));
-	an->keyed = malloc(sizeof(*an->keyed));
+	/* The settling thread's, beside a reader thread (capture/feed.c). */
+	an->batch = nt_lines_alloc(sizeof(*an->batch));
+	an->keyed = nt_lines_alloc(sizeof(*an->keyed));
 	if (!an->batch || !an->keyed) {
 		free(an->batch);
 		free(an->keyed);

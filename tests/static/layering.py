@@ -9,7 +9,7 @@ Usage: layering.py [ROOT]        check ROOT (default: the repository)
 Rules (each a function below; a breach prints FILE:LINE: rule: the line):
   1. Layers only include downwards. The layers, bottom up:
        shared (include/nt/*.h: err, clock, unknown, version, output, cli,
-       exitcode) < model < lab, capture < live, vm, render < cmd < main.
+       exitcode, pages) < model < lab, capture < live, vm, render < cmd < main.
      A file of a layer may include the shared headers, its own layer's and
      those of the layers below it (lab and capture are beside each other, as
      are live, vm and render; render may not include live or vm, live may

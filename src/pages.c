@@ -17,7 +17,7 @@
 
 #include "nt/pages.h"
 
-#ifdef __linux__
+#if NT_PAGES_MAPPED
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -27,7 +27,7 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
-#ifdef __linux__
+#if NT_PAGES_MAPPED
 
 /* Whole pages; whole huge pages from NT_PAGES_HUGE on. 0: too large. */
 static size_t mapping_for(size_t bytes)
@@ -69,7 +69,7 @@ void nt_pages_free(struct nt_pages *pg)
 	*pg = (struct nt_pages){ 0 };
 }
 
-#else /* not Linux: the C library's memory, aligned */
+#else /* not Linux, or sanitized: the C library's memory, aligned */
 
 int nt_pages_grow(struct nt_pages *pg, size_t bytes)
 {

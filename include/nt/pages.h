@@ -17,12 +17,35 @@
  *
  * Memory from here is zero when first handed out, and aligned to at least
  * NT_PAGES_ALIGN bytes (a cache line), on Linux to the page.
+ *
+ * Under AddressSanitizer the blocks are the C library's too (and the pool's
+ * objects each an allocation of its own, nt/model/pool.h): a mapping of our
+ * own has no redzones, and a byte written past a table's end would go
+ * unseen by the suite's sanitized run.
  */
 #ifndef NT_PAGES_H
 #define NT_PAGES_H
 
 #include <stddef.h>
 #include <stdlib.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define NT_PAGES_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NT_PAGES_ASAN 1
+#endif
+#endif
+#ifndef NT_PAGES_ASAN
+#define NT_PAGES_ASAN 0
+#endif
+
+/* 1: blocks are mappings of their own (Linux, not sanitized), 0: the C library's. */
+#if defined(__linux__) && !NT_PAGES_ASAN
+#define NT_PAGES_MAPPED 1
+#else
+#define NT_PAGES_MAPPED 0
+#endif
 
 /* Blocks this large or larger ask for huge pages (x86-64's PMD size). */
 #define NT_PAGES_HUGE ((size_t)2 << 20)

@@ -9,6 +9,7 @@
  * are zero already (fresh pages); one given back is cleared when it is
  * handed out again.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nt/model/pool.h"
@@ -32,10 +33,42 @@ struct nt_pool_chunk {
 void nt_pool_init(struct nt_pool *pl, size_t obj_bytes)
 {
 	*pl = (struct nt_pool){
+		.size = obj_bytes,
 		.obj_bytes = (obj_bytes + NT_PAGES_ALIGN - 1) / NT_PAGES_ALIGN * NT_PAGES_ALIGN,
 		.chunk_objs = POOL_FIRST_OBJS,
 	};
 }
+
+#if NT_PAGES_ASAN
+
+/*
+ * Sanitized, every object is an allocation of its own, of its own size, so
+ * that a write past its end meets a redzone (nt/pages.h); the pool holds
+ * none of them.
+ */
+void *nt_pool_get(struct nt_pool *pl)
+{
+	return calloc(1, pl->size);
+}
+
+void nt_pool_put(struct nt_pool *pl, void *obj)
+{
+	(void)pl;
+	free(obj);
+}
+
+void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
+{
+	(void)pl;
+	nt_pool_init(from, from->size);
+}
+
+void nt_pool_fini(struct nt_pool *pl)
+{
+	nt_pool_init(pl, pl->size);
+}
+
+#else
 
 static int add_chunk(struct nt_pool *pl)
 {
@@ -97,7 +130,7 @@ void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
 		memcpy(&from->free, obj, sizeof(from->free));
 		nt_pool_put(pl, obj);
 	}
-	nt_pool_init(from, from->obj_bytes);
+	nt_pool_init(from, from->size);
 }
 
 void nt_pool_fini(struct nt_pool *pl)
@@ -109,5 +142,7 @@ void nt_pool_fini(struct nt_pool *pl)
 		pl->chunks = c->next;
 		nt_pages_free(&pages);
 	}
-	nt_pool_init(pl, pl->obj_bytes);
+	nt_pool_init(pl, pl->size);
 }
+
+#endif

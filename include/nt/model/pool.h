@@ -18,7 +18,8 @@ struct nt_pool_chunk;
 
 /**
  * struct nt_pool - the pool
- * @obj_bytes: an object's size, rounded up to whole cache lines
+ * @size: an object's size, as given
+ * @obj_bytes: that, rounded up to whole cache lines
  * @chunks: every chunk, in a list
  * @free: objects given back, chained through their first bytes
  * @next: the next object never handed out, in the newest chunk
@@ -26,6 +27,7 @@ struct nt_pool_chunk;
  * @chunk_objs: objects in the next chunk (doubling up to NT_PAGES_HUGE)
  */
 struct nt_pool {
+	size_t size;
 	size_t obj_bytes;
 	struct nt_pool_chunk *chunks;
 	void *free;

@@ -45,6 +45,7 @@ int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *pa
 	an->params = *params;
 	an->cur_linktype = -1;
 	nt_pool_init(&an->reports, sizeof(struct nt_flow_result));
+	nt_blocks_init(&an->blocks);
 	/* The settling thread's, beside a reader thread (capture/feed.c). */
 	an->batch = nt_lines_alloc(sizeof(*an->batch));
 	an->keyed = nt_lines_alloc(sizeof(*an->keyed));
@@ -69,6 +70,7 @@ void nt_analysis_fini(struct nt_analysis *an)
 	nt_pages_free(&an->files_pages);
 	nt_analysis_drop_closed(an);
 	nt_pool_fini(&an->reports);
+	nt_blocks_fini(&an->blocks);
 	free(an->flows);
 	free(an->batch);
 	free(an->keyed);
@@ -77,8 +79,8 @@ void nt_analysis_fini(struct nt_analysis *an)
 
 static void result_free(struct nt_analysis *an, struct nt_flow_result *r)
 {
-	free(r->stall_ns);
-	free(r->all);
+	nt_blocks_put(&an->blocks, r->stall_ns, r->stall_ns_cap * sizeof(*r->stall_ns));
+	nt_blocks_put(&an->blocks, r->all, r->all_cap * sizeof(*r->all));
 	nt_spans_fini(&r->wall);
 	nt_spans_fini(&r->wall_min);
 	nt_pool_put(&an->reports, r);
@@ -246,7 +248,7 @@ static uint64_t next_random(uint64_t *state)
  * report's own lines are in cache (prefetched in settle_tcp()): collect a
  * line's worth there, move it at once.
  */
-static int keep_duration(struct nt_flow_result *r, int64_t stall_ns)
+static int keep_duration(struct nt_analysis *an, struct nt_flow_result *r, int64_t stall_ns)
 {
 	uint32_t k = r->stalls % NT_STALL_BATCH;
 
@@ -261,7 +263,9 @@ static int keep_duration(struct nt_flow_result *r, int64_t stall_ns)
 	if (k == NT_STALL_BATCH - 1) {
 		if (r->stalls + 1 > r->stall_ns_cap) {
 			uint32_t cap = r->stall_ns_cap ? r->stall_ns_cap * 2 : NT_STALL_BATCH;
-			int64_t *v = realloc(r->stall_ns, cap * sizeof(*v));
+			int64_t *v = nt_blocks_resize(&an->blocks, r->stall_ns,
+						      r->stall_ns_cap * sizeof(*v),
+						      cap * sizeof(*v));
 
 			if (!v)
 				return -ENOMEM;
@@ -275,7 +279,8 @@ static int keep_duration(struct nt_flow_result *r, int64_t stall_ns)
 }
 
 /* Every stall, for the reports that list them all (JSON's "stalls"). */
-static int keep_rec(struct nt_flow_result *r, const struct nt_stall_episode *ep)
+static int keep_rec(struct nt_analysis *an, struct nt_flow_result *r,
+		    const struct nt_stall_episode *ep)
 {
 	if (r->stalls == r->all_cap) {
 		uint32_t cap = r->all_cap ? r->all_cap * 2 : NT_STALL_BATCH;
@@ -283,7 +288,8 @@ static int keep_rec(struct nt_flow_result *r, const struct nt_stall_episode *ep)
 
 		if (cap < r->all_cap)
 			return -ENOMEM;
-		v = realloc(r->all, cap * sizeof(*v));
+		v = nt_blocks_resize(&an->blocks, r->all, r->all_cap * sizeof(*v),
+				     cap * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
 		r->all = v;
@@ -330,7 +336,8 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (keep_duration(r, ep->stall_ns) < 0 || (an->params.keep_stalls && keep_rec(r, ep) < 0))
+	if (keep_duration(an, r, ep->stall_ns) < 0 ||
+	    (an->params.keep_stalls && keep_rec(an, r, ep) < 0))
 		return -ENOMEM;
 	r->stalls++;
 	r->total_ns += ep->stall_ns;
@@ -722,6 +729,7 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 	}
 	part->n_flows = 0;
 	nt_pool_absorb(&an->reports, &part->reports);
+	nt_blocks_absorb(&an->blocks, &part->blocks);
 	sum_add(&an->sum, &part->sum);
 	an->oom |= part->oom;
 	return 0;

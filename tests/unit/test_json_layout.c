@@ -253,8 +253,9 @@ static struct nt_flow_result *make_flow(struct nt_analysis *an, unsigned i)
 	fill_episode(&r->last, i + 1, bits & 32);
 	/* Every stall listed, for a few flows (the others keep none: not listed). */
 	if (i % 97 == 0) {
-		r->all = calloc(r->stalls, sizeof(*r->all));
+		r->all = nt_blocks_resize(&an->blocks, NULL, 0, r->stalls * sizeof(*r->all));
 		assert_non_null(r->all);
+		r->all_cap = r->stalls;
 		for (unsigned k = 0; k < r->stalls; k++)
 			r->all[k] = (struct nt_stall_rec){
 				.held_t_ns = r->first.held_t_ns + k,

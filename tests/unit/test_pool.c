@@ -4,7 +4,8 @@
  * it (nt/model/pool.h): a block keeps its bytes when it grows and is zero
  * beyond them; a large one asks for huge pages; objects are zeroed, on a
  * cache line, distinct across chunks, recycled when given back, and move
- * with their chunks from one pool to another.
+ * with their chunks from one pool to another; a block of nt/model/blocks.h
+ * keeps its bytes as it doubles through every size and past the largest.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include <cmocka.h>
 
 #include "nt/model/analysis.h"
+#include "nt/model/blocks.h"
 #include "nt/model/pool.h"
 #include "nt/pages.h"
 
@@ -217,6 +219,62 @@ static void test_pool_absorb(void **state)
 	assert_null(a.chunks);
 }
 
+/* A block doubled from 8 bytes to 8 times NT_BLOCKS_MAX keeps its bytes at every step. */
+static void test_blocks_grow_through_every_size(void **state)
+{
+	struct nt_blocks b;
+	uint64_t *v = NULL, *small;
+	size_t n = 0;
+
+	(void)state;
+	nt_blocks_init(&b);
+	for (size_t cap = 1; cap * sizeof(*v) <= 8 * NT_BLOCKS_MAX; cap *= 2) {
+		uint64_t *w = nt_blocks_resize(&b, v, n * sizeof(*v), cap * sizeof(*v));
+
+		assert_non_null(w);
+		for (size_t k = 0; k < n; k++)
+			assert_int_equal(w[k], k * 2654435761u);
+		for (size_t k = n; k < cap; k++)
+			w[k] = k * 2654435761u;
+		v = w;
+		n = cap;
+	}
+	/* And back down: a smaller size keeps what fits. */
+	v = nt_blocks_resize(&b, v, n * sizeof(*v), 100 * sizeof(*v));
+	assert_non_null(v);
+	assert_int_equal(v[99], (uint64_t)99 * 2654435761u);
+	/* A block given back serves the next of its size (but when sanitized). */
+	small = nt_blocks_resize(&b, NULL, 0, 40);
+	assert_non_null(small);
+	nt_blocks_put(&b, small, 40);
+	assert_true(NT_PAGES_ASAN || nt_blocks_resize(&b, NULL, 0, 64) == small);
+	if (NT_PAGES_ASAN)
+		small = NULL;
+	nt_blocks_put(&b, small, 64);
+	nt_blocks_put(&b, v, 100 * sizeof(*v));
+	nt_blocks_put(&b, NULL, 10);
+	nt_blocks_fini(&b);
+}
+
+static void test_blocks_absorb(void **state)
+{
+	struct nt_blocks a, b;
+	char *in_b;
+
+	(void)state;
+	nt_blocks_init(&a);
+	nt_blocks_init(&b);
+	in_b = nt_blocks_resize(&b, NULL, 0, 300);
+	assert_non_null(in_b);
+	memset(in_b, 9, 300);
+	nt_blocks_absorb(&a, &b);
+	nt_blocks_fini(&b);
+	/* Now @a's: still there, and given back to @a. */
+	assert_int_equal(in_b[299], 9);
+	nt_blocks_put(&a, in_b, 300);
+	nt_blocks_fini(&a);
+}
+
 /* Reports come from the analysis's pool, and an absorbed analysis's reports move with it. */
 static void test_analysis_reports_absorbed(void **state)
 {
@@ -254,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_pages_large_asks_for_huge_pages),
 		cmocka_unit_test(test_pool_objects),
 		cmocka_unit_test(test_pool_absorb),
+		cmocka_unit_test(test_blocks_grow_through_every_size),
+		cmocka_unit_test(test_blocks_absorb),
 		cmocka_unit_test(test_analysis_reports_absorbed),
 	};
 

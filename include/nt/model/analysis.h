@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "nt/model/annotate.h"
+#include "nt/model/blocks.h"
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
 #include "nt/model/pool.h"
@@ -139,7 +140,8 @@ struct nt_stall_rec {
  *            @stalls % NT_STALL_BATCH (in @recent_ns); NULL until the first
  *            NT_STALL_BATCH. Past NT_STALL_KEPT stalls, a uniform sample
  *            of NT_STALL_KEPT of them.
- * @stall_ns_cap: allocated slots of @stall_ns
+ * @stall_ns_cap: allocated slots of @stall_ns (a block of
+ *                &nt_analysis.blocks of that many)
  * @out_of_order: segments out of order, both directions (nt/model/reorder.h)
  * @total_ns: sum of the durations
  * @max_ns: longest
@@ -158,7 +160,8 @@ struct nt_stall_rec {
  * @n_timeline: how many
  * @all: every stall, in the order found (by R); @stalls of them; NULL
  *       unless &nt_analysis_params.keep_stalls
- * @all_cap: allocated slots of @all
+ * @all_cap: allocated slots of @all (a block of &nt_analysis.blocks of
+ *           that many)
  */
 struct nt_flow_result {
 	uint32_t file;
@@ -318,6 +321,8 @@ typedef void (*nt_analysis_stall_fn)(void *ctx, const struct nt_flow_entry *e,
  * @on_stall_ctx: its context
  * @reports: the memory of the reports, one struct nt_flow_result each
  *           (nt/model/pool.h: huge pages once there are many)
+ * @blocks: the memory of the reports' growing arrays (their @stall_ns and
+ *          @all: nt/model/blocks.h)
  * @files_pages: @files' memory: pages of its own, since the settling
  *               thread counts every frame into it (nt_analysis_settle())
  *               and a neighbour in malloc()'s heap (the reader thread's
@@ -341,6 +346,7 @@ struct nt_analysis {
 	nt_analysis_stall_fn on_stall;
 	void *on_stall_ctx;
 	struct nt_pool reports;
+	struct nt_blocks blocks;
 	struct nt_pages files_pages;
 };
 

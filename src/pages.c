@@ -37,68 +37,75 @@ static size_t mapping_for(size_t bytes)
 	return bytes > SIZE_MAX - unit ? 0 : round_up(bytes, unit);
 }
 
-int nt_pages_grow(struct nt_pages *pg, size_t bytes)
+/* @pg's bytes in a mapping of @want bytes, the rest zero: the new start, or NULL. */
+static void *remap(const struct nt_pages *pg, size_t want)
 {
-	size_t want = mapping_for(bytes);
 	void *p;
 
-	if (!want)
-		return -ENOMEM;
-	if (want == pg->mapped) {
-		pg->bytes = bytes;
-		return 0;
-	}
 	if (!pg->p)
 		p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	else
 		p = mremap(pg->p, pg->mapped, want, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED)
-		return -ENOMEM;
+		return NULL;
 	if (want >= NT_PAGES_HUGE)
 		(void)madvise(p, want, MADV_HUGEPAGE);
-	pg->p = p;
-	pg->bytes = bytes;
-	pg->mapped = want;
-	return 0;
+	return p;
 }
 
-void nt_pages_free(struct nt_pages *pg)
+static void unmap(struct nt_pages *pg)
 {
 	if (pg->p)
 		munmap(pg->p, pg->mapped);
-	*pg = (struct nt_pages){ 0 };
 }
 
 #else /* not Linux, or sanitized: the C library's memory, aligned */
 
-int nt_pages_grow(struct nt_pages *pg, size_t bytes)
+static size_t mapping_for(size_t bytes)
 {
-	size_t want = bytes > SIZE_MAX - NT_PAGES_ALIGN ? 0 : round_up(bytes, NT_PAGES_ALIGN);
-	char *p;
+	return bytes > SIZE_MAX - NT_PAGES_ALIGN ? 0 : round_up(bytes, NT_PAGES_ALIGN);
+}
 
-	if (!want)
-		return -ENOMEM;
-	if (want == pg->mapped) {
-		pg->bytes = bytes;
-		return 0;
-	}
-	p = aligned_alloc(NT_PAGES_ALIGN, want);
+static void *remap(const struct nt_pages *pg, size_t want)
+{
+	char *p = aligned_alloc(NT_PAGES_ALIGN, want);
+
 	if (!p)
-		return -ENOMEM;
+		return NULL;
 	if (pg->p)
 		memcpy(p, pg->p, pg->mapped);
 	memset(p + pg->mapped, 0, want - pg->mapped);
 	free(pg->p);
-	pg->p = p;
+	return p;
+}
+
+static void unmap(struct nt_pages *pg)
+{
+	free(pg->p);
+}
+
+#endif
+
+int nt_pages_grow(struct nt_pages *pg, size_t bytes)
+{
+	size_t want = mapping_for(bytes);
+
+	if (!want)
+		return -ENOMEM;
+	if (want != pg->mapped) {
+		void *p = remap(pg, want);
+
+		if (!p)
+			return -ENOMEM;
+		pg->p = p;
+		pg->mapped = want;
+	}
 	pg->bytes = bytes;
-	pg->mapped = want;
 	return 0;
 }
 
 void nt_pages_free(struct nt_pages *pg)
 {
-	free(pg->p);
+	unmap(pg);
 	*pg = (struct nt_pages){ 0 };
 }
-
-#endif

@@ -18,7 +18,9 @@ any per-flow analysis pays for its state on this machine; and the 6-line
 floor again with, for every flow, a block as large as analyze keeps for a
 flow that stalled (its report, struct nt_flow_result, and the table's
 timeline ring, struct nt_flow_ring, sized from include/ by the compiler):
-what that memory costs here, every page of it new to the process. Printed per
+what that memory costs here, every page of it new to the process. The floor
+takes its memory as analyze does, by the same code (src/pages.c, huge pages
+once large; src/model/pool.c for the blocks). Printed per
 command: wall min and median, CPU (user + system of the process,
 getrusage(RUSAGE_CHILDREN)) min and median, each as a ratio to the read
 loop's, and peak RSS (tests/bench/peak_rss.c, one run more). The goal: CPU
@@ -87,8 +89,11 @@ def main():
         rss_tool = os.path.join(tmp, "peak_rss")
         subprocess.run(["cc", "-O2", "-o", rss_tool, os.path.join(HERE, "peak_rss.c")], check=True)
         floor = os.path.join(tmp, "flow_floor")
-        subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "flow_floor.c"), "-lpcap"],
-                       check=True)
+        # The floor takes its memory as analyze does, by the same code (flow_floor.c).
+        top = os.path.join(HERE, "../..")
+        subprocess.run(["cc", "-O2", "-D_GNU_SOURCE", "-I", os.path.join(top, "include"), "-o", floor,
+                        os.path.join(HERE, "flow_floor.c"), os.path.join(top, "src/pages.c"),
+                        os.path.join(top, "src/model/pool.c"), "-lpcap"], check=True)
         report = report_bytes(tmp)
         for flows, rounds in ((10000, 50), (100000, 5)):
             path = os.path.join(tmp, f"b{flows}.pcap")

@@ -20,11 +20,18 @@
  * touches that much state (analyze's: six lines, NT_FLOW_HOT_LINES).
  *
  * With REPORT, each new flow also gets a block of that many bytes of its own
- * (calloc(), as analyze's report, struct nt_flow_result), every line of it
- * written once, and kept to the end: the memory a report per flow costs,
+ * (from a pool, as analyze's report, struct nt_flow_result), every line of
+ * it written once, and kept to the end: the memory a report per flow costs,
  * which on a guest whose freed pages go back to the host (free page
  * reporting) is every new page's fault and zeroing, again on each run
  * (docs/performance.md, "analyze per core").
+ *
+ * Its memory is taken as analyze takes it, by the same code: the table's
+ * arrays from src/pages.c (huge pages once large), the reports from
+ * src/model/pool.c:
+ *
+ *   cc -O2 -I include -o flow_floor tests/bench/flow_floor.c src/pages.c \
+ *       src/model/pool.c -lpcap
  */
 #include <pcap/pcap.h>
 #include <stddef.h>
@@ -32,6 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nt/model/pool.h"
+#include "nt/pages.h"
 
 #define BATCH	  64
 #define MAX_LINES 8
@@ -56,11 +66,14 @@ struct frame {
 
 /*
  * As analyze's flow table (src/model/flowtab.c): entries dense in one array
- * grown by realloc(), LINES lines each, and chains of indices from a bucket
- * array four times the entries: a packet's bucket, then its entry.
+ * grown in its own pages, LINES lines each, and chains of indices from a
+ * bucket array four times the entries: a packet's bucket, then its entry.
  */
 struct table {
-	char *mem;
+	struct nt_pages e_pages;
+	struct nt_pages bucket_pages;
+	struct nt_pages report_pages;
+	struct nt_pool pool;
 	char *e;
 	size_t n;
 	size_t cap;
@@ -88,26 +101,20 @@ static uint64_t hash_of(const uint64_t key[2])
 static int grow(struct table *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 1024;
-	size_t was = t->mem ? (size_t)(t->e - t->mem) : 0;
-	char *mem = realloc(t->mem, cap * t->stride + 64);
-	uint32_t *bucket = malloc(4 * cap * sizeof(*bucket));
-	void **reports = t->report ? realloc(t->reports, cap * sizeof(*reports)) : NULL;
-	char *e;
+	struct nt_pages bucket = { 0 };
 
-	if (!mem || !bucket || (t->report && !reports))
+	if (nt_pages_grow(&t->e_pages, cap * t->stride) < 0 ||
+	    nt_pages_grow(&bucket, 4 * cap * sizeof(*t->bucket)) < 0 ||
+	    (t->report && nt_pages_grow(&t->report_pages, cap * sizeof(*t->reports)) < 0))
 		return -1;
-	t->reports = reports;
-	/* Entries start on a line, as analyze's: realloc() keeps 16 bytes' alignment. */
-	e = mem + (64 - (uintptr_t)mem % 64) % 64;
-	if (e - mem != (ptrdiff_t)was)
-		memmove(e, mem + was, t->n * t->stride);
-	free(t->bucket);
-	t->mem = mem;
-	t->e = e;
-	t->bucket = bucket;
+	t->reports = t->report_pages.p;
+	nt_pages_free(&t->bucket_pages);
+	t->bucket_pages = bucket;
+	t->e = t->e_pages.p;
+	t->bucket = bucket.p;
 	t->cap = cap;
 	t->mask = 4 * cap - 1;
-	memset(bucket, 0xff, 4 * cap * sizeof(*bucket));
+	memset(t->bucket, 0xff, 4 * cap * sizeof(*t->bucket));
 	for (uint32_t i = 0; i < t->n; i++) {
 		uint32_t *b = &t->bucket[hash_of(at(t, i)->key) & t->mask];
 
@@ -131,7 +138,7 @@ static struct entry *lookup(struct table *t, const struct frame *f)
 		b = &t->bucket[f->hash & t->mask];
 	}
 	if (t->report) {
-		char *r = calloc(1, t->report);
+		char *r = nt_pool_get(&t->pool);
 
 		if (!r)
 			return NULL;
@@ -221,6 +228,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t.report = (size_t)report;
+	if (t.report)
+		nt_pool_init(&t.pool, t.report);
 	p = pcap_open_offline_with_tstamp_precision(argv[2], PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
 		fprintf(stderr, "flow_floor: %s\n", errbuf);
@@ -243,10 +252,10 @@ int main(int argc, char **argv)
 	pcap_close(p);
 	printf("%llu frames, %zu flows, %d lines a packet, %zu bytes of report a flow\n", frames,
 	       t.n, lines, t.report);
-	for (size_t i = 0; t.report && i < t.n; i++)
-		free(t.reports[i]);
-	free(t.reports);
-	free(t.mem);
-	free(t.bucket);
+	if (t.report)
+		nt_pool_fini(&t.pool);
+	nt_pages_free(&t.report_pages);
+	nt_pages_free(&t.e_pages);
+	nt_pages_free(&t.bucket_pages);
 	return 0;
 }

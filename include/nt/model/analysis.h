@@ -148,7 +148,8 @@ struct nt_stall_rec {
  * @sample_state: the sample's random numbers (a fixed seed: reports repeat)
  * @recent_ns: the durations not yet in @stall_ns, @stalls % NT_STALL_BATCH
  * @last: the last stall (next to the fields every stall updates)
- * @p50_ns: nearest-rank median (of the sample when @p50_sampled)
+ * @p50_ns: nearest-rank median (of the sample when @p50_sampled), set when
+ *          the flow leaves the table
  * @first: the first stall
  * @first_held_seq_rel: relative sequence number of the first stall's H
  * @wall: the union of the stalls' [H, R] intervals: the wall-clock time at
@@ -489,7 +490,7 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part);
 bool nt_analysis_complete(const struct nt_analysis *an);
 
 /**
- * nt_analysis_finish() - order the flows and compute their percentiles
+ * nt_analysis_finish() - order the flows (by file, then first stall)
  * @an: the analysis
  */
 void nt_analysis_finish(struct nt_analysis *an);

@@ -3,12 +3,12 @@
  * pool.c - objects of one size in chunks of pages (see nt/model/pool.h).
  *
  * A chunk begins with its own header, on a line of its own, and its objects
- * follow. The first chunk holds POOL_FIRST_OBJS objects and each next one
- * twice as many, up to NT_PAGES_HUGE bytes: a pool of a few objects takes a
- * few pages, a large one whole huge pages. Objects handed out from a chunk
- * are zero already (fresh pages); one given back is cleared when it is
- * handed out again.
+ * follow (add_chunk() says how many): a pool of a few objects takes a few
+ * pages, a large one whole huge pages. Objects handed out from a chunk are
+ * zero already (fresh pages, or calloc()'s); one given back is cleared when
+ * it is handed out again.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,11 +19,13 @@
 
 /**
  * struct nt_pool_chunk - a chunk's header, at its start
- * @pages: the chunk's memory
+ * @pages: the chunk's memory, when it is a mapping of its own (large)
+ * @raw: the chunk's memory, when it is the C library's (small), else NULL
  * @next: the next older chunk
  */
 struct nt_pool_chunk {
 	struct nt_pages pages;
+	void *raw;
 	struct nt_pool_chunk *next;
 };
 
@@ -70,25 +72,71 @@ void nt_pool_fini(struct nt_pool *pl)
 
 #else
 
-static int add_chunk(struct nt_pool *pl)
+/*
+ * A chunk of @bytes, its header filled: a huge page or more in pages of its
+ * own, less from the C library (calloc(): fresh pages it knows are zero
+ * stay untouched), on a whole line. Small chunks are not mappings: a pool
+ * absorbs every part of an analysis of many files (nt_analysis_absorb()),
+ * and a mapping for each would spend the process's mappings
+ * (vm.max_map_count, 65,530 by default).
+ */
+static struct nt_pool_chunk *chunk_new(size_t bytes, size_t *held)
 {
 	struct nt_pages pages = { 0 };
 	struct nt_pool_chunk *c;
-	size_t objs = pl->chunk_objs;
+	void *raw;
 
-	if (nt_pages_grow(&pages, HEAD_BYTES + objs * pl->obj_bytes) < 0)
+	if (bytes >= NT_PAGES_HUGE) {
+		if (nt_pages_grow(&pages, bytes) < 0)
+			return NULL;
+		c = pages.p;
+		*c = (struct nt_pool_chunk){ .pages = pages };
+		*held = pages.mapped;
+		return c;
+	}
+	raw = calloc(1, bytes + NT_PAGES_ALIGN);
+	if (!raw)
+		return NULL;
+	c = (void *)((char *)raw +
+		     (NT_PAGES_ALIGN - (uintptr_t)raw % NT_PAGES_ALIGN) % NT_PAGES_ALIGN);
+	*c = (struct nt_pool_chunk){ .raw = raw };
+	*held = bytes;
+	return c;
+}
+
+static void chunk_free(struct nt_pool_chunk *c)
+{
+	struct nt_pages pages = c->pages;
+
+	if (c->raw)
+		free(c->raw);
+	else
+		nt_pages_free(&pages);
+}
+
+/*
+ * The first chunk holds POOL_FIRST_OBJS objects and each next one twice as
+ * many; one of half a huge page or more is whole huge pages, and each after
+ * it holds as many objects as that one.
+ */
+static int add_chunk(struct nt_pool *pl)
+{
+	size_t bytes = HEAD_BYTES + pl->chunk_objs * pl->obj_bytes, held;
+	struct nt_pool_chunk *c;
+
+	if (bytes >= NT_PAGES_HUGE / 2)
+		bytes = (bytes + NT_PAGES_HUGE - 1) / NT_PAGES_HUGE * NT_PAGES_HUGE;
+	c = chunk_new(bytes, &held);
+	if (!c)
 		return -1;
-	c = pages.p;
-	c->pages = pages;
 	c->next = pl->chunks;
 	pl->chunks = c;
-	pl->next = (char *)pages.p + HEAD_BYTES;
-	/* The pages' rounding is room for more. */
-	pl->left = (pages.mapped - HEAD_BYTES) / pl->obj_bytes;
-	if (HEAD_BYTES + 2 * objs * pl->obj_bytes <= NT_PAGES_HUGE)
-		pl->chunk_objs = 2 * objs;
-	else if (HEAD_BYTES + objs * pl->obj_bytes < NT_PAGES_HUGE)
-		pl->chunk_objs = (NT_PAGES_HUGE - HEAD_BYTES) / pl->obj_bytes;
+	pl->next = (char *)c + HEAD_BYTES;
+	pl->left = (held - HEAD_BYTES) / pl->obj_bytes;
+	if (bytes < NT_PAGES_HUGE / 2)
+		pl->chunk_objs *= 2;
+	else
+		pl->chunk_objs = pl->left;
 	return 0;
 }
 
@@ -137,10 +185,9 @@ void nt_pool_fini(struct nt_pool *pl)
 {
 	while (pl->chunks) {
 		struct nt_pool_chunk *c = pl->chunks;
-		struct nt_pages pages = c->pages;
 
 		pl->chunks = c->next;
-		nt_pages_free(&pages);
+		chunk_free(c);
 	}
 	nt_pool_init(pl, pl->size);
 }

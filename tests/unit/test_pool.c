@@ -66,6 +66,26 @@ static void test_pages_grow_keeps_and_zeroes(void **state)
 	nt_pages_free(&pg); /* empty: a no-op */
 }
 
+/* As the per-file counts grow, a record at a time, past the huge-page size. */
+static void test_pages_grown_a_little_at_a_time(void **state)
+{
+	struct nt_pages pg = { 0 };
+	const size_t rec = 200, n = NT_PAGES_HUGE / 200 + 100;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(nt_pages_grow(&pg, (i + 1) * rec), 0);
+		assert_int_equal((uintptr_t)pg.p % NT_PAGES_ALIGN, 0);
+		assert_true(pg.mapped >= (i + 1) * rec);
+		assert_true(all_zero((char *)pg.p + i * rec, rec));
+		memset((char *)pg.p + i * rec, (int)(i % 255) + 1, rec);
+		assert_int_equal(((unsigned char *)pg.p)[0], 1);
+		assert_int_equal(((unsigned char *)pg.p)[i * rec / 2],
+				 (i * rec / 2 / rec) % 255 + 1);
+	}
+	nt_pages_free(&pg);
+}
+
 static void test_pages_too_large(void **state)
 {
 	struct nt_pages pg = { 0 };
@@ -308,6 +328,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_grow_keeps_and_zeroes),
+		cmocka_unit_test(test_pages_grown_a_little_at_a_time),
 		cmocka_unit_test(test_pages_too_large),
 		cmocka_unit_test(test_pages_large_asks_for_huge_pages),
 		cmocka_unit_test(test_pool_objects),

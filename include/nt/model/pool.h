@@ -24,7 +24,7 @@ struct nt_pool_chunk;
  * @free: objects given back, chained through their first bytes
  * @next: the next object never handed out, in the newest chunk
  * @left: how many such objects are left there
- * @chunk_objs: objects in the next chunk (doubling up to NT_PAGES_HUGE)
+ * @chunk_objs: objects in the next chunk (doubling up to a huge page)
  */
 struct nt_pool {
 	size_t size;

@@ -75,10 +75,9 @@ void nt_pool_fini(struct nt_pool *pl)
 /*
  * A chunk of @bytes, its header filled: a huge page or more in pages of its
  * own, less from the C library (calloc(): fresh pages it knows are zero
- * stay untouched), on a whole line. Small chunks are not mappings: a pool
- * absorbs every part of an analysis of many files (nt_analysis_absorb()),
- * and a mapping for each would spend the process's mappings
- * (vm.max_map_count, 65,530 by default).
+ * stay untouched), on a whole line. A mapping for a small chunk would be a
+ * system call and a page's rounding each, for the few reports of each of
+ * many small files that an analysis absorbs (nt_analysis_absorb()).
  */
 static struct nt_pool_chunk *chunk_new(size_t bytes, size_t *held)
 {

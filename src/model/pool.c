@@ -166,11 +166,18 @@ void nt_pool_put(struct nt_pool *pl, void *obj)
 /* The objects @from never handed out stay unused: at most one chunk's rest. */
 void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
 {
-	struct nt_pool_chunk **tail = &pl->chunks;
+	/*
+	 * @from's chunks go before @pl's, so that only @from's list is walked:
+	 * one file's few chunks, where @pl may hold those of thousands of
+	 * files absorbed before. Which chunk is first matters to nothing:
+	 * @next and @left say where @pl hands out from.
+	 */
+	struct nt_pool_chunk **tail = &from->chunks;
 
 	while (*tail)
 		tail = &(*tail)->next;
-	*tail = from->chunks;
+	*tail = pl->chunks;
+	pl->chunks = from->chunks;
 	while (from->free) {
 		void *obj = from->free;
 

@@ -23,7 +23,7 @@
  * Fewer items than this stay on the calling thread. Measured with --jobs 1
  * against --jobs 2 on 2 cores (docs/performance.md, "analyze: files, render threads, memory";
  * tests/bench/bench_analyze_scale.py): at 128 and 256 flows the threads
- * cost more than they save (thread start, a memory buffer per chunk, the
+ * cost more than they save (thread start, a memory buffer per thread, the
  * other core's cold cache: wall +0.2 ms at 128 flows), from 500 flows on
  * they gain (-0.8 ms at 500, -2 ms at 1,000, -4 to -5 ms at 2,000, best
  * runs). Eight chunks, 512 flows.

@@ -22,11 +22,6 @@
 #include <unistd.h>
 #endif
 
-static size_t round_up(size_t n, size_t to)
-{
-	return (n + to - 1) / to * to;
-}
-
 #if NT_PAGES_MAPPED
 
 /* Whole pages; whole huge pages from NT_PAGES_HUGE on. 0: too large. */
@@ -34,7 +29,7 @@ static size_t mapping_for(size_t bytes)
 {
 	size_t unit = bytes >= NT_PAGES_HUGE ? NT_PAGES_HUGE : (size_t)sysconf(_SC_PAGESIZE);
 
-	return bytes > SIZE_MAX - unit ? 0 : round_up(bytes, unit);
+	return bytes > SIZE_MAX - unit ? 0 : nt_round_up(bytes, unit);
 }
 
 /* @pg's bytes in a mapping of @want bytes, the rest zero: the new start, or NULL. */
@@ -63,7 +58,7 @@ static void unmap(struct nt_pages *pg)
 
 static size_t mapping_for(size_t bytes)
 {
-	return bytes > SIZE_MAX - NT_PAGES_ALIGN ? 0 : round_up(bytes, NT_PAGES_ALIGN);
+	return bytes > SIZE_MAX - NT_PAGES_ALIGN ? 0 : nt_round_up(bytes, NT_PAGES_ALIGN);
 }
 
 static void *remap(const struct nt_pages *pg, size_t want)

@@ -84,6 +84,18 @@ int nt_pages_grow(struct nt_pages *pg, size_t bytes);
 void nt_pages_free(struct nt_pages *pg);
 
 /**
+ * nt_round_up() - @n rounded up to a multiple of @unit
+ * @n: a size
+ * @unit: more than 0
+ *
+ * Return: the multiple, or less than @n when it does not fit in a size_t.
+ */
+static inline size_t nt_round_up(size_t n, size_t unit)
+{
+	return (n + unit - 1) / unit * unit;
+}
+
+/**
  * nt_lines_alloc() - a block on cache lines of its own, for data one thread
  * writes often while another thread works beside it
  * @bytes: its size
@@ -96,9 +108,8 @@ void nt_pages_free(struct nt_pages *pg);
  */
 static inline void *nt_lines_alloc(size_t bytes)
 {
-	size_t lines = (bytes + NT_PAGES_ALIGN - 1) / NT_PAGES_ALIGN;
-
-	return aligned_alloc(NT_PAGES_ALIGN, (lines ? lines : 1) * NT_PAGES_ALIGN);
+	return aligned_alloc(NT_PAGES_ALIGN,
+			     bytes ? nt_round_up(bytes, NT_PAGES_ALIGN) : NT_PAGES_ALIGN);
 }
 
 #endif

@@ -29,14 +29,13 @@ struct nt_pool_chunk {
 	struct nt_pool_chunk *next;
 };
 
-#define HEAD_BYTES \
-	((sizeof(struct nt_pool_chunk) + NT_PAGES_ALIGN - 1) / NT_PAGES_ALIGN * NT_PAGES_ALIGN)
+#define HEAD_BYTES nt_round_up(sizeof(struct nt_pool_chunk), NT_PAGES_ALIGN)
 
 void nt_pool_init(struct nt_pool *pl, size_t obj_bytes)
 {
 	*pl = (struct nt_pool){
 		.size = obj_bytes,
-		.obj_bytes = (obj_bytes + NT_PAGES_ALIGN - 1) / NT_PAGES_ALIGN * NT_PAGES_ALIGN,
+		.obj_bytes = nt_round_up(obj_bytes, NT_PAGES_ALIGN),
 		.chunk_objs = POOL_FIRST_OBJS,
 	};
 }
@@ -96,8 +95,7 @@ static struct nt_pool_chunk *chunk_new(size_t bytes, size_t *held)
 	raw = calloc(1, bytes + NT_PAGES_ALIGN);
 	if (!raw)
 		return NULL;
-	c = (void *)((char *)raw +
-		     (NT_PAGES_ALIGN - (uintptr_t)raw % NT_PAGES_ALIGN) % NT_PAGES_ALIGN);
+	c = (void *)nt_round_up((uintptr_t)raw, NT_PAGES_ALIGN);
 	*c = (struct nt_pool_chunk){ .raw = raw };
 	*held = bytes;
 	return c;
@@ -124,7 +122,7 @@ static int add_chunk(struct nt_pool *pl)
 	struct nt_pool_chunk *c;
 
 	if (bytes >= NT_PAGES_HUGE / 2)
-		bytes = (bytes + NT_PAGES_HUGE - 1) / NT_PAGES_HUGE * NT_PAGES_HUGE;
+		bytes = nt_round_up(bytes, NT_PAGES_HUGE);
 	c = chunk_new(bytes, &held);
 	if (!c)
 		return -1;

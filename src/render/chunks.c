@@ -83,13 +83,16 @@ struct chunk_buf {
 	size_t cap;
 };
 
+/* A thread's first buffer: a chunk of text is some 100 KB, of JSON 400 KB. */
+#define CHUNK_BUF_FIRST ((size_t)64 << 10)
+
 /* The thread's stream writes here (fopencookie()). */
 static ssize_t chunk_buf_write(void *cookie, const char *data, size_t n)
 {
 	struct chunk_buf *b = cookie;
 
 	if (n > b->cap - b->len) {
-		size_t cap = b->cap ? b->cap : 65536;
+		size_t cap = b->cap ? b->cap : CHUNK_BUF_FIRST;
 		char *p;
 
 		while (cap - b->len < n) {

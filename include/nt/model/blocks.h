@@ -6,8 +6,8 @@
  *
  * From malloc() those arrays were 4 KiB pages faulted in one by one: 80 %
  * of analyze --format jsonl's page faults at 10,000 flows, 28 MB of stall
- * records. Here they are huge pages where the kernel offers them, and a
- * block given back serves the next one of its size. A block of more than
+ * records. Here a pool's large chunks are huge pages where the kernel
+ * offers them, and a block given back serves the next one of its size. A block of more than
  * NT_BLOCKS_MAX bytes is the C library's (rare: a flow with over a
  * thousand stalls kept). Under AddressSanitizer every block is the C
  * library's, of its exact size (nt/pages.h says why).

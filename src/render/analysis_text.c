@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "nt/model/tcp.h"
@@ -16,6 +17,7 @@
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
 #include "nt/render/run.h"
+#include "out_buf.h"
 
 static void not_decoded(FILE *out, const uint64_t *nd)
 {
@@ -32,90 +34,188 @@ static void not_decoded(FILE *out, const uint64_t *nd)
 		fputs("none", out);
 }
 
-static void episode(FILE *out, const char *label, const struct nt_analysis *an,
-		    const struct nt_flow_result *r, const struct nt_stall_episode *ep)
-{
-	const struct nt_analysis_file *f = &an->files[r->file];
-	char t[48], rel[32], a[32], g[32], w[32], s[64], src[64], dst[64];
+/*
+ * A flow's block is built in an out_buf, not with fprintf(): the report
+ * prints some fifty values a flow, and parsing their formats was a third of
+ * analyze's CPU time at 100,000 flows (docs/performance.md). The layout is
+ * the one fprintf() printed, widths included; the golden tests hold it.
+ */
 
-	nt_label_episode_ends(r, ep, src, dst, sizeof(src));
-	fprintf(out,
-		"  %s stall: %s (+%s ms in file), frame %" PRIu64 "\n"
-		"    %s sent %u byte%s, then nothing; %s acked them after %s ms (%s);\n"
-		"    the next data followed the ACK by %s ms (window %s ms): %s ms lost",
-		label, nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)),
-		nt_fmt_ms_trunc(ep->held_t_ns - f->first_t_ns, rel, sizeof(rel)), ep->held_frame,
-		src, ep->held_len, nt_plural(ep->held_len), dst,
-		nt_fmt_ms_trunc(ep->ack_delay_ns, a, sizeof(a)), nt_delack_name(ep->delack),
-		nt_fmt_ms_trunc(ep->release_gap_ns, g, sizeof(g)),
-		nt_fmt_ms_trunc(ep->window_ns, w, sizeof(w)),
-		nt_label_lost(ep->lost_min_ns, ep->stall_ns, s, sizeof(s)));
-	if (ep->lost_min_ns < ep->stall_ns)
-		fprintf(out, ": the next data may answer frame %" PRIu64, ep->answer_frame);
-	fputc('\n', out);
+/* @ns as nt_fmt_ms_trunc() prints it, "40.020" */
+static void put_ms(struct out_buf *b, int64_t ns)
+{
+	char ms[NT_FMT_MS_LEN];
+
+	out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
 }
 
-static void timeline(FILE *out, const struct nt_flow_result *r)
+static void put_u64(struct out_buf *b, uint64_t v)
 {
-	char t[32], flags[12];
+	out_buf_u64(b, v, 0);
+}
 
-	fprintf(out, "  around the first stall (ms from the held segment):\n");
-	fprintf(out, "    %8s %10s %-4s %-6s %10s %10s %6s\n", "frame", "t_ms", "dir", "flags",
-		"seq", "ack", "len");
+/* @ep, with the flow's endpoints @c (client) and @tg (target) as printed */
+static void episode(struct out_buf *b, const char *label, const struct nt_analysis *an,
+		    const struct nt_flow_result *r, const struct nt_stall_episode *ep,
+		    const char *c, const char *tg)
+{
+	const struct nt_analysis_file *f = &an->files[r->file];
+	bool c2t = ep->dir == NT_DIR_C2T;
+	char t[NT_FMT_UTC_LEN], lost[2 * NT_FMT_MS_LEN];
+
+	out_buf_str(b, "  ");
+	out_buf_str(b, label);
+	out_buf_str(b, " stall: ");
+	out_buf_str(b, nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)));
+	out_buf_str(b, " (+");
+	put_ms(b, ep->held_t_ns - f->first_t_ns);
+	out_buf_str(b, " ms in file), frame ");
+	put_u64(b, ep->held_frame);
+	out_buf_str(b, "\n    ");
+	/* nt_label_episode_ends()'s order: the sender of the held segment first */
+	out_buf_str(b, c2t ? c : tg);
+	out_buf_str(b, " sent ");
+	put_u64(b, ep->held_len);
+	out_buf_str(b, " byte");
+	out_buf_str(b, nt_plural(ep->held_len));
+	out_buf_str(b, ", then nothing; ");
+	out_buf_str(b, c2t ? tg : c);
+	out_buf_str(b, " acked them after ");
+	put_ms(b, ep->ack_delay_ns);
+	out_buf_str(b, " ms (");
+	out_buf_str(b, nt_delack_name(ep->delack));
+	out_buf_str(b, ");\n    the next data followed the ACK by ");
+	put_ms(b, ep->release_gap_ns);
+	out_buf_str(b, " ms (window ");
+	put_ms(b, ep->window_ns);
+	out_buf_str(b, " ms): ");
+	out_buf_str(b, nt_label_lost(ep->lost_min_ns, ep->stall_ns, lost, sizeof(lost)));
+	out_buf_str(b, " ms lost");
+	if (ep->lost_min_ns < ep->stall_ns) {
+		out_buf_str(b, ": the next data may answer frame ");
+		put_u64(b, ep->answer_frame);
+	}
+	out_buf_str(b, "\n");
+}
+
+/* The columns: frame %8, t_ms %10, dir %-4, flags %-6, seq %10, ack %10, len %6. */
+static void timeline(struct out_buf *b, const struct nt_flow_result *r)
+{
+	char t[NT_FMT_MS_LEN], flags[12];
+
+	out_buf_str(b, "  around the first stall (ms from the held segment):\n"
+		       "       frame       t_ms dir  flags         seq        ack    len\n");
 	for (unsigned i = 0; i < r->n_timeline; i++) {
 		const struct nt_tl_seg *s = &r->timeline[i];
-		const char *mark = "";
+		const char *dir;
 
+		out_buf_str(b, "    ");
+		out_buf_u64(b, s->frame, 8);
+		out_buf_str(b, " ");
+		nt_fmt_ms_trunc(s->t_ns - r->first.held_t_ns, t, sizeof(t));
+		out_buf_pad(b, t, strlen(t), 10);
+		out_buf_str(b, " ");
+		dir = nt_dir_name(s->dir);
+		out_buf_pad(b, dir, strlen(dir), -4);
+		out_buf_str(b, " ");
+		nt_tcp_flags_str(s->flags, flags);
+		out_buf_pad(b, flags, strlen(flags), -6);
+		out_buf_str(b, " ");
+		out_buf_u64(b, s->seq_rel, 10);
+		out_buf_str(b, " ");
+		out_buf_u64(b, s->ack_rel, 10);
+		out_buf_str(b, " ");
+		out_buf_u64(b, s->len, 6);
 		if (s->frame == r->first.held_frame)
-			mark = "  <- held (H)";
+			out_buf_str(b, "  <- held (H)");
 		else if (s->frame == r->first.ack_frame)
-			mark = "  <- late ACK";
+			out_buf_str(b, "  <- late ACK");
 		else if (s->frame == r->first.release_frame)
-			mark = "  <- released";
-		fprintf(out, "    %8" PRIu64 " %10s %-4s %-6s %10u %10u %6u%s\n", s->frame,
-			nt_fmt_ms_trunc(s->t_ns - r->first.held_t_ns, t, sizeof(t)),
-			nt_dir_name(s->dir), nt_tcp_flags_str(s->flags, flags), s->seq_rel,
-			s->ack_rel, s->len, mark);
+			out_buf_str(b, "  <- released");
+		out_buf_str(b, "\n");
 	}
 }
 
 void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 				  const struct nt_flow_result *r)
 {
-	char c[64], tg[64], lost[64], tot[32], p50[32], mx[32], rc[32], rt[32], sampled[48] = "";
+	char c[NT_FMT_ENDPOINT_LEN], tg[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN];
+	struct out_buf b;
 
-	fprintf(out, "flow %s -> %s (file %u%s%s)\n",
-		nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c, sizeof(c)),
-		nt_fmt_endpoint(r->family, r->target_addr, r->target_port, tg, sizeof(tg)),
-		r->file + 1, r->syn_seen ? ", handshake seen" : ", mid-stream",
-		r->evicted ? ", evicted before the end" : "");
+	out_buf_init(&b, out);
+	nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c, sizeof(c));
+	nt_fmt_endpoint(r->family, r->target_addr, r->target_port, tg, sizeof(tg));
+	out_buf_str(&b, "flow ");
+	out_buf_str(&b, c);
+	out_buf_str(&b, " -> ");
+	out_buf_str(&b, tg);
+	out_buf_str(&b, " (file ");
+	put_u64(&b, (uint64_t)r->file + 1);
+	out_buf_str(&b, r->syn_seen ? ", handshake seen" : ", mid-stream");
+	out_buf_str(&b, r->evicted ? ", evicted before the end)\n" : ")\n");
+
+	out_buf_str(&b, "  packets ");
+	put_u64(&b, r->packets);
+	out_buf_str(&b, ", mss ");
+	put_u64(&b, r->mss[NT_DIR_C2T]);
+	out_buf_str(&b, "/");
+	put_u64(&b, r->mss[NT_DIR_T2C]);
 	/* The legend only where a side's MSS is unknown: a flow whose handshake was seen has both. */
-	fprintf(out, "  packets %" PRIu64 ", mss %u/%u%s, rtt to client %s ms, to target %s ms\n",
-		r->packets, r->mss[NT_DIR_C2T], r->mss[NT_DIR_T2C],
-		r->mss[NT_DIR_C2T] && r->mss[NT_DIR_T2C] ? "" : " (0: no SYN)",
-		r->rtt_ns[NT_DIR_C2T] >= 0 ? nt_fmt_ms_trunc(r->rtt_ns[NT_DIR_C2T], rc, sizeof(rc))
-					   : "?",
-		r->rtt_ns[NT_DIR_T2C] >= 0 ? nt_fmt_ms_trunc(r->rtt_ns[NT_DIR_T2C], rt, sizeof(rt))
-					   : "?");
-	if (r->p50_sampled)
-		snprintf(sampled, sizeof(sampled), " (of a uniform sample of %d stalls)",
-			 NT_STALL_KEPT);
-	fprintf(out,
-		"  stalls %u (delack_min %u, delack_max %u, other %u), think time %u\n"
-		"  lost %s ms (%s ms summed over %u held segment%s), p50 %s ms%s, max %s ms\n",
-		r->stalls, r->by_delack[NT_DELACK_MIN], r->by_delack[NT_DELACK_MAX],
-		r->by_delack[NT_DELACK_OTHER], r->think_time,
-		nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)),
-		nt_fmt_ms_trunc(r->total_ns, tot, sizeof(tot)), r->stalls, nt_plural(r->stalls),
-		nt_fmt_ms_trunc(r->p50_ns, p50, sizeof(p50)), sampled,
-		nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)));
-	if (r->out_of_order)
-		fprintf(out, "  %u segment%s out of order\n", r->out_of_order,
-			nt_plural(r->out_of_order));
-	episode(out, "first", an, r, &r->first);
+	if (!r->mss[NT_DIR_C2T] || !r->mss[NT_DIR_T2C])
+		out_buf_str(&b, " (0: no SYN)");
+	out_buf_str(&b, ", rtt to client ");
+	if (r->rtt_ns[NT_DIR_C2T] >= 0)
+		put_ms(&b, r->rtt_ns[NT_DIR_C2T]);
+	else
+		out_buf_str(&b, "?");
+	out_buf_str(&b, " ms, to target ");
+	if (r->rtt_ns[NT_DIR_T2C] >= 0)
+		put_ms(&b, r->rtt_ns[NT_DIR_T2C]);
+	else
+		out_buf_str(&b, "?");
+	out_buf_str(&b, " ms\n");
+
+	out_buf_str(&b, "  stalls ");
+	put_u64(&b, r->stalls);
+	out_buf_str(&b, " (delack_min ");
+	put_u64(&b, r->by_delack[NT_DELACK_MIN]);
+	out_buf_str(&b, ", delack_max ");
+	put_u64(&b, r->by_delack[NT_DELACK_MAX]);
+	out_buf_str(&b, ", other ");
+	put_u64(&b, r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str(&b, "), think time ");
+	put_u64(&b, r->think_time);
+	out_buf_str(&b, "\n  lost ");
+	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
+	out_buf_str(&b, " ms (");
+	put_ms(&b, r->total_ns);
+	out_buf_str(&b, " ms summed over ");
+	put_u64(&b, r->stalls);
+	out_buf_str(&b, " held segment");
+	out_buf_str(&b, nt_plural(r->stalls));
+	out_buf_str(&b, "), p50 ");
+	put_ms(&b, r->p50_ns);
+	out_buf_str(&b, " ms");
+	if (r->p50_sampled) {
+		out_buf_str(&b, " (of a uniform sample of ");
+		put_u64(&b, NT_STALL_KEPT);
+		out_buf_str(&b, " stalls)");
+	}
+	out_buf_str(&b, ", max ");
+	put_ms(&b, r->max_ns);
+	out_buf_str(&b, " ms\n");
+	if (r->out_of_order) {
+		out_buf_str(&b, "  ");
+		put_u64(&b, r->out_of_order);
+		out_buf_str(&b, " segment");
+		out_buf_str(&b, nt_plural(r->out_of_order));
+		out_buf_str(&b, " out of order\n");
+	}
+	episode(&b, "first", an, r, &r->first, c, tg);
 	if (r->stalls > 1)
-		episode(out, "last", an, r, &r->last);
-	timeline(out, r);
+		episode(&b, "last", an, r, &r->last, c, tg);
+	timeline(&b, r);
+	out_buf_flush(&b);
 }
 
 /*

@@ -19,6 +19,17 @@ static const char two_digits[] = "0001020304050607080910111213141516171819"
 				 "6061626364656667686970717273747576777879"
 				 "8081828384858687888990919293949596979899";
 
+/* @n bytes of @src into (@buf, @len) as snprintf("%s") would: cut to fit, always terminated. */
+static const char *put_cut(char *buf, size_t len, const char *src, size_t n)
+{
+	if (len) {
+		n = n < len ? n : len - 1;
+		memcpy(buf, src, n);
+		buf[n] = '\0';
+	}
+	return buf;
+}
+
 char *nt_fmt_u64_back(uint64_t v, char *end)
 {
 	char *p = end;
@@ -73,7 +84,6 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 	uint64_t us = mag / (uint64_t)NT_NS_PER_US % 1000;
 	char text[NT_FMT_U64_CHARS + 6], *end = text + sizeof(text), *p = end - 3;
-	size_t n;
 
 	p[0] = (char)('0' + us / 100);
 	p[1] = (char)('0' + us / 10 % 10);
@@ -82,14 +92,7 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 	p = nt_fmt_u64_back(mag / (uint64_t)NT_NS_PER_MS, p);
 	if (ns < 0)
 		*--p = '-';
-	n = (size_t)(end - p);
-	if (len) {
-		/* As snprintf() would: cut to fit, always terminated. */
-		n = n < len ? n : len - 1;
-		memcpy(buf, p, n);
-		buf[n] = '\0';
-	}
-	return buf;
+	return put_cut(buf, len, p, (size_t)(end - p));
 }
 
 const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t len)
@@ -97,6 +100,7 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;
 	int64_t frac = t_ns - s * NT_NS_PER_SEC;
 	time_t secs = (time_t)s;
+	char date[NT_FMT_UTC_LEN], text[2 * NT_FMT_UTC_LEN], *frac_end = text + sizeof(text), *p;
 	struct tm tm;
 	size_t n;
 
@@ -104,12 +108,18 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 		snprintf(buf, len, "%" PRId64 " ns", t_ns);
 		return buf;
 	}
-	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	n = strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	/* The fraction, zero-padded, without snprintf(): analyze's text prints two a flow. */
+	p = frac_end - 1;
+	*p = 'Z';
 	if (digits == 6)
-		snprintf(buf + n, len - n, ".%06" PRId64 "Z", frac / 1000);
-	else
-		snprintf(buf + n, len - n, ".%09" PRId64 "Z", frac);
-	return buf;
+		frac /= 1000;
+	for (unsigned i = 0; i < (digits == 6 ? 6 : 9); i++, frac /= 10)
+		*--p = (char)('0' + frac % 10);
+	*--p = '.';
+	p -= n;
+	memcpy(p, date, n);
+	return put_cut(buf, len, p, (size_t)(frac_end - p));
 }
 
 const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len)
@@ -117,18 +127,24 @@ const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len)
 	char a[INET6_ADDRSTRLEN] = "?";
 
 	inet_ntop(family, addr, a, sizeof(a));
-	snprintf(buf, len, "%s", a);
-	return buf;
+	return put_cut(buf, len, a, strlen(a));
 }
 
 const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
 {
-	char a[INET6_ADDRSTRLEN];
+	/* "[", the address, "]:", the port; built without snprintf() (six a flow in analyze's text) */
+	char text[1 + INET6_ADDRSTRLEN + 2 + NT_FMT_U64_CHARS], *end = text + sizeof(text);
+	char *p = nt_fmt_u64_back(port, end);
+	size_t n;
 
-	nt_fmt_addr(family, addr, a, sizeof(a));
+	*--p = ':';
 	if (family == AF_INET6)
-		snprintf(buf, len, "[%s]:%u", a, port);
-	else
-		snprintf(buf, len, "%s:%u", a, port);
-	return buf;
+		*--p = ']';
+	nt_fmt_addr(family, addr, text + 1, INET6_ADDRSTRLEN);
+	n = strlen(text + 1);
+	p -= n;
+	memmove(p, text + 1, n);
+	if (family == AF_INET6)
+		*--p = '[';
+	return put_cut(buf, len, p, (size_t)(end - p));
 }

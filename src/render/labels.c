@@ -105,11 +105,11 @@ const char *nt_label_lost(int64_t min_ns, int64_t max_ns, char *buf, size_t len)
 {
 	char lo[NT_FMT_MS_LEN], hi[NT_FMT_MS_LEN];
 
-	nt_fmt_ms_trunc(max_ns, hi, sizeof(hi));
+	/* The common case without snprintf(): analyze's text prints three a flow. */
 	if (min_ns >= max_ns)
-		snprintf(buf, len, "%s", hi);
-	else
-		snprintf(buf, len, "%s-%s", nt_fmt_ms_trunc(min_ns, lo, sizeof(lo)), hi);
+		return nt_fmt_ms_trunc(max_ns, buf, len);
+	snprintf(buf, len, "%s-%s", nt_fmt_ms_trunc(min_ns, lo, sizeof(lo)),
+		 nt_fmt_ms_trunc(max_ns, hi, sizeof(hi)));
 	return buf;
 }
 

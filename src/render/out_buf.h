@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * out_buf.h - text on its way to a stream, a buffer at a time: for writers
- * that put out many short pieces (json_out.c, json_layout.c), one fwrite()
- * per 8 KiB instead of one per piece. The buffer lives on the writer's
- * stack, so threads rendering at once (nt/render/chunks.h) share nothing.
+ * that put out many short pieces (json_out.c, json_layout.c, the flows of
+ * analysis_text.c), one fwrite() per 8 KiB instead of one per piece. The
+ * buffer lives on the writer's stack, so threads rendering at once
+ * (nt/render/chunks.h) share nothing.
+ *
+ * A write that fails shows in ferror() of the stream, as a failed
+ * fprintf() does: writers that check the stream once at the end may drop
+ * the helpers' return values.
  */
 #ifndef NT_RENDER_OUT_BUF_H
 #define NT_RENDER_OUT_BUF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "nt/render/fmt.h"
 
 /**
  * struct out_buf - a stream's pending text
@@ -82,6 +90,41 @@ static inline bool out_buf_add(struct out_buf *b, const char *src, size_t len)
 	out_buf_copy(b->buf + b->used, src, len);
 	b->used += len;
 	return true;
+}
+
+static inline bool out_buf_str(struct out_buf *b, const char *s)
+{
+	return out_buf_add(b, s, strlen(s));
+}
+
+/*
+ * @len bytes of @s padded with spaces to |@width| bytes, never cut, as
+ * printf()'s "%*s" does (@width > 0: on the right) and "%-*s" (@width < 0:
+ * on the left); 0, as they are.
+ */
+static inline bool out_buf_pad(struct out_buf *b, const char *s, size_t len, int width)
+{
+	static const char spaces[16] = "                ";
+	size_t w = (size_t)(width < 0 ? -(int64_t)width : width);
+	size_t pad = len < w ? w - len : 0;
+	bool ok = true;
+
+	if (width < 0)
+		ok = out_buf_add(b, s, len);
+	for (size_t n; ok && pad; pad -= n) {
+		n = pad < sizeof(spaces) ? pad : sizeof(spaces);
+		ok = out_buf_add(b, spaces, n);
+	}
+	return ok && (width < 0 || out_buf_add(b, s, len));
+}
+
+/* @v in decimal, as "%*" PRIu64 prints it with @width (0: no padding). */
+static inline bool out_buf_u64(struct out_buf *b, uint64_t v, int width)
+{
+	char digits[NT_FMT_U64_CHARS], *end = digits + sizeof(digits);
+	char *p = nt_fmt_u64_back(v, end);
+
+	return out_buf_pad(b, p, (size_t)(end - p), width);
 }
 
 #endif

@@ -3,8 +3,11 @@
  * test_fmt.c - the number formatters that skip printf print what printf
  * prints: nt_fmt_u64_back()'s digits and nt_fmt_ms_trunc()'s milliseconds,
  * at the extremes, at every power of ten and its neighbours, over a spread
- * of pseudo-random values, and cut to every buffer size as snprintf() cuts.
+ * of pseudo-random values, and cut to every buffer size as snprintf() cuts;
+ * nt_fmt_endpoint() and nt_fmt_utc_digits() print what their snprintf()
+ * and strftime() did, cut the same way.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -116,12 +121,115 @@ static void test_ms_rounding(void **state)
 	assert_string_equal(nt_fmt_ms_trunc(43967900, buf, sizeof(buf)), "43.967");
 }
 
+/* The old endpoint, printf's. */
+static void endpoint_printf(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	inet_ntop(family, addr, a, sizeof(a));
+	snprintf(buf, len, family == AF_INET6 ? "[%s]:%u" : "%s:%u", a, port);
+}
+
+static void check_endpoint(int family, const char *addr, uint16_t port)
+{
+	uint8_t a[16] = { 0 };
+	char want[NT_FMT_ENDPOINT_LEN], got[NT_FMT_ENDPOINT_LEN];
+
+	if (addr)
+		assert_int_equal(inet_pton(family, addr, a), 1);
+	for (size_t len = 0; len <= sizeof(got); len++) {
+		memset(want, 'x', sizeof(want));
+		memset(got, 'x', sizeof(got));
+		endpoint_printf(family, a, port, want, len);
+		assert_ptr_equal(nt_fmt_endpoint(family, a, port, got, len), got);
+		assert_memory_equal(got, want, sizeof(got));
+	}
+}
+
+/* what this checks: nt_fmt_endpoint() prints and cuts as its snprintf() did, the longest addresses included */
+static void test_endpoint(void **state)
+{
+	(void)state;
+	check_endpoint(AF_INET, "192.0.2.1", 0);
+	check_endpoint(AF_INET, "255.255.255.255", 65535);
+	check_endpoint(AF_INET6, "2001:db8::1", 443);
+	check_endpoint(AF_INET6, "::", 1);
+	check_endpoint(AF_INET6, "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", 65535);
+	check_endpoint(AF_INET6, "::ffff:255.255.255.255", 65535);
+	check_endpoint(AF_UNSPEC, NULL, 7);
+}
+
+/*
+ * The time as strftime() and printf() print it, cut as snprintf() cuts (the
+ * old formatter cut a short buffer inside the date wrong; none is that short).
+ */
+static void utc_printf(int64_t t_ns, unsigned digits, char *buf, size_t len)
+{
+	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;
+	int64_t frac = t_ns - s * NT_NS_PER_SEC;
+	time_t secs = (time_t)s;
+	char date[NT_FMT_UTC_LEN], full[2 * NT_FMT_UTC_LEN];
+	struct tm tm;
+
+	assert_non_null(gmtime_r(&secs, &tm));
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (digits == 6)
+		snprintf(full, sizeof(full), "%s.%06" PRId64 "Z", date, frac / 1000);
+	else
+		snprintf(full, sizeof(full), "%s.%09" PRId64 "Z", date, frac);
+	if (len) {
+		size_t n = strnlen(full, len - 1);
+
+		memcpy(buf, full, n);
+		buf[n] = '\0';
+	}
+}
+
+static void check_utc(int64_t t_ns)
+{
+	char want[NT_FMT_UTC_LEN], got[NT_FMT_UTC_LEN];
+
+	for (unsigned digits = 6; digits <= 9; digits += 3) {
+		for (size_t len = 0; len <= sizeof(got); len++) {
+			memset(want, 'x', sizeof(want));
+			memset(got, 'x', sizeof(got));
+			utc_printf(t_ns, digits, want, len);
+			assert_ptr_equal(nt_fmt_utc_digits(t_ns, digits, got, len), got);
+			assert_memory_equal(got, want, sizeof(got));
+		}
+	}
+}
+
+/* what this checks: nt_fmt_utc_digits() prints as strftime() and snprintf() did, before 1970 too, and cuts as snprintf() */
+static void test_utc(void **state)
+{
+	static const int64_t v[] = { 0,
+				     1,
+				     -1,
+				     999,
+				     1000,
+				     999999999,
+				     1000000000,
+				     -1000000000,
+				     1700000001000000500LL,
+				     1796023741508801979LL,
+				     INT64_MAX,
+				     INT64_MIN };
+	uint64_t seed = 3;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		check_utc(v[i]);
+	for (int i = 0; i < 2000; i++)
+		check_utc((int64_t)(next(&seed) >> (i % 64)) * (i % 2 ? -1 : 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_u64_digits),
-		cmocka_unit_test(test_ms_trunc),
-		cmocka_unit_test(test_ms_rounding),
+		cmocka_unit_test(test_u64_digits),  cmocka_unit_test(test_ms_trunc),
+		cmocka_unit_test(test_ms_rounding), cmocka_unit_test(test_endpoint),
+		cmocka_unit_test(test_utc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

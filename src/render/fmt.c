@@ -97,8 +97,9 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 
 const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t len)
 {
-	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;
-	int64_t frac = t_ns - s * NT_NS_PER_SEC;
+	/* Floored, without s * NT_NS_PER_SEC, which overflows near INT64_MIN. */
+	int64_t s = t_ns / NT_NS_PER_SEC - (t_ns % NT_NS_PER_SEC < 0);
+	int64_t frac = t_ns % NT_NS_PER_SEC + (t_ns % NT_NS_PER_SEC < 0 ? NT_NS_PER_SEC : 0);
 	time_t secs = (time_t)s;
 	char date[NT_FMT_UTC_LEN], text[2 * NT_FMT_UTC_LEN], *frac_end = text + sizeof(text), *p;
 	struct tm tm;

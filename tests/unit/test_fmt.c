@@ -165,8 +165,10 @@ static void test_endpoint(void **state)
  */
 static void utc_printf(int64_t t_ns, unsigned digits, char *buf, size_t len)
 {
-	int64_t s = t_ns >= 0 ? t_ns / NT_NS_PER_SEC : (t_ns + 1) / NT_NS_PER_SEC - 1;
-	int64_t frac = t_ns - s * NT_NS_PER_SEC;
+	/* Floored in 128 bits, where nothing overflows. */
+	__extension__ __int128 t = t_ns, ns = NT_NS_PER_SEC;
+	int64_t frac = (int64_t)((t % ns + ns) % ns);
+	int64_t s = (int64_t)((t - frac) / ns);
 	time_t secs = (time_t)s;
 	char date[NT_FMT_UTC_LEN], full[2 * NT_FMT_UTC_LEN];
 	struct tm tm;

@@ -267,16 +267,19 @@ static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool
 		fprintf(out, "%*s\"stalls\": [", depth * 2, "");
 	for (size_t i = 0; !oom && !ret && i < an->n_flows; i++) {
 		const struct nt_flow_result *r = an->flows[i];
-		uint32_t n = r->all ? r->stalls : 0; /* a report made by hand may keep none */
 
-		for (uint32_t j = 0; !oom && !ret && j < n; j++) {
-			stall_obj_set(&s, &oom, i, r, &r->all[j]);
-			if (!record)
-				fprintf(out, "%s%*s", first ? "\n" : ",\n", (depth + 1) * 2, "");
-			first = false;
-			ret = nt_json_layout_write(l, out);
-			if (!ret && record)
-				ret = nt_json_record_end(out);
+		/* A report made by hand may keep none. */
+		for (const struct nt_stall_rec_block *b = r->all; b; b = b->next) {
+			for (uint32_t j = 0; !oom && !ret && j < b->n; j++) {
+				stall_obj_set(&s, &oom, i, r, &b->rec[j]);
+				if (!record)
+					fprintf(out, "%s%*s", first ? "\n" : ",\n", (depth + 1) * 2,
+						"");
+				first = false;
+				ret = nt_json_layout_write(l, out);
+				if (!ret && record)
+					ret = nt_json_record_end(out);
+			}
 		}
 	}
 	if (!oom && !ret && !record)

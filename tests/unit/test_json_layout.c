@@ -202,6 +202,18 @@ static void test_no_values_and_references(void **state)
 #define SHAPES (64u * (NT_TIMELINE_MAX + 1))
 #define FLOWS  (2u * SHAPES + 7u)
 
+/* A block of @n stall records, full, from the analysis's blocks (freed with it). */
+static struct nt_stall_rec_block *rec_block(struct nt_analysis *an, unsigned n)
+{
+	struct nt_stall_rec_block *b = nt_blocks_resize(
+		&an->blocks, NULL, 0, sizeof(*b) + n * sizeof(struct nt_stall_rec));
+
+	assert_non_null(b);
+	b->next = NULL;
+	b->n = b->cap = n;
+	return b;
+}
+
 static void fill_episode(struct nt_stall_episode *ep, unsigned i, bool answer)
 {
 	ep->dir = i % 2 ? NT_DIR_T2C : NT_DIR_C2T;
@@ -253,21 +265,26 @@ static struct nt_flow_result *make_flow(struct nt_analysis *an, unsigned i)
 	fill_episode(&r->last, i + 1, bits & 32);
 	/* Every stall listed, for a few flows (the others keep none: not listed). */
 	if (i % 97 == 0) {
-		r->all = nt_blocks_resize(&an->blocks, NULL, 0, r->stalls * sizeof(*r->all));
-		assert_non_null(r->all);
-		r->all_cap = r->stalls;
+		/* In two blocks where there are two stalls or more, as keep_rec() chains them. */
+		unsigned first_n = (r->stalls + 1) / 2;
+
+		r->all = rec_block(an, first_n);
+		r->all_last = r->all;
+		if (r->stalls > first_n)
+			r->all_last = r->all->next = rec_block(an, r->stalls - first_n);
 		for (unsigned k = 0; k < r->stalls; k++)
-			r->all[k] = (struct nt_stall_rec){
-				.held_t_ns = r->first.held_t_ns + k,
-				.ack_t_ns = r->first.held_t_ns + k + 40000000,
-				.release_t_ns = r->first.held_t_ns + k + 40001000,
-				.held_frame = k + 1,
-				.ack_frame = k + 2,
-				.release_frame = k + 3,
-				.held_len = k,
-				.dir = k % 2,
-				.delack = k % 3,
-			};
+			*(k < first_n ? &r->all->rec[k] : &r->all_last->rec[k - first_n]) =
+				(struct nt_stall_rec){
+					.held_t_ns = r->first.held_t_ns + k,
+					.ack_t_ns = r->first.held_t_ns + k + 40000000,
+					.release_t_ns = r->first.held_t_ns + k + 40001000,
+					.held_frame = k + 1,
+					.ack_frame = k + 2,
+					.release_frame = k + 3,
+					.held_len = k,
+					.dir = k % 2,
+					.delack = k % 3,
+				};
 	}
 	r->n_timeline = (uint8_t)tl;
 	for (unsigned k = 0; k < tl; k++) {

@@ -139,9 +139,13 @@ static void write_in_turn(struct pool *p, size_t k, const char *buf, size_t len)
 	if (p->ret)
 		return;
 	pthread_mutex_unlock(&p->lock);
-	/* ferror() too: glibc's fwrite() can count a failed write as written. */
+	/*
+	 * ferror() too: glibc's fwrite() can count a failed write as written.
+	 * A chunk may be empty (64 flows with no stall kept, in "stalls"), its
+	 * buffer never made: no fwrite() of NULL.
+	 */
 	errno = 0;
-	ok = fwrite(buf, 1, len, p->out) == len && !ferror(p->out);
+	ok = !len || (fwrite(buf, 1, len, p->out) == len && !ferror(p->out));
 	write_errno = errno; /* the failed write's reason: EFBIG, ENOSPC, EPIPE */
 	pthread_mutex_lock(&p->lock);
 	if (!ok) {

@@ -263,8 +263,12 @@ static struct nt_flow_result *make_flow(struct nt_analysis *an, unsigned i)
 	r->max_ns = 41000000;
 	fill_episode(&r->first, i, bits & 16);
 	fill_episode(&r->last, i + 1, bits & 32);
-	/* Every stall listed, for a few flows (the others keep none: not listed). */
-	if (i % 97 == 0) {
+	/*
+	 * Every stall listed, for a few flows (the others keep none: not
+	 * listed), the first of them not the first flow: its first stall is the
+	 * one without a comma.
+	 */
+	if (i % 97 == 5) {
 		/* In two blocks where there are two stalls or more, as keep_rec() chains them. */
 		unsigned first_n = (r->stalls + 1) / 2;
 
@@ -376,14 +380,21 @@ static void check_flow(struct json_object *f, const struct nt_flow_result *r)
 			(int64_t)(r->n_timeline - 1) * 1000 - 500);
 }
 
-/* what this checks: the JSON report's flows, through their layouts, are json-c's text of each flow */
+/*
+ * what this checks: the JSON report's flows and stalls, through their
+ * layouts, on one thread and on two, are json-c's text of each
+ */
 static void test_flows_json(void **state)
 {
 	static const unsigned workers[] = { 1, 2 };
 	struct nt_analysis an;
+	size_t want_stalls = 0;
 
 	(void)state;
 	analysis_up(&an);
+	an.sum.stalls = 1;
+	for (unsigned i = 0; i < FLOWS; i++)
+		want_stalls += an.flows[i]->all ? an.flows[i]->stalls : 0;
 	for (size_t w = 0; w < 2; w++) {
 		char *text = render(&an, "json", workers[w]);
 		struct json_object *doc = json_tokener_parse(text), *flows;
@@ -398,6 +409,8 @@ static void test_flows_json(void **state)
 		assert_int_equal(json_object_array_length(flows), FLOWS);
 		for (unsigned i = 0; i < FLOWS; i++)
 			check_flow(json_object_array_get_idx(flows, i), an.flows[i]);
+		assert_true(want_stalls > 0);
+		assert_int_equal(json_object_array_length(member(doc, "stalls")), want_stalls);
 		json_object_put(doc);
 		free(text);
 	}

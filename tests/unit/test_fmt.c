@@ -130,13 +130,10 @@ static void endpoint_printf(int family, const uint8_t *addr, uint16_t port, char
 	snprintf(buf, len, family == AF_INET6 ? "[%s]:%u" : "%s:%u", a, port);
 }
 
-static void check_endpoint(int family, const char *addr, uint16_t port)
+static void check_endpoint_bytes(int family, const uint8_t *a, uint16_t port)
 {
-	uint8_t a[16] = { 0 };
 	char want[NT_FMT_ENDPOINT_LEN], got[NT_FMT_ENDPOINT_LEN];
 
-	if (addr)
-		assert_int_equal(inet_pton(family, addr, a), 1);
 	for (size_t len = 0; len <= sizeof(got); len++) {
 		memset(want, 'x', sizeof(want));
 		memset(got, 'x', sizeof(got));
@@ -146,9 +143,20 @@ static void check_endpoint(int family, const char *addr, uint16_t port)
 	}
 }
 
+static void check_endpoint(int family, const char *addr, uint16_t port)
+{
+	uint8_t a[16] = { 0 };
+
+	if (addr)
+		assert_int_equal(inet_pton(family, addr, a), 1);
+	check_endpoint_bytes(family, a, port);
+}
+
 /* what this checks: nt_fmt_endpoint() prints and cuts as its snprintf() did, the longest addresses included */
 static void test_endpoint(void **state)
 {
+	uint64_t seed = 4;
+
 	(void)state;
 	check_endpoint(AF_INET, "192.0.2.1", 0);
 	check_endpoint(AF_INET, "255.255.255.255", 65535);
@@ -157,6 +165,16 @@ static void test_endpoint(void **state)
 	check_endpoint(AF_INET6, "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", 65535);
 	check_endpoint(AF_INET6, "::ffff:255.255.255.255", 65535);
 	check_endpoint(AF_UNSPEC, NULL, 7);
+	check_endpoint(AF_INET, "0.0.0.0", 80);
+	/* IPv4 is printed by hand: every octet's width, in every place */
+	for (int i = 0; i < 20000; i++) {
+		uint64_t v = next(&seed);
+		uint8_t a[16] = { 0 };
+
+		for (int k = 0; k < 4; k++, v >>= 16)
+			a[k] = (uint8_t)(v % 3 == 0 ? v % 10 : v % 3 == 1 ? 10 + v % 90 : v >> 8);
+		check_endpoint_bytes(AF_INET, a, (uint16_t)next(&seed));
+	}
 }
 
 /*

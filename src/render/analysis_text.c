@@ -38,19 +38,23 @@ static void not_decoded(FILE *out, const uint64_t *nd)
  * A flow's block is built in an out_buf, not with fprintf(): the report
  * prints some fifty values a flow, and parsing their formats was a third of
  * analyze's CPU time at 100,000 flows (docs/performance.md). The layout is
- * the one fprintf() printed, widths included; the golden tests hold it.
+ * the one fprintf() printed, widths included; the golden tests and
+ * unit/test_analysis_text hold it.
  */
 
-/* @ns as nt_fmt_ms_trunc() prints it, "40.020" */
-static void put_ms(struct out_buf *b, int64_t ns)
+/* @text, then @ns as nt_fmt_ms_trunc() prints it: " (+", "1000.000" */
+static void put_ms(struct out_buf *b, const char *text, int64_t ns)
 {
 	char ms[NT_FMT_MS_LEN];
 
+	out_buf_str(b, text);
 	out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
 }
 
-static void put_u64(struct out_buf *b, uint64_t v)
+/* @text, then @v: "  packets ", "23" */
+static void put_num(struct out_buf *b, const char *text, uint64_t v)
 {
+	out_buf_str(b, text);
 	out_buf_u64(b, v, 0);
 }
 
@@ -67,35 +71,41 @@ static void episode(struct out_buf *b, const char *label, const struct nt_analys
 	out_buf_str(b, label);
 	out_buf_str(b, " stall: ");
 	out_buf_str(b, nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)));
-	out_buf_str(b, " (+");
-	put_ms(b, ep->held_t_ns - f->first_t_ns);
-	out_buf_str(b, " ms in file), frame ");
-	put_u64(b, ep->held_frame);
-	out_buf_str(b, "\n    ");
+	put_ms(b, " (+", ep->held_t_ns - f->first_t_ns);
+	put_num(b, " ms in file), frame ", ep->held_frame);
 	/* nt_label_episode_ends()'s order: the sender of the held segment first */
+	out_buf_str(b, "\n    ");
 	out_buf_str(b, c2t ? c : tg);
-	out_buf_str(b, " sent ");
-	put_u64(b, ep->held_len);
+	put_num(b, " sent ", ep->held_len);
 	out_buf_str(b, " byte");
 	out_buf_str(b, nt_plural(ep->held_len));
 	out_buf_str(b, ", then nothing; ");
 	out_buf_str(b, c2t ? tg : c);
-	out_buf_str(b, " acked them after ");
-	put_ms(b, ep->ack_delay_ns);
+	put_ms(b, " acked them after ", ep->ack_delay_ns);
 	out_buf_str(b, " ms (");
 	out_buf_str(b, nt_delack_name(ep->delack));
-	out_buf_str(b, ");\n    the next data followed the ACK by ");
-	put_ms(b, ep->release_gap_ns);
-	out_buf_str(b, " ms (window ");
-	put_ms(b, ep->window_ns);
+	put_ms(b, ");\n    the next data followed the ACK by ", ep->release_gap_ns);
+	put_ms(b, " ms (window ", ep->window_ns);
 	out_buf_str(b, " ms): ");
 	out_buf_str(b, nt_label_lost(ep->lost_min_ns, ep->stall_ns, lost, sizeof(lost)));
 	out_buf_str(b, " ms lost");
-	if (ep->lost_min_ns < ep->stall_ns) {
-		out_buf_str(b, ": the next data may answer frame ");
-		put_u64(b, ep->answer_frame);
-	}
+	if (ep->lost_min_ns < ep->stall_ns)
+		put_num(b, ": the next data may answer frame ", ep->answer_frame);
 	out_buf_str(b, "\n");
+}
+
+/* A column: a space, then @s padded to |@width| as printf's "%*s" pads (@width < 0: "%-*s") */
+static void put_cell(struct out_buf *b, const char *s, int width)
+{
+	out_buf_str(b, " ");
+	out_buf_pad(b, s, strlen(s), width);
+}
+
+/* A column: a space, then @v padded to @width as "%*" PRIu64 pads */
+static void put_num_cell(struct out_buf *b, uint64_t v, int width)
+{
+	out_buf_str(b, " ");
+	out_buf_u64(b, v, width);
 }
 
 /* The columns: frame %8, t_ms %10, dir %-4, flags %-6, seq %10, ack %10, len %6. */
@@ -107,25 +117,15 @@ static void timeline(struct out_buf *b, const struct nt_flow_result *r)
 		       "       frame       t_ms dir  flags         seq        ack    len\n");
 	for (unsigned i = 0; i < r->n_timeline; i++) {
 		const struct nt_tl_seg *s = &r->timeline[i];
-		const char *dir;
 
-		out_buf_str(b, "    ");
-		out_buf_u64(b, s->frame, 8);
-		out_buf_str(b, " ");
-		nt_fmt_ms_trunc(s->t_ns - r->first.held_t_ns, t, sizeof(t));
-		out_buf_pad(b, t, strlen(t), 10);
-		out_buf_str(b, " ");
-		dir = nt_dir_name(s->dir);
-		out_buf_pad(b, dir, strlen(dir), -4);
-		out_buf_str(b, " ");
-		nt_tcp_flags_str(s->flags, flags);
-		out_buf_pad(b, flags, strlen(flags), -6);
-		out_buf_str(b, " ");
-		out_buf_u64(b, s->seq_rel, 10);
-		out_buf_str(b, " ");
-		out_buf_u64(b, s->ack_rel, 10);
-		out_buf_str(b, " ");
-		out_buf_u64(b, s->len, 6);
+		out_buf_str(b, "   ");
+		put_num_cell(b, s->frame, 8);
+		put_cell(b, nt_fmt_ms_trunc(s->t_ns - r->first.held_t_ns, t, sizeof(t)), 10);
+		put_cell(b, nt_dir_name(s->dir), -4);
+		put_cell(b, nt_tcp_flags_str(s->flags, flags), -6);
+		put_num_cell(b, s->seq_rel, 10);
+		put_num_cell(b, s->ack_rel, 10);
+		put_num_cell(b, s->len, 6);
 		if (s->frame == r->first.held_frame)
 			out_buf_str(b, "  <- held (H)");
 		else if (s->frame == r->first.ack_frame)
@@ -149,64 +149,47 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 	out_buf_str(&b, c);
 	out_buf_str(&b, " -> ");
 	out_buf_str(&b, tg);
-	out_buf_str(&b, " (file ");
-	put_u64(&b, (uint64_t)r->file + 1);
+	put_num(&b, " (file ", (uint64_t)r->file + 1);
 	out_buf_str(&b, r->syn_seen ? ", handshake seen" : ", mid-stream");
 	out_buf_str(&b, r->evicted ? ", evicted before the end)\n" : ")\n");
 
-	out_buf_str(&b, "  packets ");
-	put_u64(&b, r->packets);
-	out_buf_str(&b, ", mss ");
-	put_u64(&b, r->mss[NT_DIR_C2T]);
-	out_buf_str(&b, "/");
-	put_u64(&b, r->mss[NT_DIR_T2C]);
+	put_num(&b, "  packets ", r->packets);
+	put_num(&b, ", mss ", r->mss[NT_DIR_C2T]);
+	put_num(&b, "/", r->mss[NT_DIR_T2C]);
 	/* The legend only where a side's MSS is unknown: a flow whose handshake was seen has both. */
 	if (!r->mss[NT_DIR_C2T] || !r->mss[NT_DIR_T2C])
 		out_buf_str(&b, " (0: no SYN)");
-	out_buf_str(&b, ", rtt to client ");
 	if (r->rtt_ns[NT_DIR_C2T] >= 0)
-		put_ms(&b, r->rtt_ns[NT_DIR_C2T]);
+		put_ms(&b, ", rtt to client ", r->rtt_ns[NT_DIR_C2T]);
 	else
-		out_buf_str(&b, "?");
-	out_buf_str(&b, " ms, to target ");
+		out_buf_str(&b, ", rtt to client ?");
 	if (r->rtt_ns[NT_DIR_T2C] >= 0)
-		put_ms(&b, r->rtt_ns[NT_DIR_T2C]);
+		put_ms(&b, " ms, to target ", r->rtt_ns[NT_DIR_T2C]);
 	else
-		out_buf_str(&b, "?");
+		out_buf_str(&b, " ms, to target ?");
 	out_buf_str(&b, " ms\n");
 
-	out_buf_str(&b, "  stalls ");
-	put_u64(&b, r->stalls);
-	out_buf_str(&b, " (delack_min ");
-	put_u64(&b, r->by_delack[NT_DELACK_MIN]);
-	out_buf_str(&b, ", delack_max ");
-	put_u64(&b, r->by_delack[NT_DELACK_MAX]);
-	out_buf_str(&b, ", other ");
-	put_u64(&b, r->by_delack[NT_DELACK_OTHER]);
-	out_buf_str(&b, "), think time ");
-	put_u64(&b, r->think_time);
+	put_num(&b, "  stalls ", r->stalls);
+	put_num(&b, " (delack_min ", r->by_delack[NT_DELACK_MIN]);
+	put_num(&b, ", delack_max ", r->by_delack[NT_DELACK_MAX]);
+	put_num(&b, ", other ", r->by_delack[NT_DELACK_OTHER]);
+	put_num(&b, "), think time ", r->think_time);
 	out_buf_str(&b, "\n  lost ");
 	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
-	out_buf_str(&b, " ms (");
-	put_ms(&b, r->total_ns);
-	out_buf_str(&b, " ms summed over ");
-	put_u64(&b, r->stalls);
+	put_ms(&b, " ms (", r->total_ns);
+	put_num(&b, " ms summed over ", r->stalls);
 	out_buf_str(&b, " held segment");
 	out_buf_str(&b, nt_plural(r->stalls));
-	out_buf_str(&b, "), p50 ");
-	put_ms(&b, r->p50_ns);
+	put_ms(&b, "), p50 ", r->p50_ns);
 	out_buf_str(&b, " ms");
 	if (r->p50_sampled) {
-		out_buf_str(&b, " (of a uniform sample of ");
-		put_u64(&b, NT_STALL_KEPT);
+		put_num(&b, " (of a uniform sample of ", NT_STALL_KEPT);
 		out_buf_str(&b, " stalls)");
 	}
-	out_buf_str(&b, ", max ");
-	put_ms(&b, r->max_ns);
+	put_ms(&b, ", max ", r->max_ns);
 	out_buf_str(&b, " ms\n");
 	if (r->out_of_order) {
-		out_buf_str(&b, "  ");
-		put_u64(&b, r->out_of_order);
+		put_num(&b, "  ", r->out_of_order);
 		out_buf_str(&b, " segment");
 		out_buf_str(&b, nt_plural(r->out_of_order));
 		out_buf_str(&b, " out of order\n");

@@ -3,12 +3,36 @@
  * escape.c - text made safe for XML, Markdown tables and Mermaid (see
  * nt/render/escape.h).
  */
+#include <stdbool.h>
+#include <string.h>
+
 #include "nt/render/escape.h"
 
-void nt_escape_xml(FILE *out, const char *s)
+/*
+ * The runs between the characters to escape go out in one fwrite() each:
+ * analyze's HTML page holds the whole text report (15 MB at 10,000 flows),
+ * and one fputc() a byte was a tenth of that run's time.
+ */
+static bool xml_special(char c)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	return c == '&' || c == '<' || c == '>' || c == '"';
+}
+
+void nt_escape_xml_n(FILE *out, const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end) {
+		size_t plain = 0;
+
+		while (s + plain < end && !xml_special(s[plain]))
+			plain++;
+		if (plain)
+			fwrite(s, 1, plain, out);
+		s += plain;
+		if (s == end)
+			break;
+		switch (*s++) {
 		case '&':
 			fputs("&amp;", out);
 			break;
@@ -18,13 +42,15 @@ void nt_escape_xml(FILE *out, const char *s)
 		case '>':
 			fputs("&gt;", out);
 			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
 		default:
-			fputc(*s, out);
+			fputs("&quot;", out);
 		}
 	}
+}
+
+void nt_escape_xml(FILE *out, const char *s)
+{
+	nt_escape_xml_n(out, s, strlen(s));
 }
 
 void nt_escape_md_cell(FILE *out, const char *s)

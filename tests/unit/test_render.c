@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/format.h"
 #include "nt/render/labels.h"
@@ -537,6 +538,49 @@ static bool starts(const char *p, const char *prefix)
 }
 
 /* Markup in a name stays text, in SVG and in HTML. */
+/* nt_escape_xml_n() of @n bytes of @in, as a string */
+static char *escaped(const char *in, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	nt_escape_xml_n(out, in, n);
+	assert_int_equal(fclose(out), 0);
+	return text;
+}
+
+/*
+ * what this checks: XML escaping by runs writes every byte between the
+ * special characters, the specials at either end and side by side, and a
+ * NUL byte as it is
+ */
+static void test_escape_runs(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "", "" },
+		{ "plain", "plain" },
+		{ "&", "&amp;" },
+		{ "<<>>", "&lt;&lt;&gt;&gt;" },
+		{ "\"a\" & b", "&quot;a&quot; &amp; b" },
+		{ "frame 1 <- held (H)\n", "frame 1 &lt;- held (H)\n" },
+	};
+	char *got;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = escaped(cases[i].in, strlen(cases[i].in));
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	got = escaped("a\0<b", 4);
+	assert_memory_equal(got, "a\0&lt;b", 7);
+	free(got);
+}
+
 static void test_escaping(void **state)
 {
 	struct nt_record run;
@@ -877,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_golden_two_runs),
 		cmocka_unit_test(test_markdown_mermaid),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_escape_runs),
 		cmocka_unit_test(test_lesson_page),
 		cmocka_unit_test(test_ladder_no_collision),
 		cmocka_unit_test(test_ladder_joint),

@@ -6,6 +6,7 @@
 #ifndef NT_RENDER_ESCAPE_H
 #define NT_RENDER_ESCAPE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /**
@@ -14,6 +15,14 @@
  * @s: the text
  */
 void nt_escape_xml(FILE *out, const char *s);
+
+/**
+ * nt_escape_xml_n() - nt_escape_xml() of @n bytes
+ * @out: the stream
+ * @s: the text, NUL bytes included as they are
+ * @n: its length
+ */
+void nt_escape_xml_n(FILE *out, const char *s, size_t n);
 
 /**
  * nt_escape_md_cell() - write text for a Markdown table cell ('|' escaped,

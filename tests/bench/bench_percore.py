@@ -12,8 +12,9 @@ packets, 149 MB) and 100,000 x 5 (2.3 M packets, 169 MB; every flow active
 to the end, within the default --max-flows). For each: the libpcap read
 loop (tests/bench/pcap_read_loop.c, pcap_next_ex(): the floor) and analyze
 --brief, text, json and jsonl, on two threads (the default) and with --jobs
-1; beside them tests/bench/flow_floor.c, the read loop plus a flow table
-whose every packet writes 2 or 6 cache lines and does nothing else: what
+1, and markdown, svg and html on two threads; beside them
+tests/bench/flow_floor.c, the read loop plus a flow table whose every
+packet writes 2 or 6 cache lines and does nothing else: what
 any per-flow analysis pays for its state on this machine; and the 6-line
 floor again with, for every flow, a block as large as analyze keeps for a
 flow that stalled (its report, struct nt_flow_result, and the table's
@@ -107,7 +108,11 @@ def main():
             cmds = [("read loop (pcap_next_ex)", [loop, path])]
             cmds += [(f"flow floor, {n} lines a packet", [floor, str(n), path]) for n in (2, 6)]
             cmds.append((f"flow floor, 6 lines + {report} B a flow", [floor, "6", path, str(report)]))
-            fmts = ("jsonl",) if a.quick else ("text", "json", "jsonl")
+            # Every format; the ones that print the whole report on one
+            # thread and on two, the documents (which render one flow in
+            # detail beside it, or the whole text report inside) on two.
+            whole = ("text", "json", "jsonl")
+            fmts = ("jsonl",) if a.quick else whole + ("markdown", "svg", "html")
             # A report to a file costs what writing its bytes costs (page
             # cache, 430 MB of jsonl at 100,000 flows): that floor, by dd,
             # beside jsonl to a file. As analyze does, dd writes a new file
@@ -129,7 +134,7 @@ def main():
                 cmds.append((f"{tag}analyze --brief --jobs 1", base + ["--brief", "--jobs", "1", path]))
                 for fmt in fmts:
                     cmds.append((f"{tag}analyze --format {fmt}", base + ["--format", fmt, path]))
-                    if not a.quick:
+                    if not a.quick and fmt in whole:
                         cmds.append((f"{tag}analyze --format {fmt} --jobs 1",
                                      base + ["--format", fmt, "--jobs", "1", path]))
             res = timed(cmds, a.runs)

@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -28,6 +29,16 @@ static const char *put_cut(char *buf, size_t len, const char *src, size_t n)
 		buf[n] = '\0';
 	}
 	return buf;
+}
+
+/* @v as @width digits, zero-padded, ending at @end; returns the first */
+static char *digits_back(unsigned v, unsigned width, char *end)
+{
+	while (width--) {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return end;
 }
 
 char *nt_fmt_u64_back(uint64_t v, char *end)
@@ -83,26 +94,14 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 	/* Negated as unsigned: INT64_MIN has no positive int64_t counterpart. */
 	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 	uint64_t us = mag / (uint64_t)NT_NS_PER_US % 1000;
-	char text[NT_FMT_U64_CHARS + 6], *end = text + sizeof(text), *p = end - 3;
+	char text[NT_FMT_U64_CHARS + 6], *end = text + sizeof(text);
+	char *p = digits_back((unsigned)us, 3, end);
 
-	p[0] = (char)('0' + us / 100);
-	p[1] = (char)('0' + us / 10 % 10);
-	p[2] = (char)('0' + us % 10);
 	*--p = '.';
 	p = nt_fmt_u64_back(mag / (uint64_t)NT_NS_PER_MS, p);
 	if (ns < 0)
 		*--p = '-';
 	return put_cut(buf, len, p, (size_t)(end - p));
-}
-
-/* @v as @width digits, zero-padded, ending at @end; returns the first */
-static char *digits_back(unsigned v, unsigned width, char *end)
-{
-	while (width--) {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	}
-	return end;
 }
 
 /*
@@ -176,18 +175,21 @@ const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len)
 const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
 {
 	/* "[", the address, "]:", the port; built without snprintf() (six a flow in analyze's text) */
-	char text[1 + INET6_ADDRSTRLEN + 2 + NT_FMT_U64_CHARS], *end = text + sizeof(text);
-	char *p = nt_fmt_u64_back(port, end);
-	size_t n;
+	char a[INET6_ADDRSTRLEN], digits[NT_FMT_U64_CHARS], *digits_end = digits + sizeof(digits);
+	char text[1 + INET6_ADDRSTRLEN + 2 + NT_FMT_U64_CHARS], *p = text;
+	const char *port_text = nt_fmt_u64_back(port, digits_end);
+	size_t n = strlen(nt_fmt_addr(family, addr, a, sizeof(a)));
+	bool v6 = family == AF_INET6;
 
-	*--p = ':';
-	if (family == AF_INET6)
-		*--p = ']';
-	nt_fmt_addr(family, addr, text + 1, INET6_ADDRSTRLEN);
-	n = strlen(text + 1);
-	p -= n;
-	memmove(p, text + 1, n);
-	if (family == AF_INET6)
-		*--p = '[';
-	return put_cut(buf, len, p, (size_t)(end - p));
+	if (v6)
+		*p++ = '[';
+	memcpy(p, a, n);
+	p += n;
+	if (v6)
+		*p++ = ']';
+	*p++ = ':';
+	n = (size_t)(digits_end - port_text);
+	memcpy(p, port_text, n);
+	p += n;
+	return put_cut(buf, len, text, (size_t)(p - text));
 }

@@ -318,6 +318,17 @@ static void analysis_up(struct nt_analysis *an)
 		an->flows[an->n_flows++] = make_flow(an, i);
 }
 
+/* The stalls @an's flows keep, all listed in "stalls"; the analysis says it has some. */
+static size_t kept_stalls(struct nt_analysis *an)
+{
+	size_t n = 0;
+
+	an->sum.stalls = 1;
+	for (unsigned i = 0; i < FLOWS; i++)
+		n += an->flows[i]->all ? an->flows[i]->stalls : 0;
+	return n;
+}
+
 /* The report of @an in @format, by @workers threads. */
 static char *render(const struct nt_analysis *an, const char *format, unsigned workers)
 {
@@ -388,13 +399,11 @@ static void test_flows_json(void **state)
 {
 	static const unsigned workers[] = { 1, 2 };
 	struct nt_analysis an;
-	size_t want_stalls = 0;
+	size_t want_stalls;
 
 	(void)state;
 	analysis_up(&an);
-	an.sum.stalls = 1;
-	for (unsigned i = 0; i < FLOWS; i++)
-		want_stalls += an.flows[i]->all ? an.flows[i]->stalls : 0;
+	want_stalls = kept_stalls(&an);
 	for (size_t w = 0; w < 2; w++) {
 		char *text = render(&an, "json", workers[w]);
 		struct json_object *doc = json_tokener_parse(text), *flows;
@@ -422,13 +431,11 @@ static void test_flows_jsonl(void **state)
 {
 	struct nt_analysis an;
 	char *text, *line, *save = NULL;
-	unsigned n = 0, n_stalls = 0, want_stalls = 0;
+	unsigned n = 0, n_stalls = 0, want_stalls;
 
 	(void)state;
 	analysis_up(&an);
-	an.sum.stalls = 1;
-	for (unsigned i = 0; i < FLOWS; i++)
-		want_stalls += an.flows[i]->all ? an.flows[i]->stalls : 0;
+	want_stalls = (unsigned)kept_stalls(&an);
 	text = render(&an, "jsonl", 2);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct json_object *rec = json_tokener_parse(line);

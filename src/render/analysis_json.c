@@ -168,31 +168,18 @@ static const struct nt_chunks_ops flow_ops = {
 	.item = flow_item,
 };
 
-/*
- * "@name": [ ... ] at @depth, a member followed by others: its elements are
- * one per flow's item of @ops, rendered by the threads, each writing its
- * own separators. An empty array is json-c's (nt_json_member()).
- */
-static int chunked_member(FILE *out, const char *name, int depth, const struct nt_analysis *an,
-			  unsigned workers, const struct nt_chunks_ops *ops, const void *ctx)
-{
-	int ret;
-
-	fprintf(out, "%*s\"%s\": [", depth * 2, "", name);
-	ret = nt_chunks_write(out, an->n_flows, workers, ops, ctx);
-	if (!ret)
-		fprintf(out, "\n%*s],\n", depth * 2, "");
-	return ret;
-}
-
 /* "flows": [ ... ] at @depth; with no flow, json-c's empty array. */
 static int flows_member(FILE *out, const struct nt_analysis *an, int depth, unsigned workers)
 {
 	struct flows_ctx ctx = { .an = an, .depth = depth };
+	int ret;
 
 	if (!an->n_flows)
 		return nt_json_member(out, "flows", json_object_new_array(), depth, true);
-	return chunked_member(out, "flows", depth, an, workers, &flow_ops, &ctx);
+	fprintf(out, "%*s\"flows\": [", depth * 2, "");
+	ret = nt_chunks_write(out, an->n_flows, workers, &flow_ops, &ctx);
+	fprintf(out, "\n%*s],\n", depth * 2, "");
+	return ret;
 }
 
 /**
@@ -353,6 +340,7 @@ static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool
 			unsigned workers)
 {
 	struct stalls_ctx ctx = { .an = an, .depth = depth, .record = record };
+	int ret;
 
 	if (!an->sum.stalls && !record)
 		return nt_json_member(out, "stalls", json_object_new_array(), depth, true);
@@ -361,9 +349,12 @@ static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool
 	while (ctx.first < an->n_flows &&
 	       !(an->flows[ctx.first]->all && an->flows[ctx.first]->all->n))
 		ctx.first++;
-	if (record)
-		return nt_chunks_write(out, an->n_flows, workers, &stalls_ops, &ctx);
-	return chunked_member(out, "stalls", depth, an, workers, &stalls_ops, &ctx);
+	if (!record)
+		fprintf(out, "%*s\"stalls\": [", depth * 2, "");
+	ret = nt_chunks_write(out, an->n_flows, workers, &stalls_ops, &ctx);
+	if (!ret && !record)
+		fprintf(out, "\n%*s],\n", depth * 2, "");
+	return ret;
 }
 
 int nt_analysis_json_build(struct nt_analysis_json *parts, const struct nt_analysis *an,

@@ -174,6 +174,12 @@ static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason wh
 		an->sum.evicted_full++;
 	if (!e->res)
 		return;
+	/* Its stalls are in the totals already: nothing shows the report. */
+	if (an->params.totals_only) {
+		result_free(an, e->res);
+		e->res = NULL;
+		return;
+	}
 	result_close(e->res, e);
 	e->res->evicted = why != NT_EVICT_FLUSH;
 	/* Its stalls are all in: the median, while the report's lines are at hand. */
@@ -188,7 +194,7 @@ static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt
 	struct nt_flow_result *r;
 	size_t alen = e->flow.family == AF_INET6 ? 16 : 4;
 
-	if (an->n_flows + an->tab.n_used + 1 > an->flows_cap) {
+	if (!an->params.totals_only && an->n_flows + an->tab.n_used + 1 > an->flows_cap) {
 		size_t cap = an->flows_cap ? an->flows_cap * 2 : 16;
 		struct nt_flow_result **v;
 
@@ -359,7 +365,8 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		if (!r)
 			return -ENOMEM;
 		e->res = r;
-		set_first(an, r, e, ep);
+		if (!an->params.totals_only)
+			set_first(an, r, e, ep);
 		an->files[an->n_files - 1].flows_with_stalls++;
 		an->sum.flows_with_stalls++;
 	} else if (e->after_left && ep->held_t_ns < r->first.held_t_ns) {
@@ -376,7 +383,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if (keep_duration(an, r, ep->stall_ns) < 0 ||
+	if ((!an->params.totals_only && keep_duration(an, r, ep->stall_ns) < 0) ||
 	    (an->params.keep_stalls && keep_rec(an, r, ep) < 0))
 		return -ENOMEM;
 	r->stalls++;
@@ -483,7 +490,9 @@ static void flow_start(struct nt_analysis *an, struct nt_analysis_file *f, struc
  * Relative numbers and the ring feed only the timeline: the segments before
  * a flow's first stall and NT_FLOW_AFTER behind it. Once those are taken, the
  * flow state matters only for what a SYN sets (syn_seen, mss), so most
- * packets of a stalling flow skip this part.
+ * packets of a stalling flow skip this part; with only the totals asked for
+ * (&nt_analysis_params.totals_only), every packet does, and the ring's pages
+ * are never touched.
  */
 static void note_timeline(struct nt_analysis *an, struct nt_flow_entry *e,
 			  const struct nt_tcp_packet *pkt, enum nt_dir dir, int64_t t_ns,
@@ -491,7 +500,7 @@ static void note_timeline(struct nt_analysis *an, struct nt_flow_entry *e,
 {
 	struct nt_segment seg;
 
-	if (e->res && !e->after_left && !(pkt->flags & NT_TCP_SYN))
+	if (an->params.totals_only || (e->res && !e->after_left && !(pkt->flags & NT_TCP_SYN)))
 		return;
 	nt_flow_segment(&e->flow, pkt, dir, &seg);
 

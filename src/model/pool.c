@@ -49,18 +49,21 @@ void nt_pool_init(struct nt_pool *pl, size_t obj_bytes)
  */
 void *nt_pool_get(struct nt_pool *pl)
 {
-	return calloc(1, pl->size);
+	void *obj = calloc(1, pl->size);
+
+	pl->live += obj != NULL;
+	return obj;
 }
 
 void nt_pool_put(struct nt_pool *pl, void *obj)
 {
-	(void)pl;
+	pl->live -= obj != NULL;
 	free(obj);
 }
 
 void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
 {
-	(void)pl;
+	pl->live += from->live;
 	nt_pool_init(from, from->size);
 }
 
@@ -143,6 +146,7 @@ void *nt_pool_get(struct nt_pool *pl)
 
 	if (obj) {
 		memcpy(&pl->free, obj, sizeof(pl->free));
+		pl->live++;
 		return memset(obj, 0, pl->obj_bytes);
 	}
 	if (!pl->left && add_chunk(pl) < 0)
@@ -150,6 +154,7 @@ void *nt_pool_get(struct nt_pool *pl)
 	obj = pl->next;
 	pl->next += pl->obj_bytes;
 	pl->left--;
+	pl->live++;
 	return obj;
 }
 
@@ -159,6 +164,7 @@ void nt_pool_put(struct nt_pool *pl, void *obj)
 		return;
 	memcpy(obj, &pl->free, sizeof(pl->free));
 	pl->free = obj;
+	pl->live--;
 }
 
 /* The objects @from never handed out stay unused: at most one chunk's rest. */
@@ -180,8 +186,10 @@ void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
 		void *obj = from->free;
 
 		memcpy(&from->free, obj, sizeof(from->free));
-		nt_pool_put(pl, obj);
+		memcpy(obj, &pl->free, sizeof(pl->free));
+		pl->free = obj;
 	}
+	pl->live += from->live;
 	nt_pool_init(from, from->size);
 }
 

@@ -14,6 +14,7 @@ static const struct nt_format formats[] = {
 	  .about = "the timeline in a terminal",
 	  .trace = &nt_text_trace,
 	  .analysis = nt_render_analysis_text,
+	  .brief_totals = true,
 	  .kernels = nt_kernels_text },
 	{ .name = "json",
 	  .about = "one JSON document (docs/json-schema.md)",

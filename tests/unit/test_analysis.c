@@ -3,7 +3,9 @@
  * test_analysis.c - frames through the analysis: decoding apart from
  * settling gives what nt_analysis_frame() gives, whatever the batches'
  * sizes; a flow's median is exact up to NT_STALL_KEPT stalls and a sample's
- * beyond, with memory that stops growing; the maximum is always exact.
+ * beyond, with memory that stops growing; the maximum is always exact;
+ * with the totals alone asked for, the totals are the same and no report
+ * outlives its flow.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
@@ -26,11 +28,12 @@ struct frame {
 	size_t len;
 };
 
-static struct frame tcp4(bool from_client, uint32_t seq, uint32_t ack, uint8_t flags, size_t len)
+static struct frame tcp4(uint16_t client_port, bool from_client, uint32_t seq, uint32_t ack,
+			 uint8_t flags, size_t len)
 {
 	struct frame f = { .len = 40 + len };
 	uint8_t *ip = f.b, *tcp = f.b + 20;
-	uint16_t tot = htons((uint16_t)f.len), cport = htons(40000), tport = htons(5001);
+	uint16_t tot = htons((uint16_t)f.len), cport = htons(client_port), tport = htons(5001);
 	uint32_t nseq = htonl(seq), nack = htonl(ack);
 
 	memset(f.b, 0, sizeof(f.b));
@@ -61,15 +64,18 @@ struct stream {
 	size_t n;
 };
 
+#define T0 (1700000000LL * 1000000000LL)
+
 /*
  * @stalls rounds of: the client's 10-byte header H, the target's pure ACK of
  * it @delay_ns(i) later, the 10-byte body right behind the ACK, and the
- * target's 10-byte answer. Stall i lasts delay_ns(i) + 0.1 ms.
+ * target's 10-byte answer, from client port @port from @t on. Stall i
+ * lasts delay_ns(i) + 0.1 ms.
  */
-static void make_stream(struct stream *s, unsigned stalls, int64_t (*delay_ns)(unsigned))
+static void make_flow(struct stream *s, unsigned stalls, int64_t (*delay_ns)(unsigned),
+		      uint16_t port, int64_t t)
 {
 	uint32_t cseq = 1000, tseq = 5000;
-	int64_t t = 1700000000LL * 1000000000LL;
 
 	s->n = 0;
 	s->f = calloc(4 * (size_t)stalls, sizeof(*s->f));
@@ -80,17 +86,22 @@ static void make_stream(struct stream *s, unsigned stalls, int64_t (*delay_ns)(u
 		int64_t d = delay_ns(i);
 
 		s->t_ns[s->n] = t;
-		s->f[s->n++] = tcp4(true, cseq, tseq, NT_TCP_ACK | NT_TCP_PSH, 10);
+		s->f[s->n++] = tcp4(port, true, cseq, tseq, NT_TCP_ACK | NT_TCP_PSH, 10);
 		s->t_ns[s->n] = t + d;
-		s->f[s->n++] = tcp4(false, tseq, cseq + 10, NT_TCP_ACK, 0);
+		s->f[s->n++] = tcp4(port, false, tseq, cseq + 10, NT_TCP_ACK, 0);
 		s->t_ns[s->n] = t + d + MS / 10;
-		s->f[s->n++] = tcp4(true, cseq + 10, tseq, NT_TCP_ACK | NT_TCP_PSH, 10);
+		s->f[s->n++] = tcp4(port, true, cseq + 10, tseq, NT_TCP_ACK | NT_TCP_PSH, 10);
 		s->t_ns[s->n] = t + d + MS / 5;
-		s->f[s->n++] = tcp4(false, tseq, cseq + 20, NT_TCP_ACK | NT_TCP_PSH, 10);
+		s->f[s->n++] = tcp4(port, false, tseq, cseq + 20, NT_TCP_ACK | NT_TCP_PSH, 10);
 		cseq += 20;
 		tseq += 10;
 		t += d + 10 * MS;
 	}
+}
+
+static void make_stream(struct stream *s, unsigned stalls, int64_t (*delay_ns)(unsigned))
+{
+	make_flow(s, stalls, delay_ns, 40000, T0);
 }
 
 static void free_stream(struct stream *s)
@@ -252,12 +263,78 @@ static void test_median_sampled(void **state)
 	nt_analysis_fini(&an);
 }
 
+/*
+ * 200 flows one after another, each idle long enough to leave the table
+ * before the next begins, then the last one still in it at the end: frames
+ * through two analyses, one keeping every report (the listing reports),
+ * one the totals alone (analyze --brief). The totals are the same; the
+ * second keeps no report, and holds one only while its flow is in the
+ * table, where the first holds one per flow that stalled.
+ */
+#define SERIAL_FLOWS 200
+
+static void test_totals_only(void **state)
+{
+	struct nt_analysis_params p = params;
+	struct nt_analysis all, totals;
+	size_t most = 0;
+
+	(void)state;
+	p.idle_ns = 1000 * MS;
+	assert_int_equal(nt_analysis_init(&all, &p), 0);
+	p.totals_only = true;
+	assert_int_equal(nt_analysis_init(&totals, &p), 0);
+	assert_int_equal(nt_analysis_file_begin(&all, "test"), 0);
+	assert_int_equal(nt_analysis_file_begin(&totals, "test"), 0);
+	nt_analysis_set_linktype(&all, NT_LINKTYPE_RAW, "RAW");
+	nt_analysis_set_linktype(&totals, NT_LINKTYPE_RAW, "RAW");
+	for (unsigned i = 0; i < SERIAL_FLOWS; i++) {
+		struct stream s;
+
+		make_flow(&s, 3, spread, (uint16_t)(40000 + i), T0 + (int64_t)i * 2000 * MS);
+		for (size_t k = 0; k < s.n; k++) {
+			nt_analysis_frame(&all, s.t_ns[k], s.f[k].b, s.f[k].len);
+			nt_analysis_frame(&totals, s.t_ns[k], s.f[k].b, s.f[k].len);
+		}
+		free_stream(&s);
+		/* A batch's frames settle together: settle this flow's now. */
+		assert_int_equal(nt_analysis_settle(&all, all.batch->p, all.batch->n), 0);
+		assert_int_equal(nt_analysis_settle(&totals, totals.batch->p, totals.batch->n), 0);
+		all.batch->n = totals.batch->n = 0;
+		assert_int_equal(all.reports.live, i + 1);
+		if (totals.reports.live > most)
+			most = totals.reports.live;
+	}
+	assert_int_equal(totals.tab.n_used, 1);
+	nt_analysis_file_end(&all, NULL);
+	nt_analysis_file_end(&totals, NULL);
+	nt_analysis_finish(&all);
+	nt_analysis_finish(&totals);
+
+	assert_int_equal(all.sum.flows, SERIAL_FLOWS);
+	assert_int_equal(all.sum.flows_with_stalls, SERIAL_FLOWS);
+	assert_int_equal(all.sum.stalls, 3 * SERIAL_FLOWS);
+	assert_int_equal(all.sum.evicted_idle, SERIAL_FLOWS - 1);
+	assert_true(all.sum.stalled_wall_ns > 0);
+	assert_memory_equal(&all.sum, &totals.sum, sizeof(all.sum));
+	/* The file's counts: all but its path, a string of each analysis's own. */
+	assert_memory_equal(&all.files[0].linktype, &totals.files[0].linktype,
+			    sizeof(*all.files) - offsetof(struct nt_analysis_file, linktype));
+	assert_int_equal(all.n_flows, SERIAL_FLOWS);
+	assert_int_equal(totals.n_flows, 0);
+	assert_int_equal(most, 1);
+	assert_int_equal(totals.reports.live, 0);
+	nt_analysis_fini(&all);
+	nt_analysis_fini(&totals);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batches_of_any_size),
 		cmocka_unit_test(test_median_exact),
 		cmocka_unit_test(test_median_sampled),
+		cmocka_unit_test(test_totals_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

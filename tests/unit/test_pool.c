@@ -179,10 +179,13 @@ static void test_pool_objects(void **state)
 		assert_int_equal(obj[i][0], i % 251 + 1);
 		assert_int_equal(obj[i][pl.size - 1], i % 251 + 1);
 	}
+	assert_int_equal(pl.live, MANY);
 	/* Given back, an object is handed out again (but when sanitized), zeroed. */
 	nt_pool_put(&pl, obj[17]);
 	nt_pool_put(&pl, NULL);
+	assert_int_equal(pl.live, MANY - 1);
 	obj[17] = nt_pool_get(&pl);
+	assert_int_equal(pl.live, MANY);
 	assert_non_null(obj[17]);
 	assert_true(all_zero(obj[17], pl.size));
 #if !NT_PAGES_ASAN
@@ -218,6 +221,8 @@ static void test_pool_absorb(void **state)
 	/* @b is empty, its objects are @a's: still there, and its given-back one is @a's next. */
 	assert_null(b.chunks);
 	assert_null(b.free);
+	assert_int_equal(b.live, 0);
+	assert_int_equal(a.live, 1 + 99);
 	nt_pool_fini(&b);
 	assert_int_equal(in_b[99][39], 2);
 	assert_int_equal(in_a[0], 1);
@@ -229,6 +234,7 @@ static void test_pool_absorb(void **state)
 	/* Absorbing an empty pool changes nothing. */
 	nt_pool_absorb(&a, &b);
 	assert_int_equal(in_b[0][0], 2);
+	assert_int_equal(a.live, NT_PAGES_ASAN ? 100 : 101);
 #if NT_PAGES_ASAN
 	nt_pool_put(&a, in_a);
 	for (unsigned i = 0; i < 100; i++)

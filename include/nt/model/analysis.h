@@ -5,7 +5,8 @@
  *
  * Pure: frames come in as bytes with a timestamp and a link type, results
  * come out as structs for the renderers. Knows nothing of pcap files.
- * Memory is bounded by the flow cap plus one report per flow that stalled.
+ * Memory is bounded by the flow cap plus one report per flow that stalled
+ * (the flow cap alone when only the totals are asked for: &nt_analysis_params.totals_only).
  */
 #ifndef NT_MODEL_ANALYSIS_H
 #define NT_MODEL_ANALYSIS_H
@@ -84,12 +85,19 @@ struct nt_analysis_batch {
  * @keep_stalls: keep every stall of a flow (&nt_flow_result.all), for the
  *               reports that list them; without it only the counts, the
  *               first and last stall and the durations' sample are kept
+ * @totals_only: the report shows the totals and no flow (analyze --brief):
+ *               a flow's report lives only while the flow is in the table,
+ *               for the totals it adds to (&nt_analysis_summary), and is
+ *               dropped when the flow leaves; no timeline, no median;
+ *               &nt_analysis.flows stays empty. Memory is then bounded by
+ *               the flow cap alone, however many flows the capture holds
  */
 struct nt_analysis_params {
 	struct nt_stall_params stall;
 	uint32_t max_flows;
 	int64_t idle_ns;
 	bool keep_stalls;
+	bool totals_only;
 };
 
 /**

@@ -25,6 +25,7 @@ struct nt_pool_chunk;
  * @next: the next object never handed out, in the newest chunk
  * @left: how many such objects are left there
  * @chunk_objs: objects in the next chunk (doubling up to a huge page)
+ * @live: objects handed out and not given back (absorbed pools' included)
  */
 struct nt_pool {
 	size_t size;
@@ -34,6 +35,7 @@ struct nt_pool {
 	char *next;
 	size_t left;
 	size_t chunk_objs;
+	size_t live;
 };
 
 /**

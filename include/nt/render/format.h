@@ -45,6 +45,9 @@ typedef int nt_runs_render_fn(FILE *out, const struct nt_run_report *runs, size_
  *           document is held back until it is complete
  * @lists_stalls: its analyze report lists every stall (the analysis must
  *                keep each one: &nt_analysis_params.keep_stalls)
+ * @brief_totals: with --brief its analyze report lists no flow, only the
+ *                files and the totals (the analysis keeps no flow's report:
+ *                &nt_analysis_params.totals_only)
  * @runs: `run`'s own report of one fix or several in one document (the
  *        incident report), NULL when `run` shows each fix through
  *        @analysis and then the comparison
@@ -57,6 +60,7 @@ struct nt_format {
 	nt_kernels_render_fn *kernels;
 	bool records;
 	bool lists_stalls;
+	bool brief_totals;
 	nt_runs_render_fn *runs;
 };
 

@@ -93,8 +93,8 @@ static int run(const struct nt_analyze_opts *o)
 	}
 	/* Every stall kept only for a report that lists them: 56 bytes a stall. */
 	params.keep_stalls = fmt->lists_stalls;
-	/* --brief in text: the totals alone, so no flow's report outlives its flow. */
-	params.totals_only = o->out.brief && fmt->brief_totals;
+	/* Only the reports it shows outlive their flows: memory bounded by the table's. */
+	params.keep = o->out.brief && fmt->brief_totals ? NT_KEEP_NONE : fmt->keeps;
 	if (nt_analysis_init(&an, &params) < 0) {
 		fprintf(stderr, "nagle-trace: analyze: out of memory\n");
 		return NT_EXIT_ENVIRONMENT;

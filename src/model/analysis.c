@@ -164,6 +164,63 @@ static void set_p50(struct nt_flow_result *r)
 	r->p50_sampled = r->stalls > kept;
 }
 
+/* A report's place in the order: file, then its first stall's H (time, frame). */
+struct sort_key {
+	uint32_t file;
+	int64_t held_t_ns;
+	uint64_t held_frame;
+	struct nt_flow_result *r;
+};
+
+static struct sort_key key_of(struct nt_flow_result *r)
+{
+	return (struct sort_key){ r->file, r->first.held_t_ns, r->first.held_frame, r };
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->held_t_ns != y->held_t_ns)
+		return x->held_t_ns < y->held_t_ns ? -1 : 1;
+	return x->held_frame < y->held_frame ? -1 : x->held_frame > y->held_frame;
+}
+
+/*
+ * Whether report @a is the one to show before @b as the worst flow: more
+ * wall-clock time lost, else first in the reports' order, as
+ * nt_pick_worst_flow() picks from all of them once ordered.
+ */
+static bool worse(struct nt_flow_result *a, struct nt_flow_result *b)
+{
+	struct sort_key x, y;
+
+	if (a->wall.total_ns != b->wall.total_ns)
+		return a->wall.total_ns > b->wall.total_ns;
+	x = key_of(a);
+	y = key_of(b);
+	return cmp_key(&x, &y) < 0;
+}
+
+/* @r, closed, kept as enum nt_analysis_keep says; room for it was reserved in result_new(). */
+static void keep_report(struct nt_analysis *an, struct nt_flow_result *r)
+{
+	if (an->params.keep == NT_KEEP_WORST && an->n_flows) {
+		struct nt_flow_result **held = &an->flows[an->n_flows - 1];
+
+		if (worse(r, *held)) {
+			result_free(an, *held);
+			*held = r;
+		} else {
+			result_free(an, r);
+		}
+		return;
+	}
+	an->flows[an->n_flows++] = r;
+}
+
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why)
 {
 	struct nt_analysis *an = ctx;
@@ -175,7 +232,7 @@ static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason wh
 	if (!e->res)
 		return;
 	/* Its stalls are in the totals already: nothing shows the report. */
-	if (an->params.totals_only) {
+	if (an->params.keep == NT_KEEP_NONE) {
 		result_free(an, e->res);
 		e->res = NULL;
 		return;
@@ -184,8 +241,7 @@ static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason wh
 	e->res->evicted = why != NT_EVICT_FLUSH;
 	/* Its stalls are all in: the median, while the report's lines are at hand. */
 	set_p50(e->res);
-	/* Room was reserved when the report was allocated: this cannot fail. */
-	an->flows[an->n_flows++] = e->res;
+	keep_report(an, e->res);
 	e->res = NULL;
 }
 
@@ -194,7 +250,7 @@ static struct nt_flow_result *result_new(struct nt_analysis *an, const struct nt
 	struct nt_flow_result *r;
 	size_t alen = e->flow.family == AF_INET6 ? 16 : 4;
 
-	if (!an->params.totals_only && an->n_flows + an->tab.n_used + 1 > an->flows_cap) {
+	if (an->params.keep != NT_KEEP_NONE && an->n_flows + an->tab.n_used + 1 > an->flows_cap) {
 		size_t cap = an->flows_cap ? an->flows_cap * 2 : 16;
 		struct nt_flow_result **v;
 
@@ -365,7 +421,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		if (!r)
 			return -ENOMEM;
 		e->res = r;
-		if (!an->params.totals_only)
+		if (an->params.keep != NT_KEEP_NONE)
 			set_first(an, r, e, ep);
 		an->files[an->n_files - 1].flows_with_stalls++;
 		an->sum.flows_with_stalls++;
@@ -383,7 +439,7 @@ static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
 		r->first = *ep;
 		r->first_held_seq_rel = ep->held_seq - e->flow.isn[ep->dir];
 	}
-	if ((!an->params.totals_only && keep_duration(an, r, ep->stall_ns) < 0) ||
+	if ((an->params.keep != NT_KEEP_NONE && keep_duration(an, r, ep->stall_ns) < 0) ||
 	    (an->params.keep_stalls && keep_rec(an, r, ep) < 0))
 		return -ENOMEM;
 	r->stalls++;
@@ -490,9 +546,8 @@ static void flow_start(struct nt_analysis *an, struct nt_analysis_file *f, struc
  * Relative numbers and the ring feed only the timeline: the segments before
  * a flow's first stall and NT_FLOW_AFTER behind it. Once those are taken, the
  * flow state matters only for what a SYN sets (syn_seen, mss), so most
- * packets of a stalling flow skip this part; with only the totals asked for
- * (&nt_analysis_params.totals_only), every packet does, and the ring's pages
- * are never touched.
+ * packets of a stalling flow skip this part; when no report is kept
+ * (NT_KEEP_NONE), every packet does, and the ring's pages are never touched.
  */
 static void note_timeline(struct nt_analysis *an, struct nt_flow_entry *e,
 			  const struct nt_tcp_packet *pkt, enum nt_dir dir, int64_t t_ns,
@@ -500,7 +555,8 @@ static void note_timeline(struct nt_analysis *an, struct nt_flow_entry *e,
 {
 	struct nt_segment seg;
 
-	if (an->params.totals_only || (e->res && !e->after_left && !(pkt->flags & NT_TCP_SYN)))
+	if (an->params.keep == NT_KEEP_NONE ||
+	    (e->res && !e->after_left && !(pkt->flags & NT_TCP_SYN)))
 		return;
 	nt_flow_segment(&e->flow, pkt, dir, &seg);
 
@@ -787,30 +843,6 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 bool nt_analysis_complete(const struct nt_analysis *an)
 {
 	return !an->oom && !an->sum.files_damaged && !an->sum.evicted_full;
-}
-
-/* A report's place in the order: file, then its first stall's H (time, frame). */
-struct sort_key {
-	uint32_t file;
-	int64_t held_t_ns;
-	uint64_t held_frame;
-	struct nt_flow_result *r;
-};
-
-static struct sort_key key_of(struct nt_flow_result *r)
-{
-	return (struct sort_key){ r->file, r->first.held_t_ns, r->first.held_frame, r };
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	if (x->held_t_ns != y->held_t_ns)
-		return x->held_t_ns < y->held_t_ns ? -1 : 1;
-	return x->held_frame < y->held_frame ? -1 : x->held_frame > y->held_frame;
 }
 
 static int cmp_result(const void *a, const void *b)

@@ -4,8 +4,8 @@
  * settling gives what nt_analysis_frame() gives, whatever the batches'
  * sizes; a flow's median is exact up to NT_STALL_KEPT stalls and a sample's
  * beyond, with memory that stops growing; the maximum is always exact;
- * with the totals alone asked for, the totals are the same and no report
- * outlives its flow.
+ * keeping the worst flow's report alone, or none, the totals are the same
+ * and no other report outlives its flow.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
@@ -263,69 +263,98 @@ static void test_median_sampled(void **state)
 	nt_analysis_fini(&an);
 }
 
+/* The flow test_keep() makes now: flows 3, 10, 17, ... stall 5 ms longer than the rest. */
+static unsigned serial_flow;
+
+static int64_t by_flow(unsigned i)
+{
+	return spread(i) + (serial_flow % 7 == 3 ? 5 * MS : 0);
+}
+
 /*
  * 200 flows one after another, each idle long enough to leave the table
  * before the next begins, then the last one still in it at the end: frames
- * through two analyses, one keeping every report (the listing reports),
- * one the totals alone (analyze --brief). The totals are the same; the
- * second keeps no report, and holds one only while its flow is in the
- * table, where the first holds one per flow that stalled.
+ * through three analyses, one keeping every report (the reports that list
+ * flows), one the worst flow's alone (the SVG ladder), one none (analyze
+ * --brief). The totals are the same in all three. The second keeps one
+ * report: the one nt_pick_worst_flow() picks from all, the first of the
+ * flows that stalled longest (flow 3, not the later 10, 17, ... that lost
+ * exactly as long). The third keeps none, and holds one only while its
+ * flow is in the table, where the first holds one per flow that stalled.
  */
 #define SERIAL_FLOWS 200
 
-static void test_totals_only(void **state)
+static void test_keep(void **state)
 {
 	struct nt_analysis_params p = params;
-	struct nt_analysis all, totals;
-	size_t most = 0;
+	struct nt_analysis an[3];
+	size_t most = 0, worst = 0;
 
 	(void)state;
 	p.idle_ns = 1000 * MS;
-	assert_int_equal(nt_analysis_init(&all, &p), 0);
-	p.totals_only = true;
-	assert_int_equal(nt_analysis_init(&totals, &p), 0);
-	assert_int_equal(nt_analysis_file_begin(&all, "test"), 0);
-	assert_int_equal(nt_analysis_file_begin(&totals, "test"), 0);
-	nt_analysis_set_linktype(&all, NT_LINKTYPE_RAW, "RAW");
-	nt_analysis_set_linktype(&totals, NT_LINKTYPE_RAW, "RAW");
-	for (unsigned i = 0; i < SERIAL_FLOWS; i++) {
+	for (int k = 0; k < 3; k++) {
+		p.keep = (uint8_t)(k == 0 ? NT_KEEP_ALL : k == 1 ? NT_KEEP_WORST : NT_KEEP_NONE);
+		assert_int_equal(nt_analysis_init(&an[k], &p), 0);
+		assert_int_equal(nt_analysis_file_begin(&an[k], "test"), 0);
+		nt_analysis_set_linktype(&an[k], NT_LINKTYPE_RAW, "RAW");
+	}
+	for (serial_flow = 0; serial_flow < SERIAL_FLOWS; serial_flow++) {
 		struct stream s;
 
-		make_flow(&s, 3, spread, (uint16_t)(40000 + i), T0 + (int64_t)i * 2000 * MS);
-		for (size_t k = 0; k < s.n; k++) {
-			nt_analysis_frame(&all, s.t_ns[k], s.f[k].b, s.f[k].len);
-			nt_analysis_frame(&totals, s.t_ns[k], s.f[k].b, s.f[k].len);
+		make_flow(&s, 3, by_flow, (uint16_t)(40000 + serial_flow),
+			  T0 + (int64_t)serial_flow * 2000 * MS);
+		for (int k = 0; k < 3; k++) {
+			for (size_t f = 0; f < s.n; f++)
+				nt_analysis_frame(&an[k], s.t_ns[f], s.f[f].b, s.f[f].len);
+			/* A batch's frames settle together: settle this flow's now. */
+			assert_int_equal(nt_analysis_settle(&an[k], an[k].batch->p, an[k].batch->n),
+					 0);
+			an[k].batch->n = 0;
 		}
 		free_stream(&s);
-		/* A batch's frames settle together: settle this flow's now. */
-		assert_int_equal(nt_analysis_settle(&all, all.batch->p, all.batch->n), 0);
-		assert_int_equal(nt_analysis_settle(&totals, totals.batch->p, totals.batch->n), 0);
-		all.batch->n = totals.batch->n = 0;
-		assert_int_equal(all.reports.live, i + 1);
-		if (totals.reports.live > most)
-			most = totals.reports.live;
+		assert_int_equal(an[0].reports.live, serial_flow + 1);
+		if (an[1].reports.live > worst)
+			worst = an[1].reports.live;
+		if (an[2].reports.live > most)
+			most = an[2].reports.live;
 	}
-	assert_int_equal(totals.tab.n_used, 1);
-	nt_analysis_file_end(&all, NULL);
-	nt_analysis_file_end(&totals, NULL);
-	nt_analysis_finish(&all);
-	nt_analysis_finish(&totals);
+	assert_int_equal(an[2].tab.n_used, 1);
+	for (int k = 0; k < 3; k++) {
+		nt_analysis_file_end(&an[k], NULL);
+		nt_analysis_finish(&an[k]);
+	}
 
-	assert_int_equal(all.sum.flows, SERIAL_FLOWS);
-	assert_int_equal(all.sum.flows_with_stalls, SERIAL_FLOWS);
-	assert_int_equal(all.sum.stalls, 3 * SERIAL_FLOWS);
-	assert_int_equal(all.sum.evicted_idle, SERIAL_FLOWS - 1);
-	assert_true(all.sum.stalled_wall_ns > 0);
-	assert_memory_equal(&all.sum, &totals.sum, sizeof(all.sum));
-	/* The file's counts: all but its path, a string of each analysis's own. */
-	assert_memory_equal(&all.files[0].linktype, &totals.files[0].linktype,
-			    sizeof(*all.files) - offsetof(struct nt_analysis_file, linktype));
-	assert_int_equal(all.n_flows, SERIAL_FLOWS);
-	assert_int_equal(totals.n_flows, 0);
+	assert_int_equal(an[0].sum.flows, SERIAL_FLOWS);
+	assert_int_equal(an[0].sum.flows_with_stalls, SERIAL_FLOWS);
+	assert_int_equal(an[0].sum.stalls, 3 * SERIAL_FLOWS);
+	assert_int_equal(an[0].sum.evicted_idle, SERIAL_FLOWS - 1);
+	assert_true(an[0].sum.stalled_wall_ns > 0);
+	for (int k = 1; k < 3; k++) {
+		assert_memory_equal(&an[0].sum, &an[k].sum, sizeof(an[0].sum));
+		/* The file's counts: all but its path, a string of each analysis's own. */
+		assert_memory_equal(&an[0].files[0].linktype, &an[k].files[0].linktype,
+				    sizeof(*an[0].files) -
+					    offsetof(struct nt_analysis_file, linktype));
+	}
+	assert_int_equal(an[0].n_flows, SERIAL_FLOWS);
+	assert_int_equal(an[0].flows[3]->client_port, 40003);
+	assert_true(an[0].flows[3]->wall.total_ns > an[0].flows[4]->wall.total_ns);
+	assert_int_equal(an[0].flows[10]->wall.total_ns, an[0].flows[3]->wall.total_ns);
+
+	assert_int_equal(an[1].n_flows, 1);
+	assert_int_equal(an[1].flows[0]->client_port, 40003);
+	assert_int_equal(an[1].flows[0]->stalls, 3);
+	assert_int_equal(an[1].flows[0]->n_timeline, an[0].flows[3]->n_timeline);
+	assert_memory_equal(an[1].flows[0]->timeline, an[0].flows[3]->timeline,
+			    sizeof(an[0].flows[3]->timeline));
+	assert_int_equal(worst, 2); /* the worst so far, and the flow in the table */
+	assert_int_equal(an[1].reports.live, 1);
+
+	assert_int_equal(an[2].n_flows, 0);
 	assert_int_equal(most, 1);
-	assert_int_equal(totals.reports.live, 0);
-	nt_analysis_fini(&all);
-	nt_analysis_fini(&totals);
+	assert_int_equal(an[2].reports.live, 0);
+	for (int k = 0; k < 3; k++)
+		nt_analysis_fini(&an[k]);
 }
 
 int main(void)
@@ -334,7 +363,7 @@ int main(void)
 		cmocka_unit_test(test_batches_of_any_size),
 		cmocka_unit_test(test_median_exact),
 		cmocka_unit_test(test_median_sampled),
-		cmocka_unit_test(test_totals_only),
+		cmocka_unit_test(test_keep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  * Pure: frames come in as bytes with a timestamp and a link type, results
  * come out as structs for the renderers. Knows nothing of pcap files.
  * Memory is bounded by the flow cap plus one report per flow that stalled
- * (the flow cap alone when only the totals are asked for: &nt_analysis_params.totals_only).
+ * (the flow cap alone when the report shows one flow or none: enum
+ * nt_analysis_keep).
  */
 #ifndef NT_MODEL_ANALYSIS_H
 #define NT_MODEL_ANALYSIS_H
@@ -77,6 +78,25 @@ struct nt_analysis_batch {
 	struct nt_analysis_pending p[NT_ANALYSIS_BATCH];
 };
 
+/*
+ * Which reports of flows that stalled are kept once their flows leave the
+ * table, for what the report shows. A flow's report lives while the flow is
+ * in the table in every case: the totals (&nt_analysis_summary) come from
+ * it as the stalls come.
+ */
+enum nt_analysis_keep {
+	/* Every one (the reports that list flows) */
+	NT_KEEP_ALL = 0,
+	/*
+	 * The worst alone: the most wall-clock time lost (&nt_flow_result.wall),
+	 * the first in the reports' order among equals, as nt_pick_worst_flow()
+	 * picks among all (the SVG ladder): one report per analysis
+	 */
+	NT_KEEP_WORST,
+	/* None (analyze --brief): no timeline, no median either */
+	NT_KEEP_NONE,
+};
+
 /**
  * struct nt_analysis_params - the analysis knobs
  * @stall: the episode rule's thresholds
@@ -85,19 +105,14 @@ struct nt_analysis_batch {
  * @keep_stalls: keep every stall of a flow (&nt_flow_result.all), for the
  *               reports that list them; without it only the counts, the
  *               first and last stall and the durations' sample are kept
- * @totals_only: the report shows the totals and no flow (analyze --brief):
- *               a flow's report lives only while the flow is in the table,
- *               for the totals it adds to (&nt_analysis_summary), and is
- *               dropped when the flow leaves; no timeline, no median;
- *               &nt_analysis.flows stays empty. Memory is then bounded by
- *               the flow cap alone, however many flows the capture holds
+ * @keep: which flows' reports outlive their flows (enum nt_analysis_keep)
  */
 struct nt_analysis_params {
 	struct nt_stall_params stall;
 	uint32_t max_flows;
 	int64_t idle_ns;
 	bool keep_stalls;
-	bool totals_only;
+	uint8_t keep;
 };
 
 /**

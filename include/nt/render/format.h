@@ -45,9 +45,10 @@ typedef int nt_runs_render_fn(FILE *out, const struct nt_run_report *runs, size_
  *           document is held back until it is complete
  * @lists_stalls: its analyze report lists every stall (the analysis must
  *                keep each one: &nt_analysis_params.keep_stalls)
- * @brief_totals: with --brief its analyze report lists no flow, only the
- *                files and the totals (the analysis keeps no flow's report:
- *                &nt_analysis_params.totals_only)
+ * @keeps: the flows its analyze report shows, an enum nt_analysis_keep
+ *         (&nt_analysis_params.keep): every one (0), or the worst alone
+ * @brief_totals: with --brief its analyze report shows no flow, only the
+ *                files and the totals (NT_KEEP_NONE)
  * @runs: `run`'s own report of one fix or several in one document (the
  *        incident report), NULL when `run` shows each fix through
  *        @analysis and then the comparison
@@ -60,6 +61,7 @@ struct nt_format {
 	nt_kernels_render_fn *kernels;
 	bool records;
 	bool lists_stalls;
+	uint8_t keeps;
 	bool brief_totals;
 	nt_runs_render_fn *runs;
 };

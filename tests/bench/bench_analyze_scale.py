@@ -21,6 +21,10 @@ same invocation (runs interleaved, so a shared machine's load moves both).
 3. Peak RSS (tests/bench/peak_rss.c) at 1,000, 10,000 and 100,000 concurrent
    flows, at 1,000 flows with 10x the packets, and at 100 flows of 20,000
    stalls each (the per-flow bound on kept stall durations, NT_STALL_KEPT).
+   Then 10,000 flows at once in one wave and in ten (`mkcap bench ... WAVES`,
+   each wave's flows idle out of the table as the next begins): --brief and
+   svg keep no report past its flow but the worst one (enum
+   nt_analysis_keep), text keeps all.
 --baseline adds another binary (a build of an older commit) to each row.
 Captures go to a temporary directory under --tmp, removed at the end.
 """
@@ -81,9 +85,9 @@ def main():
                        check=True)
         subprocess.run(["cc", "-O2", "-o", rss, os.path.join(HERE, "peak_rss.c")], check=True)
 
-        def cap(name, flows, rounds):
+        def cap(name, flows, rounds, waves=1):
             path = os.path.join(tmp, name)
-            subprocess.run([mkcap, "bench", path, str(flows), str(rounds)], check=True)
+            subprocess.run([mkcap, "bench", path, str(flows), str(rounds), str(waves)], check=True)
             subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
             return path
 
@@ -145,6 +149,18 @@ def main():
                 row.append(f"{tag or 'now '}{peak_rss(rss, [b, 'analyze', '--format', 'json', '--max-flows', '131072', path]):7.1f}")
             print(f"  {flows:>6} flows x {rounds:>4} rounds ({os.path.getsize(path) / 1e6:5.0f} MB): "
                   + "   ".join(row))
+            os.unlink(path)
+
+        # Flows in waves of 10,000, each wave's leaving the table (idle for
+        # 60 s) as the next begins: the reports that outlive their flows.
+        print("peak RSS, 10,000 flows x 3 rounds at once, in 1 and in 10 waves (MiB)")
+        for waves in (1, 10):
+            path = cap("w.pcap", 10000, 3, waves)
+            for args in (["--brief"], ["--format", "svg"], ["--format", "text"]):
+                row = [f"{tag or 'now '}{peak_rss(rss, [b, 'analyze'] + args + [path]):7.1f}"
+                       for tag, b in bins]
+                print(f"  {waves:>2} wave{'s' if waves > 1 else ' '} ({os.path.getsize(path) / 1e6:4.0f} MB)"
+                      f" {' '.join(args):<14}: " + "   ".join(row))
             os.unlink(path)
     finally:
         shutil.rmtree(tmp)

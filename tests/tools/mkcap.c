@@ -4,7 +4,7 @@
  * tests and benchmark, with libpcap's dumper.
  *
  * usage: mkcap SCENARIO OUT.pcap
- *        mkcap bench OUT.pcap FLOWS ROUNDS
+ *        mkcap bench OUT.pcap FLOWS ROUNDS [WAVES]
  *
  * Every scenario is one request/response connection (client 10.0.0.1 or
  * fd00::1, port 40000, to target :7000): handshake with MSS options, rounds of
@@ -329,29 +329,26 @@ static int cmp_ev(const void *a, const void *b)
 #define BENCH_FLOWS_PER_HOST 50000u
 #define BENCH_FLOWS_MAX	     (250u * BENCH_FLOWS_PER_HOST)
 
-/* FLOWS connections, each ROUNDS stalled rounds, interleaved in time order. */
-static int bench(struct cap *cap, uint32_t flows, uint32_t rounds)
+/*
+ * One wave from @t0 on: FLOWS connections (@c, @ev: room for them), each
+ * ROUNDS stalled rounds, interleaved in time order.
+ */
+static void bench_wave(struct conn *c, struct ev *ev, struct cap *cap, uint32_t flows,
+		       uint32_t rounds, int64_t t0)
 {
-	struct conn *c = calloc(flows, sizeof(*c));
-	struct ev *ev = calloc((size_t)flows * 4, sizeof(*ev));
 	const int64_t spread = 50 * NS_MS, period = 100 * NS_MS;
 
-	if (!c || !ev || flows > BENCH_FLOWS_MAX) {
-		free(c);
-		free(ev);
-		return -1;
-	}
 	for (uint32_t i = 0; i < flows; i++) {
 		conn_init(&c[i], cap, (uint16_t)(10000 + i % BENCH_FLOWS_PER_HOST));
 		c[i].host = (uint8_t)(i / BENCH_FLOWS_PER_HOST);
-		handshake(&c[i], (int64_t)i * 1000, 30 * NS_US, false);
+		handshake(&c[i], t0 + (int64_t)i * 1000, 30 * NS_US, false);
 	}
 	for (uint32_t r = 0; r < rounds; r++) {
 		size_t n = 0;
 
 		for (uint32_t i = 0; i < flows; i++) {
-			int64_t base =
-				NS_MS * 1000 + (int64_t)r * period + (int64_t)i * spread / flows;
+			int64_t base = t0 + NS_MS * 1000 + (int64_t)r * period +
+				       (int64_t)i * spread / flows;
 
 			ev[n++] = (struct ev){ base, i, 0 };
 			ev[n++] = (struct ev){ base + 40 * NS_MS, i, 1 };
@@ -378,6 +375,28 @@ static int bench(struct cap *cap, uint32_t flows, uint32_t rounds)
 			}
 		}
 	}
+}
+
+/* Between waves: longer than analyze's idle timeout (60 s), so a wave's flows leave its table. */
+#define BENCH_WAVE_GAP_NS (61000 * NS_MS)
+
+/*
+ * bench_wave() WAVES times over, each wave BENCH_WAVE_GAP_NS after the last
+ * one's end, on the same ports with new handshakes: new connections.
+ */
+static int bench(struct cap *cap, uint32_t flows, uint32_t rounds, uint32_t waves)
+{
+	struct conn *c = calloc(flows, sizeof(*c));
+	struct ev *ev = calloc((size_t)flows * 4, sizeof(*ev));
+	const int64_t wave_ns = 1000 * NS_MS + (int64_t)rounds * 100 * NS_MS + BENCH_WAVE_GAP_NS;
+
+	if (!c || !ev || flows > BENCH_FLOWS_MAX) {
+		free(c);
+		free(ev);
+		return -1;
+	}
+	for (uint32_t w = 0; w < waves; w++)
+		bench_wave(c, ev, cap, flows, rounds, (int64_t)w * wave_ns);
 	free(c);
 	free(ev);
 	return 0;
@@ -390,16 +409,17 @@ int main(int argc, char **argv)
 	int ret = 0;
 
 	if (argc < 3) {
-		fprintf(stderr,
-			"usage: mkcap SCENARIO OUT.pcap | mkcap bench OUT.pcap FLOWS ROUNDS\n");
+		fprintf(stderr, "usage: mkcap SCENARIO OUT.pcap | "
+				"mkcap bench OUT.pcap FLOWS ROUNDS [WAVES]\n");
 		return 2;
 	}
 	sc = argv[1];
 	if (strcmp(sc, "bench") == 0) {
-		if (argc != 5 || open_cap(&cap, DLT_EN10MB, 262144, argv[2]) < 0)
+		if (argc < 5 || argc > 6 || open_cap(&cap, DLT_EN10MB, 262144, argv[2]) < 0)
 			return 2;
 		ret = bench(&cap, (uint32_t)strtoul(argv[3], NULL, 10),
-			    (uint32_t)strtoul(argv[4], NULL, 10));
+			    (uint32_t)strtoul(argv[4], NULL, 10),
+			    argc == 6 ? (uint32_t)strtoul(argv[5], NULL, 10) : 1);
 		close_cap(&cap);
 		return ret ? 1 : 0;
 	}

@@ -14,15 +14,18 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "nt/model/tcp.h"
 #include "nt/render/analysis.h"
+#include "nt/render/chunks.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
 #include "nt/render/run.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
+#include "out_buf.h"
 
 static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
 {
@@ -61,47 +64,109 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 			nt_label_table_full(an, full, sizeof(full)));
 }
 
-static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
-		       const struct nt_stall_episode *ep)
+/* @s as a table cell's text: a '|' escaped, a line break a space (nt_escape_md_cell()). */
+static void put_md_cell(struct out_buf *b, const char *s)
 {
-	char where[96];
-
-	fputs(nt_label_occurrence(an, r, ep, where, sizeof(where)), out);
+	for (size_t n; *s; s += n) {
+		n = strcspn(s, "|\n");
+		out_buf_add(b, s, n);
+		if (s[n] == '|')
+			out_buf_add(b, "\\|", 2);
+		else if (s[n] == '\n')
+			out_buf_add(b, " ", 1);
+		n += s[n] != '\0';
+	}
 }
 
-static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
+/* @text, then @ns as nt_fmt_ms_trunc() prints it */
+static void put_ms(struct out_buf *b, const char *text, int64_t ns)
 {
+	char ms[NT_FMT_MS_LEN];
+
+	out_buf_str(b, text);
+	out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
+}
+
+/* @text, then @v in decimal */
+static void put_num(struct out_buf *b, const char *text, uint64_t v)
+{
+	out_buf_str(b, text);
+	out_buf_u64(b, v, 0);
+}
+
+/**
+ * struct table_ctx - what the threads rendering the table's rows read
+ * @an: the analysis
+ * @worst: the row in bold (nt_pick_worst_flow())
+ */
+struct table_ctx {
+	const struct nt_analysis *an;
+	size_t worst;
+};
+
+/*
+ * Flow @i's row. Built in an out_buf, as the text report's flows are
+ * (analysis_text.c): at 100,000 flows the rows' fprintf()s were most of
+ * the table's time, on one thread; they are now rendered by the threads of
+ * nt_chunks_write(), in order.
+ */
+static int row_item(FILE *out, void *state, const void *ctx, size_t i)
+{
+	const struct table_ctx *c = ctx;
+	const struct nt_flow_result *r = c->an->flows[i];
+	const char *bold = i == c->worst ? "**" : "";
+	char ep[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN], where[96];
+	struct out_buf b;
+
+	(void)state;
+	out_buf_init(&b, out);
+	out_buf_str(&b, "| ");
+	out_buf_str(&b, bold);
+	out_buf_str(&b, "`");
+	put_md_cell(&b, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, ep, sizeof(ep)));
+	out_buf_str(&b, " → ");
+	put_md_cell(&b, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
+	out_buf_str(&b, "`");
+	out_buf_str(&b, bold);
+	put_num(&b, " | ", r->stalls);
+	out_buf_str(&b, " | ");
+	out_buf_str(&b, bold);
+	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
+	out_buf_str(&b, " ms");
+	out_buf_str(&b, bold);
+	out_buf_str(&b, r->p50_sampled ? " | ~" : " | ");
+	put_ms(&b, "", r->p50_ns);
+	put_ms(&b, " ms | ", r->max_ns);
+	put_num(&b, " ms | ", r->by_delack[NT_DELACK_MIN]);
+	put_num(&b, " | ", r->by_delack[NT_DELACK_MAX]);
+	put_num(&b, " | ", r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str(&b, " | ");
+	out_buf_str(&b, nt_label_occurrence(c->an, r, &r->first, where, sizeof(where)));
+	out_buf_str(&b, " | ");
+	out_buf_str(&b, nt_label_occurrence(c->an, r, &r->last, where, sizeof(where)));
+	out_buf_str(&b, " |\n");
+	out_buf_flush(&b);
+	return 0;
+}
+
+static const struct nt_chunks_ops row_ops = { .item = row_item };
+
+static int flows_table(FILE *out, const struct nt_analysis *an, int worst, unsigned workers)
+{
+	const struct table_ctx ctx = { .an = an, .worst = (size_t)worst };
+	int ret;
+
 	fputs("\n| flow (client → target) | stalls | lost | p50 | max | delack_min | delack_max "
 	      "| other | first stall | last stall |\n"
 	      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
 	      out);
-	for (size_t i = 0; i < an->n_flows; i++) {
-		const struct nt_flow_result *r = an->flows[i];
-		const char *b = (int)i == worst ? "**" : "";
-		char c[64], tg[64], tot[64], p50[32], mx[32];
-
-		fprintf(out, "| %s`", b);
-		nt_escape_md_cell(out, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c,
-						       sizeof(c)));
-		fputs(" → ", out);
-		nt_escape_md_cell(out, nt_fmt_endpoint(r->family, r->target_addr, r->target_port,
-						       tg, sizeof(tg)));
-		fprintf(out,
-			"`%s | %" PRIu32 " | %s%s ms%s | %s ms | %s ms | %" PRIu32 " | %" PRIu32
-			" | %" PRIu32 " | ",
-			b, r->stalls, b,
-			nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, tot, sizeof(tot)), b,
-			nt_label_p50(r, p50, sizeof(p50)),
-			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
-			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);
-		occurrence(out, an, r, &r->first);
-		fputs(" | ", out);
-		occurrence(out, an, r, &r->last);
-		fputs(" |\n", out);
-	}
+	ret = nt_chunks_write(out, an->n_flows, workers, &row_ops, &ctx);
+	if (ret < 0)
+		return ret;
 	fputs("\nIn bold: the worst flow, the one that lost the most time; its first stall "
 	      "follows.\n",
 	      out);
+	return 0;
 }
 
 /* The text report's role marks, as words a sequence diagram can carry. */
@@ -190,6 +255,7 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 	int worst = nt_pick_worst_flow(an);
 	const char *why, *fix;
 	char tot[64];
+	int ret;
 
 	if (v->run)
 		nt_run_markdown_header(out, v->run);
@@ -209,7 +275,9 @@ int nt_render_analysis_markdown(FILE *out, const struct nt_analysis *an,
 		nt_plural(s->flows_with_stalls),
 		nt_label_lost(s->stalled_wall_min_ns, s->stalled_wall_ns, tot, sizeof(tot)));
 	files_line(out, an, v);
-	flows_table(out, an, worst);
+	ret = flows_table(out, an, worst, v->workers);
+	if (ret < 0)
+		return ret;
 	worst_section(out, an, an->flows[worst]);
 	nt_analysis_explain(an, &why, &fix);
 	fprintf(out, "\n**Why:** %s.\n\n**Fix:** %s.\n", why, fix);

@@ -6,7 +6,8 @@
  * sampled median, a loss that may be the other side's answer) and with
  * values wider than their columns. The expected text is what the block
  * printed when it was written with fprintf(), before it was built by hand
- * (docs/performance.md): widths that grow, never cut.
+ * (docs/performance.md): widths that grow, never cut. And the Markdown
+ * report's table rows, likewise.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
@@ -51,12 +52,15 @@ static const char want_v6[] =
 	"           3     40.000 c2t  .               5          2      0  <- late ACK\n"
 	"    123456789013     40.020 t2c  -      4000000000          1 123456  <- released\n";
 
+static char path_a[] = "a.pcap", path_b[] = "b.pcap";
+static struct nt_analysis_file files[2] = {
+	{ .path = path_a, .first_t_ns = 0 },
+	{ .path = path_b, .first_t_ns = 1700000000000000000LL, .sub_us = true },
+};
+
 /* An IPv6 flow in every branch the golden captures miss, its values past their columns. */
-static void test_v6_every_branch(void **state)
+static void v6_flow(struct nt_flow_result *out)
 {
-	static struct nt_analysis_file files[2] = { { .first_t_ns = 0 },
-						    { .first_t_ns = 1700000000000000000LL } };
-	struct nt_analysis an = { .files = files, .n_files = 2 };
 	struct nt_flow_result r = {
 		.file = 1,
 		.family = AF_INET6,
@@ -76,12 +80,7 @@ static void test_v6_every_branch(void **state)
 		.p50_ns = 40020000,
 		.n_timeline = 4,
 	};
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
 
-	(void)state;
-	files[1].sub_us = true;
 	inet_pton(AF_INET6, "2001:db8::1", r.client_addr);
 	inet_pton(AF_INET6, "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", r.target_addr);
 	r.wall.total_ns = 41234000;
@@ -135,6 +134,19 @@ static void test_v6_every_branch(void **state)
 					    .seq_rel = 4000000000U,
 					    .ack_rel = 1,
 					    .len = 123456 };
+	*out = r;
+}
+
+static void test_v6_every_branch(void **state)
+{
+	struct nt_analysis an = { .files = files, .n_files = 2 };
+	struct nt_flow_result r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	v6_flow(&r);
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
 	nt_render_analysis_text_flow(out, &an, &r);
@@ -145,10 +157,70 @@ static void test_v6_every_branch(void **state)
 	free(text);
 }
 
+/*
+ * The Markdown report's table: a row per flow, the worst in bold, whatever
+ * renders the rows (one thread, or several: nt/render/chunks.h). The rows
+ * are what they were when written with fprintf().
+ */
+static const char want_rows[] =
+	"| `[2001:db8::1]:65535 → [2001:db8:ffff:ffff:ffff:ffff:ffff:ffff]:443` | 1025 | "
+	"40.000-41.234 ms | ~40.020 ms | 200.000 ms | 1000 | 20 | 5 | file 2, frame 123456789012, "
+	"2023-11-14T22:13:21.000000000Z | file 2, frame 9, 2023-11-14T22:13:22.000000000Z |\n"
+	"| **`192.0.2.1:40000 → 198.51.100.7:7000`** | 2 | **80.040 ms** | 40.020 ms | "
+	"40.020 ms | 2 | 0 | 0 | file 1, frame 4, 1970-01-01T00:00:00.001000Z | file 1, frame "
+	"8, 1970-01-01T00:00:00.101000Z |\n";
+
+static void test_markdown_rows(void **state)
+{
+	struct nt_flow_result v6, v4 = {
+		.file = 0,
+		.family = AF_INET,
+		.client_port = 40000,
+		.target_port = 7000,
+		.stalls = 2,
+		.by_delack = { 0, 2, 0 },
+		.total_ns = 80040000,
+		.max_ns = 40020000,
+		.p50_ns = 40020000,
+	};
+	struct nt_flow_result *flows[] = { &v6, &v4 };
+	struct nt_analysis an = { .files = files, .n_files = 2, .flows = flows, .n_flows = 2 };
+	struct nt_analysis_view v = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	v6_flow(&v6);
+	inet_pton(AF_INET, "192.0.2.1", v4.client_addr);
+	inet_pton(AF_INET, "198.51.100.7", v4.target_addr);
+	v4.wall.total_ns = v4.wall_min.total_ns = 80040000;
+	v4.first = (struct nt_stall_episode){ .held_t_ns = 1000000, .held_frame = 4 };
+	v4.last = (struct nt_stall_episode){ .held_t_ns = 101000000, .held_frame = 8 };
+	an.sum.stalls = 1027;
+	an.sum.flows = an.sum.flows_with_stalls = 2;
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(nt_render_analysis_markdown(out, &an, &v), 0);
+	assert_int_equal(fclose(out), 0);
+	if (getenv("NT_TEST_PRINT"))
+		fputs(text, stdout);
+
+	/* The rows: the lines after the table's rule. */
+	const char *rule = strstr(text, "| --- | ---: |");
+
+	assert_non_null(rule);
+	rule = strchr(rule, '\n') + 1;
+	assert_memory_equal(rule, want_rows, sizeof(want_rows) - 1);
+	assert_true(rule[sizeof(want_rows) - 1] == '\n');
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v6_every_branch),
+		cmocka_unit_test(test_markdown_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

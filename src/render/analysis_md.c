@@ -115,7 +115,7 @@ static int row_item(FILE *out, void *state, const void *ctx, size_t i)
 	const struct table_ctx *c = ctx;
 	const struct nt_flow_result *r = c->an->flows[i];
 	const char *bold = i == c->worst ? "**" : "";
-	char ep[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN], where[96];
+	char ep[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN], p50[NT_FMT_MS_LEN + 1], where[96];
 	struct out_buf b;
 
 	(void)state;
@@ -134,8 +134,8 @@ static int row_item(FILE *out, void *state, const void *ctx, size_t i)
 	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
 	out_buf_str(&b, " ms");
 	out_buf_str(&b, bold);
-	out_buf_str(&b, r->p50_sampled ? " | ~" : " | ");
-	put_ms(&b, "", r->p50_ns);
+	out_buf_str(&b, " | ");
+	out_buf_str(&b, nt_label_p50(r, p50, sizeof(p50)));
 	put_ms(&b, " ms | ", r->max_ns);
 	put_num(&b, " ms | ", r->by_delack[NT_DELACK_MIN]);
 	put_num(&b, " | ", r->by_delack[NT_DELACK_MAX]);

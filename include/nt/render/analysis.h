@@ -21,9 +21,9 @@
  *       run`): its commands, fix, counters and samples, which every format
  *       shows before the analysis (svg draws the ladder alone); NULL for
  *       `nagle-trace analyze`
- * @workers: threads rendering the flows of text, json, jsonl and markdown at once, the
- *           caller's included (nt/render/chunks.h); 0 or 1: the caller's
- *           alone. The report is the same byte for byte
+ * @workers: threads rendering the flows of text, json, jsonl and markdown
+ *           at once, the caller's included (nt/render/chunks.h); 0 or 1:
+ *           the caller's alone. The report is the same byte for byte
  */
 struct nt_analysis_view {
 	const char *filter;

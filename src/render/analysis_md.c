@@ -78,22 +78,6 @@ static void put_md_cell(struct out_buf *b, const char *s)
 	}
 }
 
-/* @text, then @ns as nt_fmt_ms_trunc() prints it */
-static void put_ms(struct out_buf *b, const char *text, int64_t ns)
-{
-	char ms[NT_FMT_MS_LEN];
-
-	out_buf_str(b, text);
-	out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
-}
-
-/* @text, then @v in decimal */
-static void put_num(struct out_buf *b, const char *text, uint64_t v)
-{
-	out_buf_str(b, text);
-	out_buf_u64(b, v, 0);
-}
-
 /**
  * struct table_ctx - what the threads rendering the table's rows read
  * @an: the analysis
@@ -128,7 +112,7 @@ static int row_item(FILE *out, void *state, const void *ctx, size_t i)
 	put_md_cell(&b, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
 	out_buf_str(&b, "`");
 	out_buf_str(&b, bold);
-	put_num(&b, " | ", r->stalls);
+	out_buf_str_u64(&b, " | ", r->stalls);
 	out_buf_str(&b, " | ");
 	out_buf_str(&b, bold);
 	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
@@ -136,10 +120,10 @@ static int row_item(FILE *out, void *state, const void *ctx, size_t i)
 	out_buf_str(&b, bold);
 	out_buf_str(&b, " | ");
 	out_buf_str(&b, nt_label_p50(r, p50, sizeof(p50)));
-	put_ms(&b, " ms | ", r->max_ns);
-	put_num(&b, " ms | ", r->by_delack[NT_DELACK_MIN]);
-	put_num(&b, " | ", r->by_delack[NT_DELACK_MAX]);
-	put_num(&b, " | ", r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str_ms(&b, " ms | ", r->max_ns);
+	out_buf_str_u64(&b, " ms | ", r->by_delack[NT_DELACK_MIN]);
+	out_buf_str_u64(&b, " | ", r->by_delack[NT_DELACK_MAX]);
+	out_buf_str_u64(&b, " | ", r->by_delack[NT_DELACK_OTHER]);
 	out_buf_str(&b, " | ");
 	out_buf_str(&b, nt_label_occurrence(c->an, r, &r->first, where, sizeof(where)));
 	out_buf_str(&b, " | ");

@@ -42,22 +42,6 @@ static void not_decoded(FILE *out, const uint64_t *nd)
  * unit/test_analysis_text hold it.
  */
 
-/* @text, then @ns as nt_fmt_ms_trunc() prints it: " (+", "1000.000" */
-static void put_ms(struct out_buf *b, const char *text, int64_t ns)
-{
-	char ms[NT_FMT_MS_LEN];
-
-	out_buf_str(b, text);
-	out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
-}
-
-/* @text, then @v: "  packets ", "23" */
-static void put_num(struct out_buf *b, const char *text, uint64_t v)
-{
-	out_buf_str(b, text);
-	out_buf_u64(b, v, 0);
-}
-
 /* @ep, with the flow's endpoints @c (client) and @tg (target) as printed */
 static void episode(struct out_buf *b, const char *label, const struct nt_analysis *an,
 		    const struct nt_flow_result *r, const struct nt_stall_episode *ep,
@@ -71,26 +55,26 @@ static void episode(struct out_buf *b, const char *label, const struct nt_analys
 	out_buf_str(b, label);
 	out_buf_str(b, " stall: ");
 	out_buf_str(b, nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t)));
-	put_ms(b, " (+", ep->held_t_ns - f->first_t_ns);
-	put_num(b, " ms in file), frame ", ep->held_frame);
+	out_buf_str_ms(b, " (+", ep->held_t_ns - f->first_t_ns);
+	out_buf_str_u64(b, " ms in file), frame ", ep->held_frame);
 	/* nt_label_episode_ends()'s order: the sender of the held segment first */
 	out_buf_str(b, "\n    ");
 	out_buf_str(b, c2t ? c : tg);
-	put_num(b, " sent ", ep->held_len);
+	out_buf_str_u64(b, " sent ", ep->held_len);
 	out_buf_str(b, " byte");
 	out_buf_str(b, nt_plural(ep->held_len));
 	out_buf_str(b, ", then nothing; ");
 	out_buf_str(b, c2t ? tg : c);
-	put_ms(b, " acked them after ", ep->ack_delay_ns);
+	out_buf_str_ms(b, " acked them after ", ep->ack_delay_ns);
 	out_buf_str(b, " ms (");
 	out_buf_str(b, nt_delack_name(ep->delack));
-	put_ms(b, ");\n    the next data followed the ACK by ", ep->release_gap_ns);
-	put_ms(b, " ms (window ", ep->window_ns);
+	out_buf_str_ms(b, ");\n    the next data followed the ACK by ", ep->release_gap_ns);
+	out_buf_str_ms(b, " ms (window ", ep->window_ns);
 	out_buf_str(b, " ms): ");
 	out_buf_str(b, nt_label_lost(ep->lost_min_ns, ep->stall_ns, lost, sizeof(lost)));
 	out_buf_str(b, " ms lost");
 	if (ep->lost_min_ns < ep->stall_ns)
-		put_num(b, ": the next data may answer frame ", ep->answer_frame);
+		out_buf_str_u64(b, ": the next data may answer frame ", ep->answer_frame);
 	out_buf_str(b, "\n");
 }
 
@@ -149,47 +133,47 @@ void nt_render_analysis_text_flow(FILE *out, const struct nt_analysis *an,
 	out_buf_str(&b, c);
 	out_buf_str(&b, " -> ");
 	out_buf_str(&b, tg);
-	put_num(&b, " (file ", (uint64_t)r->file + 1);
+	out_buf_str_u64(&b, " (file ", (uint64_t)r->file + 1);
 	out_buf_str(&b, r->syn_seen ? ", handshake seen" : ", mid-stream");
 	out_buf_str(&b, r->evicted ? ", evicted before the end)\n" : ")\n");
 
-	put_num(&b, "  packets ", r->packets);
-	put_num(&b, ", mss ", r->mss[NT_DIR_C2T]);
-	put_num(&b, "/", r->mss[NT_DIR_T2C]);
+	out_buf_str_u64(&b, "  packets ", r->packets);
+	out_buf_str_u64(&b, ", mss ", r->mss[NT_DIR_C2T]);
+	out_buf_str_u64(&b, "/", r->mss[NT_DIR_T2C]);
 	/* The legend only where a side's MSS is unknown: a flow whose handshake was seen has both. */
 	if (!r->mss[NT_DIR_C2T] || !r->mss[NT_DIR_T2C])
 		out_buf_str(&b, " (0: no SYN)");
 	if (r->rtt_ns[NT_DIR_C2T] >= 0)
-		put_ms(&b, ", rtt to client ", r->rtt_ns[NT_DIR_C2T]);
+		out_buf_str_ms(&b, ", rtt to client ", r->rtt_ns[NT_DIR_C2T]);
 	else
 		out_buf_str(&b, ", rtt to client ?");
 	if (r->rtt_ns[NT_DIR_T2C] >= 0)
-		put_ms(&b, " ms, to target ", r->rtt_ns[NT_DIR_T2C]);
+		out_buf_str_ms(&b, " ms, to target ", r->rtt_ns[NT_DIR_T2C]);
 	else
 		out_buf_str(&b, " ms, to target ?");
 	out_buf_str(&b, " ms\n");
 
-	put_num(&b, "  stalls ", r->stalls);
-	put_num(&b, " (delack_min ", r->by_delack[NT_DELACK_MIN]);
-	put_num(&b, ", delack_max ", r->by_delack[NT_DELACK_MAX]);
-	put_num(&b, ", other ", r->by_delack[NT_DELACK_OTHER]);
-	put_num(&b, "), think time ", r->think_time);
+	out_buf_str_u64(&b, "  stalls ", r->stalls);
+	out_buf_str_u64(&b, " (delack_min ", r->by_delack[NT_DELACK_MIN]);
+	out_buf_str_u64(&b, ", delack_max ", r->by_delack[NT_DELACK_MAX]);
+	out_buf_str_u64(&b, ", other ", r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str_u64(&b, "), think time ", r->think_time);
 	out_buf_str(&b, "\n  lost ");
 	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
-	put_ms(&b, " ms (", r->total_ns);
-	put_num(&b, " ms summed over ", r->stalls);
+	out_buf_str_ms(&b, " ms (", r->total_ns);
+	out_buf_str_u64(&b, " ms summed over ", r->stalls);
 	out_buf_str(&b, " held segment");
 	out_buf_str(&b, nt_plural(r->stalls));
-	put_ms(&b, "), p50 ", r->p50_ns);
+	out_buf_str_ms(&b, "), p50 ", r->p50_ns);
 	out_buf_str(&b, " ms");
 	if (r->p50_sampled) {
-		put_num(&b, " (of a uniform sample of ", NT_STALL_KEPT);
+		out_buf_str_u64(&b, " (of a uniform sample of ", NT_STALL_KEPT);
 		out_buf_str(&b, " stalls)");
 	}
-	put_ms(&b, ", max ", r->max_ns);
+	out_buf_str_ms(&b, ", max ", r->max_ns);
 	out_buf_str(&b, " ms\n");
 	if (r->out_of_order) {
-		put_num(&b, "  ", r->out_of_order);
+		out_buf_str_u64(&b, "  ", r->out_of_order);
 		out_buf_str(&b, " segment");
 		out_buf_str(&b, nt_plural(r->out_of_order));
 		out_buf_str(&b, " out of order\n");

@@ -127,4 +127,18 @@ static inline bool out_buf_u64(struct out_buf *b, uint64_t v, int width)
 	return out_buf_pad(b, p, (size_t)(end - p), width);
 }
 
+/* @text, then @v in decimal: "  packets ", "23" */
+static inline bool out_buf_str_u64(struct out_buf *b, const char *text, uint64_t v)
+{
+	return out_buf_str(b, text) && out_buf_u64(b, v, 0);
+}
+
+/* @text, then @ns in milliseconds as nt_fmt_ms_trunc() prints it: " (+", "1000.000" */
+static inline bool out_buf_str_ms(struct out_buf *b, const char *text, int64_t ns)
+{
+	char ms[NT_FMT_MS_LEN];
+
+	return out_buf_str(b, text) && out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
+}
+
 #endif

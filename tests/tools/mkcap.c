@@ -328,6 +328,13 @@ static int cmp_ev(const void *a, const void *b)
 /* Client ports 10000..59999 on one client address, then the next address. */
 #define BENCH_FLOWS_PER_HOST 50000u
 #define BENCH_FLOWS_MAX	     (250u * BENCH_FLOWS_PER_HOST)
+/*
+ * A wave's rounds begin this long after its handshakes, one a period, the
+ * flows' starts spread over the first half of each (bench_wave(), bench()).
+ */
+#define BENCH_ROUNDS_AT_NS (1000 * NS_MS)
+#define BENCH_PERIOD_NS	   (100 * NS_MS)
+#define BENCH_SPREAD_NS	   (50 * NS_MS)
 
 /*
  * One wave from @t0 on: FLOWS connections (@c, @ev: room for them), each
@@ -336,8 +343,6 @@ static int cmp_ev(const void *a, const void *b)
 static void bench_wave(struct conn *c, struct ev *ev, struct cap *cap, uint32_t flows,
 		       uint32_t rounds, int64_t t0)
 {
-	const int64_t spread = 50 * NS_MS, period = 100 * NS_MS;
-
 	for (uint32_t i = 0; i < flows; i++) {
 		conn_init(&c[i], cap, (uint16_t)(10000 + i % BENCH_FLOWS_PER_HOST));
 		c[i].host = (uint8_t)(i / BENCH_FLOWS_PER_HOST);
@@ -347,8 +352,8 @@ static void bench_wave(struct conn *c, struct ev *ev, struct cap *cap, uint32_t 
 		size_t n = 0;
 
 		for (uint32_t i = 0; i < flows; i++) {
-			int64_t base = t0 + NS_MS * 1000 + (int64_t)r * period +
-				       (int64_t)i * spread / flows;
+			int64_t base = t0 + BENCH_ROUNDS_AT_NS + (int64_t)r * BENCH_PERIOD_NS +
+				       (int64_t)i * BENCH_SPREAD_NS / flows;
 
 			ev[n++] = (struct ev){ base, i, 0 };
 			ev[n++] = (struct ev){ base + 40 * NS_MS, i, 1 };
@@ -388,7 +393,8 @@ static int bench(struct cap *cap, uint32_t flows, uint32_t rounds, uint32_t wave
 {
 	struct conn *c = calloc(flows, sizeof(*c));
 	struct ev *ev = calloc((size_t)flows * 4, sizeof(*ev));
-	const int64_t wave_ns = 1000 * NS_MS + (int64_t)rounds * 100 * NS_MS + BENCH_WAVE_GAP_NS;
+	const int64_t wave_ns =
+		BENCH_ROUNDS_AT_NS + (int64_t)rounds * BENCH_PERIOD_NS + BENCH_WAVE_GAP_NS;
 
 	if (!c || !ev || flows > BENCH_FLOWS_MAX) {
 		free(c);

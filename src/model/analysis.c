@@ -165,22 +165,19 @@ static void set_p50(struct nt_flow_result *r)
 }
 
 /* A report's place in the order: file, then its first stall's H (time, frame). */
-struct sort_key {
+struct order {
 	uint32_t file;
 	int64_t held_t_ns;
 	uint64_t held_frame;
-	struct nt_flow_result *r;
 };
 
-static struct sort_key key_of(struct nt_flow_result *r)
+static struct order order_of(const struct nt_flow_result *r)
 {
-	return (struct sort_key){ r->file, r->first.held_t_ns, r->first.held_frame, r };
+	return (struct order){ r->file, r->first.held_t_ns, r->first.held_frame };
 }
 
-static int cmp_key(const void *a, const void *b)
+static int cmp_order(const struct order *x, const struct order *y)
 {
-	const struct sort_key *x = a, *y = b;
-
 	if (x->file != y->file)
 		return x->file < y->file ? -1 : 1;
 	if (x->held_t_ns != y->held_t_ns)
@@ -188,20 +185,33 @@ static int cmp_key(const void *a, const void *b)
 	return x->held_frame < y->held_frame ? -1 : x->held_frame > y->held_frame;
 }
 
-/*
- * Whether report @a is the one to show before @b as the worst flow: more
- * wall-clock time lost, else first in the reports' order, as
- * nt_pick_worst_flow() picks from all of them once ordered.
- */
-static bool worse(struct nt_flow_result *a, struct nt_flow_result *b)
+/* What nt_analysis_finish() sorts: a report's order, copied beside it. */
+struct sort_key {
+	struct order o;
+	struct nt_flow_result *r;
+};
+
+static struct sort_key key_of(struct nt_flow_result *r)
 {
-	struct sort_key x, y;
+	return (struct sort_key){ order_of(r), r };
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	return cmp_order(&x->o, &y->o);
+}
+
+bool nt_analysis_worse(const struct nt_flow_result *a, const struct nt_flow_result *b)
+{
+	struct order x, y;
 
 	if (a->wall.total_ns != b->wall.total_ns)
 		return a->wall.total_ns > b->wall.total_ns;
-	x = key_of(a);
-	y = key_of(b);
-	return cmp_key(&x, &y) < 0;
+	x = order_of(a);
+	y = order_of(b);
+	return cmp_order(&x, &y) < 0;
 }
 
 /* @r, closed, kept as enum nt_analysis_keep says; room for it was reserved in result_new(). */
@@ -210,7 +220,7 @@ static void keep_report(struct nt_analysis *an, struct nt_flow_result *r)
 	if (an->params.keep == NT_KEEP_WORST && an->n_flows) {
 		struct nt_flow_result **held = &an->flows[an->n_flows - 1];
 
-		if (worse(r, *held)) {
+		if (nt_analysis_worse(r, *held)) {
 			result_free(an, *held);
 			*held = r;
 		} else {
@@ -847,10 +857,10 @@ bool nt_analysis_complete(const struct nt_analysis *an)
 
 static int cmp_result(const void *a, const void *b)
 {
-	struct sort_key x = key_of(*(struct nt_flow_result *const *)a);
-	struct sort_key y = key_of(*(struct nt_flow_result *const *)b);
+	struct order x = order_of(*(struct nt_flow_result *const *)a);
+	struct order y = order_of(*(struct nt_flow_result *const *)b);
 
-	return cmp_key(&x, &y);
+	return cmp_order(&x, &y);
 }
 
 /* Reports read ahead of the one whose key is being copied (nt_analysis_finish()). */

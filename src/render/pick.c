@@ -85,7 +85,7 @@ int nt_pick_worst_flow(const struct nt_analysis *an)
 	int worst = -1;
 
 	for (size_t i = 0; i < an->n_flows; i++)
-		if (worst < 0 || an->flows[i]->wall.total_ns > an->flows[worst]->wall.total_ns)
+		if (worst < 0 || nt_analysis_worse(an->flows[i], an->flows[worst]))
 			worst = (int)i;
 	return worst;
 }

@@ -272,15 +272,46 @@ static int64_t by_flow(unsigned i)
 }
 
 /*
+ * The worst-flow rule itself: more time lost wins; among equals the first in
+ * the reports' order (file, then the first stall's time, then its frame);
+ * a report is not worse than itself, so the first of equals stays.
+ */
+static void test_worse(void **state)
+{
+	struct nt_flow_result a = { 0 }, b = { 0 };
+
+	(void)state;
+	a.wall.total_ns = 2 * MS;
+	b.wall.total_ns = 1 * MS;
+	a.file = 1; /* a later file loses only to equal time */
+	assert_true(nt_analysis_worse(&a, &b));
+	assert_false(nt_analysis_worse(&b, &a));
+
+	b.wall.total_ns = a.wall.total_ns;
+	assert_true(nt_analysis_worse(&b, &a));
+	b.file = 1;
+	a.first.held_t_ns = T0 + MS;
+	b.first.held_t_ns = T0;
+	assert_true(nt_analysis_worse(&b, &a));
+	a.first.held_t_ns = b.first.held_t_ns;
+	a.first.held_frame = 7;
+	b.first.held_frame = 8;
+	assert_true(nt_analysis_worse(&a, &b));
+	assert_false(nt_analysis_worse(&b, &a));
+	assert_false(nt_analysis_worse(&a, &a));
+}
+
+/*
  * 200 flows one after another, each idle long enough to leave the table
  * before the next begins, then the last one still in it at the end: frames
  * through three analyses, one keeping every report (the reports that list
  * flows), one the worst flow's alone (the SVG ladder), one none (analyze
  * --brief). The totals are the same in all three. The second keeps one
- * report: the one nt_pick_worst_flow() picks from all, the first of the
- * flows that stalled longest (flow 3, not the later 10, 17, ... that lost
- * exactly as long). The third keeps none, and holds one only while its
- * flow is in the table, where the first holds one per flow that stalled.
+ * report: the one nt_pick_worst_flow() picks from all (nt_analysis_worse()),
+ * the first of the flows that stalled longest (flow 3, not the later 10,
+ * 17, ... that lost exactly as long). The third keeps none, and holds one
+ * only while its flow is in the table, where the first holds one per flow
+ * that stalled.
  */
 #define SERIAL_FLOWS 200
 
@@ -363,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_batches_of_any_size),
 		cmocka_unit_test(test_median_exact),
 		cmocka_unit_test(test_median_sampled),
+		cmocka_unit_test(test_worse),
 		cmocka_unit_test(test_keep),
 	};
 

@@ -89,8 +89,9 @@ enum nt_analysis_keep {
 	NT_KEEP_ALL = 0,
 	/*
 	 * The worst alone: the most wall-clock time lost (&nt_flow_result.wall),
-	 * the first in the reports' order among equals, as nt_pick_worst_flow()
-	 * picks among all (the SVG ladder): one report per analysis
+	 * the first in the reports' order among equals (nt_analysis_worse(), as
+	 * nt_pick_worst_flow() picks among all for the SVG ladder): one report
+	 * per analysis
 	 */
 	NT_KEEP_WORST,
 	/* None (analyze --brief): no timeline, no median either */
@@ -529,6 +530,18 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part);
  * Return: true when complete.
  */
 bool nt_analysis_complete(const struct nt_analysis *an);
+
+/**
+ * nt_analysis_worse() - whether report @a is to be shown before @b as the
+ * worst flow: more wall-clock time lost (&nt_flow_result.wall), else first in
+ * the reports' order (nt_analysis_finish()). The one rule for NT_KEEP_WORST
+ * and for nt_pick_worst_flow().
+ * @a: a closed report
+ * @b: another
+ *
+ * Return: true when @a is the worse.
+ */
+bool nt_analysis_worse(const struct nt_flow_result *a, const struct nt_flow_result *b);
 
 /**
  * nt_analysis_finish() - order the flows (by file, then first stall)

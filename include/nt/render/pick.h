@@ -79,8 +79,8 @@ unsigned nt_pick_first_stalling(const struct nt_record *runs, unsigned n_runs);
 
 /**
  * nt_pick_worst_flow() - the flow an analyze document shows: the most
- * wall-clock time stalled (struct nt_flow_result @wall), the earliest of equals
- * (the analysis keeps that one alone when asked to: NT_KEEP_WORST)
+ * wall-clock time stalled, the earliest of equals (nt_analysis_worse(), the
+ * rule by which the analysis keeps that one alone when asked to: NT_KEEP_WORST)
  * @an: a finished analysis
  *
  * Return: its index in @an->flows, or -1 when no flow stalled.

@@ -4,18 +4,48 @@
  * nt/render/escape.h).
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "nt/render/escape.h"
 
 /*
  * The runs between the characters to escape go out in one fwrite() each:
- * analyze's HTML page holds the whole text report (15 MB at 10,000 flows),
- * and one fputc() a byte was a tenth of that run's time.
+ * analyze's HTML page holds the whole text report (15 MB at 10,000 flows,
+ * 156 MB at 100,000), and one fputc() a byte was a tenth of that run's time.
  */
 static bool xml_special(char c)
 {
 	return c == '&' || c == '<' || c == '>' || c == '"';
+}
+
+/* 16 bytes compared at once (GCC and Clang vector extensions: SSE2 here, scalar elsewhere). */
+typedef unsigned char bytes16 __attribute__((vector_size(16)));
+
+/*
+ * How many bytes of @s (@n long) precede the first character to escape.
+ * The report in the page has four in 1.5 KB a flow: a byte at a time, the
+ * search was a ninth of `analyze --format html` at 100,000 flows
+ * (`perf record`).
+ */
+static size_t plain_run(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; n - i >= sizeof(bytes16); i += sizeof(bytes16)) {
+		bytes16 v;
+		bytes16 hit;
+		uint64_t any[2];
+
+		memcpy(&v, s + i, sizeof(v));
+		hit = (bytes16)((v == '&') | (v == '<') | (v == '>') | (v == '"'));
+		memcpy(any, &hit, sizeof(any));
+		if (any[0] | any[1])
+			break;
+	}
+	while (i < n && !xml_special(s[i]))
+		i++;
+	return i;
 }
 
 void nt_escape_xml_n(FILE *out, const char *s, size_t n)
@@ -23,10 +53,8 @@ void nt_escape_xml_n(FILE *out, const char *s, size_t n)
 	const char *end = s + n;
 
 	while (s < end) {
-		size_t plain = 0;
+		size_t plain = plain_run(s, (size_t)(end - s));
 
-		while (s + plain < end && !xml_special(s[plain]))
-			plain++;
 		if (plain)
 			fwrite(s, 1, plain, out);
 		s += plain;

@@ -581,6 +581,38 @@ static void test_escape_runs(void **state)
 	free(got);
 }
 
+/*
+ * what this checks: the search for the next character to escape, which
+ * looks at 16 bytes at once, finds each of them at every place in and
+ * around a block of 16 (and after bytes above 0x7f), as a byte-by-byte
+ * escape does
+ */
+static void test_escape_blocks(void **state)
+{
+	static const char special[] = "&<>\"";
+	static const char *const entity[] = { "&amp;", "&lt;", "&gt;", "&quot;" };
+	char in[70], want[80];
+
+	(void)state;
+	for (size_t n = 1; n <= sizeof(in); n++)
+		for (size_t at = 0; at < n; at++)
+			for (size_t k = 0; k < 4; k++) {
+				size_t e = strlen(entity[k]), len = n - 1 + e;
+				char *got;
+
+				for (size_t i = 0; i < n; i++)
+					in[i] = (char)(i % 3 ? 'a' + i % 26 : 0x80 + i);
+				in[at] = special[k];
+				memcpy(want, in, at);
+				memcpy(want + at, entity[k], e);
+				memcpy(want + at + e, in + at + 1, n - at - 1);
+				got = escaped(in, n);
+				assert_memory_equal(got, want, len);
+				assert_int_equal(got[len], '\0');
+				free(got);
+			}
+}
+
 static void test_escaping(void **state)
 {
 	struct nt_record run;
@@ -922,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_mermaid),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_escape_runs),
+		cmocka_unit_test(test_escape_blocks),
 		cmocka_unit_test(test_lesson_page),
 		cmocka_unit_test(test_ladder_no_collision),
 		cmocka_unit_test(test_ladder_joint),

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "nt/render/analysis.h"
+#include "nt/render/chunks.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/html_page.h"
@@ -30,6 +31,7 @@
 #include "nt/render/lesson.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
+#include "out_buf.h"
 
 /* Flows a page gives a track of their own; the table lists every one. */
 #define LESSON_FLOWS_MAX 16
@@ -78,51 +80,72 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 			nt_label_table_full(an, full, sizeof(full)));
 }
 
-static void occurrence(FILE *out, const struct nt_analysis *an, const struct nt_flow_result *r,
-		       const struct nt_stall_episode *ep)
-{
-	char where[96];
+/**
+ * struct table_ctx - what the threads rendering the table's rows read
+ * @an: the analysis
+ * @worst: the row in red (nt_pick_worst_flow())
+ */
+struct table_ctx {
+	const struct nt_analysis *an;
+	size_t worst;
+};
 
-	fputs("<td>", out);
-	nt_escape_xml(out, nt_label_occurrence(an, r, ep, where, sizeof(where)));
-	fputs("</td>", out);
+/*
+ * Flow @i's row, built in an out_buf and rendered by the threads of
+ * nt_chunks_write(), in order, as Markdown's rows are (analysis_md.c): at
+ * 100,000 flows the rows' fprintf()s took 110 ms, on one thread.
+ */
+static int row_item(FILE *out, void *state, const void *ctx, size_t i)
+{
+	const struct table_ctx *c = ctx;
+	const struct nt_flow_result *r = c->an->flows[i];
+	char ep[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN], p50[NT_FMT_MS_LEN + 1], where[96];
+	struct out_buf b;
+
+	(void)state;
+	out_buf_init(&b, out);
+	out_buf_str(&b, "<tr><td><code>");
+	out_buf_xml(&b, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, ep, sizeof(ep)));
+	out_buf_str(&b, " &#8594; ");
+	out_buf_xml(&b, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
+	out_buf_str_u64(&b, "</code></td><td class=\"num\">", r->stalls);
+	out_buf_str(&b,
+		    i == c->worst ? "</td><td class=\"num stalled\">" : "</td><td class=\"num\">");
+	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
+	out_buf_str(&b, " ms</td><td class=\"num\">");
+	out_buf_str(&b, nt_label_p50(r, p50, sizeof(p50)));
+	out_buf_str_ms(&b, " ms</td><td class=\"num\">", r->max_ns);
+	out_buf_str_u64(&b, " ms</td><td class=\"num\">", r->by_delack[NT_DELACK_MIN]);
+	out_buf_str_u64(&b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_MAX]);
+	out_buf_str_u64(&b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str(&b, "</td><td>");
+	out_buf_xml(&b, nt_label_occurrence(c->an, r, &r->first, where, sizeof(where)));
+	out_buf_str(&b, "</td><td>");
+	out_buf_xml(&b, nt_label_occurrence(c->an, r, &r->last, where, sizeof(where)));
+	out_buf_str(&b, "</td></tr>\n");
+	out_buf_flush(&b);
+	return 0;
 }
 
-static void flows_table(FILE *out, const struct nt_analysis *an, int worst)
+static const struct nt_chunks_ops row_ops = { .item = row_item };
+
+static int flows_table(FILE *out, const struct nt_analysis *an, int worst, unsigned workers)
 {
+	const struct table_ctx ctx = { .an = an, .worst = (size_t)worst };
+	int ret;
+
 	fputs("<div class=\"nt-wide\">\n<table>\n<tr><th>flow (client &#8594; "
 	      "target)</th><th>stalls</th><th>lost</th>"
 	      "<th>p50</th><th>max</th><th>delack_min</th><th>delack_max</th><th>other</th>"
 	      "<th>first stall</th><th>last stall</th></tr>\n",
 	      out);
-	for (size_t i = 0; i < an->n_flows; i++) {
-		const struct nt_flow_result *r = an->flows[i];
-		char c[64], tg[64], tot[64], p50[32], mx[32];
-
-		fputs("<tr><td><code>", out);
-		nt_escape_xml(out, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, c,
-						   sizeof(c)));
-		fputs(" &#8594; ", out);
-		nt_escape_xml(out, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, tg,
-						   sizeof(tg)));
-		fprintf(out,
-			"</code></td><td class=\"num\">%" PRIu32
-			"</td><td class=\"num%s\">%s ms</td>"
-			"<td class=\"num\">%s ms</td><td class=\"num\">%s ms</td>"
-			"<td class=\"num\">%" PRIu32 "</td><td class=\"num\">%" PRIu32 "</td>"
-			"<td class=\"num\">%" PRIu32 "</td>",
-			r->stalls, (int)i == worst ? " stalled" : "",
-			nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, tot, sizeof(tot)),
-			nt_label_p50(r, p50, sizeof(p50)),
-			nt_fmt_ms_trunc(r->max_ns, mx, sizeof(mx)), r->by_delack[NT_DELACK_MIN],
-			r->by_delack[NT_DELACK_MAX], r->by_delack[NT_DELACK_OTHER]);
-		occurrence(out, an, r, &r->first);
-		occurrence(out, an, r, &r->last);
-		fputs("</tr>\n", out);
-	}
+	ret = nt_chunks_write(out, an->n_flows, workers, &row_ops, &ctx);
+	if (ret < 0)
+		return ret;
 	fputs("</table>\n</div>\n<p>In red: the worst flow, the one that lost the most time; "
 	      "the lesson opens on its first stall.</p>\n",
 	      out);
+	return 0;
 }
 
 /* The escaping stream's write: @size bytes of text to the page, escaped. */
@@ -325,7 +348,9 @@ int nt_render_analysis_html(FILE *out, const struct nt_analysis *an,
 		if (ret < 0)
 			return ret;
 		fputs("<div class=\"nt-rest\">\n<h2>Flows with stalls</h2>\n", out);
-		flows_table(out, an, worst);
+		ret = flows_table(out, an, worst, v->workers);
+		if (ret < 0)
+			return ret;
 		nt_analysis_explain(an, &why, &fix);
 		fputs("<h2>Why, and the fix</h2>\n<p><strong>Why:</strong> ", out);
 		nt_escape_xml(out, why);

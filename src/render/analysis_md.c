@@ -64,20 +64,6 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 			nt_label_table_full(an, full, sizeof(full)));
 }
 
-/* @s as a table cell's text: a '|' escaped, a line break a space (nt_escape_md_cell()). */
-static void put_md_cell(struct out_buf *b, const char *s)
-{
-	for (size_t n; *s; s += n) {
-		n = strcspn(s, "|\n");
-		out_buf_add(b, s, n);
-		if (s[n] == '|')
-			out_buf_add(b, "\\|", 2);
-		else if (s[n] == '\n')
-			out_buf_add(b, " ", 1);
-		n += s[n] != '\0';
-	}
-}
-
 /**
  * struct table_ctx - what the threads rendering the table's rows read
  * @an: the analysis
@@ -107,9 +93,11 @@ static int row_item(FILE *out, void *state, const void *ctx, size_t i)
 	out_buf_str(&b, "| ");
 	out_buf_str(&b, bold);
 	out_buf_str(&b, "`");
-	put_md_cell(&b, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, ep, sizeof(ep)));
+	out_buf_md_cell(&b,
+			nt_fmt_endpoint(r->family, r->client_addr, r->client_port, ep, sizeof(ep)));
 	out_buf_str(&b, " → ");
-	put_md_cell(&b, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
+	out_buf_md_cell(&b,
+			nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
 	out_buf_str(&b, "`");
 	out_buf_str(&b, bold);
 	out_buf_str_u64(&b, " | ", r->stalls);

@@ -48,7 +48,7 @@ static size_t plain_run(const char *s, size_t n)
 	return i;
 }
 
-void nt_escape_xml_n(FILE *out, const char *s, size_t n)
+void nt_escape_xml_into(nt_escape_sink put, void *sink, const char *s, size_t n)
 {
 	const char *end = s + n;
 
@@ -56,24 +56,49 @@ void nt_escape_xml_n(FILE *out, const char *s, size_t n)
 		size_t plain = plain_run(s, (size_t)(end - s));
 
 		if (plain)
-			fwrite(s, 1, plain, out);
+			put(sink, s, plain);
 		s += plain;
 		if (s == end)
 			break;
 		switch (*s++) {
 		case '&':
-			fputs("&amp;", out);
+			put(sink, "&amp;", 5);
 			break;
 		case '<':
-			fputs("&lt;", out);
+			put(sink, "&lt;", 4);
 			break;
 		case '>':
-			fputs("&gt;", out);
+			put(sink, "&gt;", 4);
 			break;
 		default:
-			fputs("&quot;", out);
+			put(sink, "&quot;", 6);
 		}
 	}
+}
+
+void nt_escape_md_cell_into(nt_escape_sink put, void *sink, const char *s)
+{
+	for (size_t n; *s; s += n) {
+		n = strcspn(s, "|\n");
+		if (n)
+			put(sink, s, n);
+		if (s[n] == '|')
+			put(sink, "\\|", 2);
+		else if (s[n] == '\n')
+			put(sink, " ", 1);
+		n += s[n] != '\0';
+	}
+}
+
+/* The stream's writer: a failed write shows in ferror(), as fputs()'s does. */
+static void stream_sink(void *out, const char *s, size_t len)
+{
+	fwrite(s, 1, len, out);
+}
+
+void nt_escape_xml_n(FILE *out, const char *s, size_t n)
+{
+	nt_escape_xml_into(stream_sink, out, s, n);
 }
 
 void nt_escape_xml(FILE *out, const char *s)
@@ -83,14 +108,7 @@ void nt_escape_xml(FILE *out, const char *s)
 
 void nt_escape_md_cell(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
+	nt_escape_md_cell_into(stream_sink, out, s);
 }
 
 /*

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 
 /**
@@ -139,6 +140,24 @@ static inline bool out_buf_str_ms(struct out_buf *b, const char *text, int64_t n
 	char ms[NT_FMT_MS_LEN];
 
 	return out_buf_str(b, text) && out_buf_str(b, nt_fmt_ms_trunc(ns, ms, sizeof(ms)));
+}
+
+/* nt_escape_sink for an out_buf: a failed write shows in ferror() of its stream. */
+static inline void out_buf_sink(void *b, const char *s, size_t len)
+{
+	(void)out_buf_add(b, s, len);
+}
+
+/* @s escaped for XML or HTML (nt_escape_xml()) */
+static inline void out_buf_xml(struct out_buf *b, const char *s)
+{
+	nt_escape_xml_into(out_buf_sink, b, s, strlen(s));
+}
+
+/* @s as a Markdown table cell's text (nt_escape_md_cell()) */
+static inline void out_buf_md_cell(struct out_buf *b, const char *s)
+{
+	nt_escape_md_cell_into(out_buf_sink, b, s);
 }
 
 #endif

@@ -3,7 +3,7 @@
 # analyze --jobs: files read at once give byte for byte what reading them one
 # after the other gives, in every format, standard error and exit status
 # included, and so do --annotate, standard input among the files, and -c.
-# The flows of text, json, jsonl and markdown rendered by several threads in chunks
+# The flows of text, json, jsonl, markdown and html rendered by several threads in chunks
 # (src/render/chunks.c) give the one thread's report too, the chunks in order.
 # The merge follows the order of the files, not the order workers finish in:
 # the first file is much larger than the rest, so with two workers the small
@@ -117,7 +117,7 @@ PY
 # of its place changes the report (every flow has its own ports).
 many="$NT_TMP/many.pcap"
 "$mkcap" bench "$many" 2000 3 || fail "mkcap bench"
-for fmt in text json jsonl markdown; do
+for fmt in text json jsonl markdown html; do
 	run "many1-$fmt" --jobs 1 --format "$fmt" "$many"
 	for jobs in 2 5; do
 		run "many$jobs-$fmt" --jobs "$jobs" --format "$fmt" "$many"

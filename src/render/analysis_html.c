@@ -22,7 +22,6 @@
 #include <sys/types.h>
 
 #include "nt/render/analysis.h"
-#include "nt/render/chunks.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/html_page.h"
@@ -31,6 +30,7 @@
 #include "nt/render/lesson.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
+#include "analysis_rows.h"
 #include "out_buf.h"
 
 /* Flows a page gives a track of their own; the table lists every one. */
@@ -80,58 +80,33 @@ static void summary(FILE *out, const struct nt_analysis *an, const struct nt_ana
 			nt_label_table_full(an, full, sizeof(full)));
 }
 
-/**
- * struct table_ctx - what the threads rendering the table's rows read
- * @an: the analysis
- * @worst: the row in red (nt_pick_worst_flow())
- */
-struct table_ctx {
-	const struct nt_analysis *an;
-	size_t worst;
-};
-
-/*
- * Flow @i's row, built in an out_buf and rendered by the threads of
- * nt_chunks_write(), in order, as Markdown's rows are (analysis_md.c): at
- * 100,000 flows the rows' fprintf()s took 110 ms, on one thread.
- */
-static int row_item(FILE *out, void *state, const void *ctx, size_t i)
+/* Flow @r's row: the time it lost in red when it is the worst. */
+static void row(struct out_buf *b, const struct nt_flow_result *r, const struct flow_cells *cell,
+		bool worst)
 {
-	const struct table_ctx *c = ctx;
-	const struct nt_flow_result *r = c->an->flows[i];
-	char ep[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN], p50[NT_FMT_MS_LEN + 1], where[96];
-	struct out_buf b;
-
-	(void)state;
-	out_buf_init(&b, out);
-	out_buf_str(&b, "<tr><td><code>");
-	out_buf_xml(&b, nt_fmt_endpoint(r->family, r->client_addr, r->client_port, ep, sizeof(ep)));
-	out_buf_str(&b, " &#8594; ");
-	out_buf_xml(&b, nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
-	out_buf_str_u64(&b, "</code></td><td class=\"num\">", r->stalls);
-	out_buf_str(&b,
-		    i == c->worst ? "</td><td class=\"num stalled\">" : "</td><td class=\"num\">");
-	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
-	out_buf_str(&b, " ms</td><td class=\"num\">");
-	out_buf_str(&b, nt_label_p50(r, p50, sizeof(p50)));
-	out_buf_str_ms(&b, " ms</td><td class=\"num\">", r->max_ns);
-	out_buf_str_u64(&b, " ms</td><td class=\"num\">", r->by_delack[NT_DELACK_MIN]);
-	out_buf_str_u64(&b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_MAX]);
-	out_buf_str_u64(&b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_OTHER]);
-	out_buf_str(&b, "</td><td>");
-	out_buf_xml(&b, nt_label_occurrence(c->an, r, &r->first, where, sizeof(where)));
-	out_buf_str(&b, "</td><td>");
-	out_buf_xml(&b, nt_label_occurrence(c->an, r, &r->last, where, sizeof(where)));
-	out_buf_str(&b, "</td></tr>\n");
-	out_buf_flush(&b);
-	return 0;
+	out_buf_str(b, "<tr><td><code>");
+	out_buf_xml(b, cell->client);
+	out_buf_str(b, " &#8594; ");
+	out_buf_xml(b, cell->target);
+	out_buf_str_u64(b, "</code></td><td class=\"num\">", r->stalls);
+	out_buf_str(b, worst ? "</td><td class=\"num stalled\">" : "</td><td class=\"num\">");
+	out_buf_xml(b, cell->lost);
+	out_buf_str(b, " ms</td><td class=\"num\">");
+	out_buf_xml(b, cell->p50);
+	out_buf_str(b, " ms</td><td class=\"num\">");
+	out_buf_xml(b, cell->max);
+	out_buf_str_u64(b, " ms</td><td class=\"num\">", r->by_delack[NT_DELACK_MIN]);
+	out_buf_str_u64(b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_MAX]);
+	out_buf_str_u64(b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str(b, "</td><td>");
+	out_buf_xml(b, cell->first);
+	out_buf_str(b, "</td><td>");
+	out_buf_xml(b, cell->last);
+	out_buf_str(b, "</td></tr>\n");
 }
-
-static const struct nt_chunks_ops row_ops = { .item = row_item };
 
 static int flows_table(FILE *out, const struct nt_analysis *an, int worst, unsigned workers)
 {
-	const struct table_ctx ctx = { .an = an, .worst = (size_t)worst };
 	int ret;
 
 	fputs("<div class=\"nt-wide\">\n<table>\n<tr><th>flow (client &#8594; "
@@ -139,7 +114,7 @@ static int flows_table(FILE *out, const struct nt_analysis *an, int worst, unsig
 	      "<th>p50</th><th>max</th><th>delack_min</th><th>delack_max</th><th>other</th>"
 	      "<th>first stall</th><th>last stall</th></tr>\n",
 	      out);
-	ret = nt_chunks_write(out, an->n_flows, workers, &row_ops, &ctx);
+	ret = analysis_rows_write(out, an, worst, workers, row);
 	if (ret < 0)
 		return ret;
 	fputs("</table>\n</div>\n<p>In red: the worst flow, the one that lost the most time; "

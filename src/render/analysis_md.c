@@ -18,13 +18,13 @@
 
 #include "nt/model/tcp.h"
 #include "nt/render/analysis.h"
-#include "nt/render/chunks.h"
 #include "nt/render/escape.h"
 #include "nt/render/fmt.h"
 #include "nt/render/labels.h"
 #include "nt/render/run.h"
 #include "nt/render/pick.h"
 #include "nt/render/spool.h"
+#include "analysis_rows.h"
 #include "out_buf.h"
 
 static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_analysis_view *v)
@@ -64,75 +64,49 @@ static void files_line(FILE *out, const struct nt_analysis *an, const struct nt_
 			nt_label_table_full(an, full, sizeof(full)));
 }
 
-/**
- * struct table_ctx - what the threads rendering the table's rows read
- * @an: the analysis
- * @worst: the row in bold (nt_pick_worst_flow())
- */
-struct table_ctx {
-	const struct nt_analysis *an;
-	size_t worst;
-};
-
-/*
- * Flow @i's row. Built in an out_buf, as the text report's flows are
- * (analysis_text.c): at 100,000 flows the rows' fprintf()s were most of
- * the table's time, on one thread; they are now rendered by the threads of
- * nt_chunks_write(), in order.
- */
-static int row_item(FILE *out, void *state, const void *ctx, size_t i)
+/* Flow @r's row: the flow and the time it lost in bold when it is the worst. */
+static void row(struct out_buf *b, const struct nt_flow_result *r, const struct flow_cells *cell,
+		bool worst)
 {
-	const struct table_ctx *c = ctx;
-	const struct nt_flow_result *r = c->an->flows[i];
-	const char *bold = i == c->worst ? "**" : "";
-	char ep[NT_FMT_ENDPOINT_LEN], lost[2 * NT_FMT_MS_LEN], p50[NT_FMT_MS_LEN + 1], where[96];
-	struct out_buf b;
+	const char *bold = worst ? "**" : "";
 
-	(void)state;
-	out_buf_init(&b, out);
-	out_buf_str(&b, "| ");
-	out_buf_str(&b, bold);
-	out_buf_str(&b, "`");
-	out_buf_md_cell(&b,
-			nt_fmt_endpoint(r->family, r->client_addr, r->client_port, ep, sizeof(ep)));
-	out_buf_str(&b, " → ");
-	out_buf_md_cell(&b,
-			nt_fmt_endpoint(r->family, r->target_addr, r->target_port, ep, sizeof(ep)));
-	out_buf_str(&b, "`");
-	out_buf_str(&b, bold);
-	out_buf_str_u64(&b, " | ", r->stalls);
-	out_buf_str(&b, " | ");
-	out_buf_str(&b, bold);
-	out_buf_str(&b, nt_label_lost(r->wall_min.total_ns, r->wall.total_ns, lost, sizeof(lost)));
-	out_buf_str(&b, " ms");
-	out_buf_str(&b, bold);
-	out_buf_str(&b, " | ");
-	out_buf_str(&b, nt_label_p50(r, p50, sizeof(p50)));
-	out_buf_str_ms(&b, " ms | ", r->max_ns);
-	out_buf_str_u64(&b, " ms | ", r->by_delack[NT_DELACK_MIN]);
-	out_buf_str_u64(&b, " | ", r->by_delack[NT_DELACK_MAX]);
-	out_buf_str_u64(&b, " | ", r->by_delack[NT_DELACK_OTHER]);
-	out_buf_str(&b, " | ");
-	out_buf_str(&b, nt_label_occurrence(c->an, r, &r->first, where, sizeof(where)));
-	out_buf_str(&b, " | ");
-	out_buf_str(&b, nt_label_occurrence(c->an, r, &r->last, where, sizeof(where)));
-	out_buf_str(&b, " |\n");
-	out_buf_flush(&b);
-	return 0;
+	out_buf_str(b, "| ");
+	out_buf_str(b, bold);
+	out_buf_str(b, "`");
+	out_buf_md_cell(b, cell->client);
+	out_buf_str(b, " → ");
+	out_buf_md_cell(b, cell->target);
+	out_buf_str(b, "`");
+	out_buf_str(b, bold);
+	out_buf_str_u64(b, " | ", r->stalls);
+	out_buf_str(b, " | ");
+	out_buf_str(b, bold);
+	out_buf_str(b, cell->lost);
+	out_buf_str(b, " ms");
+	out_buf_str(b, bold);
+	out_buf_str(b, " | ");
+	out_buf_str(b, cell->p50);
+	out_buf_str(b, " ms | ");
+	out_buf_str(b, cell->max);
+	out_buf_str_u64(b, " ms | ", r->by_delack[NT_DELACK_MIN]);
+	out_buf_str_u64(b, " | ", r->by_delack[NT_DELACK_MAX]);
+	out_buf_str_u64(b, " | ", r->by_delack[NT_DELACK_OTHER]);
+	out_buf_str(b, " | ");
+	out_buf_md_cell(b, cell->first);
+	out_buf_str(b, " | ");
+	out_buf_md_cell(b, cell->last);
+	out_buf_str(b, " |\n");
 }
-
-static const struct nt_chunks_ops row_ops = { .item = row_item };
 
 static int flows_table(FILE *out, const struct nt_analysis *an, int worst, unsigned workers)
 {
-	const struct table_ctx ctx = { .an = an, .worst = (size_t)worst };
 	int ret;
 
 	fputs("\n| flow (client → target) | stalls | lost | p50 | max | delack_min | delack_max "
 	      "| other | first stall | last stall |\n"
 	      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
 	      out);
-	ret = nt_chunks_write(out, an->n_flows, workers, &row_ops, &ctx);
+	ret = analysis_rows_write(out, an, worst, workers, row);
 	if (ret < 0)
 		return ret;
 	fputs("\nIn bold: the worst flow, the one that lost the most time; its first stall "

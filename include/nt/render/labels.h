@@ -149,12 +149,15 @@ const char *nt_label_capture_time(const struct nt_analysis *an, const struct nt_
  * @r: the stall's flow
  * @ep: the stall
  * @buf: filled
- * @len: size of @buf
+ * @len: size of @buf (NT_LABEL_OCCURRENCE_LEN suffices)
  *
  * Return: @buf.
  */
 const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_flow_result *r,
 				const struct nt_stall_episode *ep, char *buf, size_t len);
+
+/* Room for any nt_label_occurrence(). */
+#define NT_LABEL_OCCURRENCE_LEN 96
 
 /* Room for any nt_label_expectation(). */
 #define NT_LABEL_EXPECTATION_LEN 256

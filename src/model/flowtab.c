@@ -402,8 +402,43 @@ struct nt_flow_entry *nt_flowtab_lookup_hashed(struct nt_flowtab *tab,
 	return e;
 }
 
+/* Entries asked for ahead of the one leaving, in nt_flowtab_flush(). */
+#define FLUSH_AHEAD 4
+
+/*
+ * Every flow leaves, so no chain is unlinked flow by flow (a bucket and the
+ * entries before it in its chain, cache misses each at 100,000 flows): the
+ * buckets are emptied at once when all have left. The flows leave in
+ * evict_one()'s order, from the least recent, and their entries go to the
+ * free list in that order, as evict_one() would put them. The entries
+ * FLUSH_AHEAD flows on are asked for ahead, and the callback's data of the
+ * next one (struct nt_flow_entry @res): the LRU order is not the memory order.
+ */
 void nt_flowtab_flush(struct nt_flowtab *tab)
 {
-	while (tab->lru_tail != NT_FLOWTAB_NIL)
-		evict_one(tab, tab->lru_tail, NT_EVICT_FLUSH);
+	uint32_t ahead = tab->lru_tail;
+
+	for (int k = 0; k < FLUSH_AHEAD && ahead != NT_FLOWTAB_NIL; k++) {
+		__builtin_prefetch(&tab->e[ahead]);
+		ahead = tab->lru[ahead].prev;
+	}
+	for (uint32_t i = tab->lru_tail, next; i != NT_FLOWTAB_NIL; i = next) {
+		struct nt_flow_entry *e = &tab->e[i];
+
+		next = tab->lru[i].prev;
+		if (ahead != NT_FLOWTAB_NIL) {
+			__builtin_prefetch(&tab->e[ahead]);
+			ahead = tab->lru[ahead].prev;
+		}
+		if (next != NT_FLOWTAB_NIL && tab->e[next].res)
+			__builtin_prefetch(tab->e[next].res);
+		if (tab->evict)
+			tab->evict(tab->ctx, e, NT_EVICT_FLUSH);
+		e->used = false;
+		e->hnext = tab->free_head;
+		tab->free_head = i;
+	}
+	memset(tab->bucket, 0xff, ((size_t)tab->mask + 1) * sizeof(uint32_t));
+	tab->lru_head = tab->lru_tail = NT_FLOWTAB_NIL;
+	tab->n_used = 0;
 }

@@ -2,7 +2,8 @@
 /*
  * test_flowtab.c - the bounded flow table: both directions of a 4-tuple find
  * one flow, a full table evicts the least recently seen flow, idle flows are
- * evicted and counted, and a flush hands every flow to the callback.
+ * evicted and counted, and a flush hands every flow to the callback, least
+ * recent first, and leaves the table empty for new flows.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
@@ -189,6 +190,80 @@ static void test_idle_eviction(void **state)
 	nt_flowtab_fini(&tab);
 }
 
+/* The ports of the flows a flush hands over, in its order. */
+struct flushed {
+	uint16_t port[8];
+	unsigned n;
+};
+
+static void on_flush(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why)
+{
+	struct flushed *fl = ctx;
+
+	assert_int_equal(why, NT_EVICT_FLUSH);
+	assert_true(fl->n < 8);
+	fl->port[fl->n++] = e->key.port[0] == 80 ? e->key.port[1] : e->key.port[0];
+}
+
+/*
+ * A flush hands every flow over, the least recently seen first, and leaves
+ * the table empty and usable: every flow is new again, each in an entry of
+ * its own, found from either direction.
+ */
+static void test_flush_least_recent_first_leaves_it_empty(void **state)
+{
+	static const uint16_t seen[] = { 40003, 40001, 40004, 40000, 40002 };
+	struct flushed fl = { { 0 }, 0 };
+	struct nt_flowtab tab;
+	struct nt_flow_entry *e[5];
+	bool created, f;
+
+	(void)state;
+	assert_int_equal(nt_flowtab_init(&tab, 16, 0, on_flush, &fl), 0);
+	for (uint16_t i = 0; i < 5; i++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.2", (uint16_t)(40000 + i), "10.0.0.1", 80);
+
+		assert_non_null(look(&tab, &p, 1, &created, &f));
+	}
+	/* Seen again in another order: the LRU order is not the order made. */
+	for (size_t i = 0; i < 5; i++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.1", 80, "10.0.0.2", seen[i]);
+
+		assert_non_null(look(&tab, &p, 2 + (int64_t)i, &created, &f));
+		assert_false(created);
+	}
+	nt_flowtab_flush(&tab);
+	assert_int_equal(fl.n, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(fl.port[i], seen[i]);
+	assert_int_equal(tab.n_used, 0);
+	assert_int_equal(tab.lru_head, NT_FLOWTAB_NIL);
+	assert_int_equal(tab.lru_tail, NT_FLOWTAB_NIL);
+
+	for (uint16_t i = 0; i < 5; i++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.2", (uint16_t)(40000 + i), "10.0.0.1", 80);
+
+		e[i] = look(&tab, &p, 10, &created, &f);
+		assert_non_null(e[i]);
+		assert_true(created);
+		for (uint16_t j = 0; j < i; j++)
+			assert_ptr_not_equal(e[i], e[j]);
+	}
+	for (uint16_t i = 0; i < 5; i++) {
+		struct nt_tcp_packet p = pkt4("10.0.0.1", 80, "10.0.0.2", (uint16_t)(40000 + i));
+
+		assert_ptr_equal(look(&tab, &p, 11, &created, &f), e[i]);
+		assert_false(created);
+	}
+	assert_int_equal(tab.n_used, 5);
+	fl.n = 0;
+	nt_flowtab_flush(&tab);
+	assert_int_equal(fl.n, 5);
+	for (uint16_t i = 0; i < 5; i++)
+		assert_int_equal(fl.port[i], 40000 + i);
+	nt_flowtab_fini(&tab);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_growth_keeps_flows),
 		cmocka_unit_test(test_full_evicts_lru),
 		cmocka_unit_test(test_idle_eviction),
+		cmocka_unit_test(test_flush_least_recent_first_leaves_it_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -306,7 +306,10 @@ static inline struct nt_flow_ring *nt_flowtab_ring(struct nt_flowtab *tab,
 
 /**
  * nt_flowtab_flush() - evict every flow (NT_EVICT_FLUSH), least recent first
- * @tab: the table
+ * @tab: the table, empty afterwards and ready for new flows
+ *
+ * The buckets are emptied once all flows have left, so the callback must
+ * not look flows up in @tab.
  */
 void nt_flowtab_flush(struct nt_flowtab *tab);
 

@@ -5,7 +5,7 @@ Not a test: it prints figures and ratios against the read loop measured in
 the same invocation, runs interleaved, so a shared machine's load moves all.
 
   tests/bench/bench_percore.py [--build build] [--baseline OTHER/nagle-trace]
-                               [--runs 9] [--tmp /tmp] [--quick]
+                               [--runs 9] [--tmp /tmp] [--quick | --formats LIST]
 
 Two `mkcap bench` captures: 10,000 concurrent flows x 50 rounds (2.0 M
 packets, 149 MB) and 100,000 x 5 (2.3 M packets, 169 MB; every flow active
@@ -31,7 +31,10 @@ to /dev/null (unspooled: src/output.c); jsonl also to a file, beside dd
 writing as many bytes, what any tool writing that report pays. With
 --baseline, OTHER runs beside the build ("before"), and so does a copy of
 the build ("again"): a gap between before and the build means something
-only when it is wider than the one between the build and again.
+only when it is wider than the one between the build and again. With
+--formats (comma-separated, e.g. html,markdown), only the read loop and
+those formats, each on two threads and with --jobs 1: a round of a change
+to their renderers, in minutes.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile
 
@@ -72,6 +75,7 @@ def main():
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--tmp", default="/tmp")
     ap.add_argument("--quick", action="store_true", help="--brief and jsonl only")
+    ap.add_argument("--formats", help="only the read loop and these formats (comma-separated)")
     a = ap.parse_args()
     nt = os.path.abspath(os.path.join(a.build, "nagle-trace"))
     mkcap = os.path.abspath(os.path.join(a.build, "tests/golden/mkcap"))
@@ -137,6 +141,13 @@ def main():
                     if not a.quick and fmt in whole:
                         cmds.append((f"{tag}analyze --format {fmt} --jobs 1",
                                      base + ["--format", fmt, "--jobs", "1", path]))
+            if a.formats:
+                cmds = cmds[:1]
+                for tag, b in bins:
+                    for fmt in a.formats.split(","):
+                        base = [b, "analyze", "--format", fmt]
+                        cmds.append((f"{tag}analyze --format {fmt}", base + [path]))
+                        cmds.append((f"{tag}analyze --format {fmt} --jobs 1", base + ["--jobs", "1", path]))
             res = timed(cmds, a.runs)
             # Peak RSS, one run more each (peak_rss.c: the command's own, not this Python's).
             rss = {name: peak_rss(rss_tool, cmd) for name, cmd in cmds}

@@ -36,9 +36,9 @@ static const char usage_text[] =
 	"numeric\n" NT_STALL_OPTS_HELP
 	"  --jobs N            threads at work (default: one per core): files read at\n"
 	"                      once, or one file decoded ahead, then the flows of the\n"
-	"                      text, json, jsonl and markdown reports rendered at once;\n"
-	"                      the report is the same (--jobs 1: one thread; -c reads\n"
-	"                      the files one at a time)\n";
+	"                      text, json, jsonl, markdown and html reports rendered at\n"
+	"                      once; the report is the same (--jobs 1: one thread; -c\n"
+	"                      reads the files one at a time)\n";
 
 static const char usage_tail[] =
 	"  -o, --output FILE   write the report to FILE (complete or absent)\n"

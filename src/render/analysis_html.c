@@ -90,11 +90,11 @@ static void row(struct out_buf *b, const struct nt_flow_result *r, const struct 
 	out_buf_xml(b, cell->target);
 	out_buf_str_u64(b, "</code></td><td class=\"num\">", r->stalls);
 	out_buf_str(b, worst ? "</td><td class=\"num stalled\">" : "</td><td class=\"num\">");
-	out_buf_xml(b, cell->lost);
+	out_buf_str(b, cell->lost);
 	out_buf_str(b, " ms</td><td class=\"num\">");
-	out_buf_xml(b, cell->p50);
+	out_buf_str(b, cell->p50);
 	out_buf_str(b, " ms</td><td class=\"num\">");
-	out_buf_xml(b, cell->max);
+	out_buf_str(b, cell->max);
 	out_buf_str_u64(b, " ms</td><td class=\"num\">", r->by_delack[NT_DELACK_MIN]);
 	out_buf_str_u64(b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_MAX]);
 	out_buf_str_u64(b, "</td><td class=\"num\">", r->by_delack[NT_DELACK_OTHER]);

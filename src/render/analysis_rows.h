@@ -18,8 +18,10 @@
 #include "out_buf.h"
 
 /**
- * struct flow_cells - the text of a flow's row; the markup escapes it as it
- * must, and writes the counts (&nt_flow_result.stalls, .by_delack) itself
+ * struct flow_cells - the text of a flow's row; the markup escapes the
+ * endpoints and the places as it must (@lost, @p50 and @max are digits, '.',
+ * '-' and '~', which no markup escapes), and writes the counts
+ * (&nt_flow_result.stalls, .by_delack) itself
  * @client: the client's endpoint (nt_fmt_endpoint())
  * @target: the target's
  * @lost: the time lost (nt_label_lost())

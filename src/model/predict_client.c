@@ -31,16 +31,22 @@ enum cop {
 	COP_CORK_ON,
 	COP_CORK_OFF,
 	COP_GAP,
+	COP_BODY_CALL,	 /* write(body) takes its observed time to return */
+	COP_BODY_RETURN, /* write(body) returns */
 };
 
+#define COP_MAX 8
+
 /* The variants' write patterns (src/live/variant.c), as steps. */
-static const uint8_t patterns[NT_PREDICT_PATTERN_COUNT][6] = {
-	[NT_PREDICT_TWO_WRITES] = { COP_WRITE_HEADER, COP_GAP, COP_WRITE_BODY, COP_END },
+static const uint8_t patterns[NT_PREDICT_PATTERN_COUNT][COP_MAX] = {
+	[NT_PREDICT_TWO_WRITES] = { COP_WRITE_HEADER, COP_GAP, COP_WRITE_BODY, COP_BODY_CALL,
+				    COP_BODY_RETURN, COP_END },
 	[NT_PREDICT_ONE_WRITE] = { COP_WRITE_BOTH, COP_END },
 	[NT_PREDICT_WRITEV] = { COP_WRITE_BOTH, COP_END },
-	[NT_PREDICT_CORK] = { COP_CORK_ON, COP_WRITE_HEADER, COP_GAP, COP_WRITE_BODY, COP_CORK_OFF,
-			      COP_END },
-	[NT_PREDICT_MSG_MORE] = { COP_SEND_HEADER_MORE, COP_GAP, COP_WRITE_BODY, COP_END },
+	[NT_PREDICT_CORK] = { COP_CORK_ON, COP_WRITE_HEADER, COP_GAP, COP_WRITE_BODY, COP_BODY_CALL,
+			      COP_BODY_RETURN, COP_CORK_OFF, COP_END },
+	[NT_PREDICT_MSG_MORE] = { COP_SEND_HEADER_MORE, COP_GAP, COP_WRITE_BODY, COP_BODY_CALL,
+				  COP_BODY_RETURN, COP_END },
 };
 
 static unsigned packets_out(const struct nt_ptx *tx)
@@ -312,6 +318,18 @@ static bool run_step(struct nt_psim *s, uint8_t op)
 		return true;
 	case COP_WRITE_BODY:
 		do_write(s, s->body, false);
+		return true;
+	case COP_BODY_CALL:
+		/* Observed late (predict_sched.c): the client ran again that much later. */
+		g = nt_psim_body_call(s);
+		if (g <= 0)
+			return true;
+		nt_psim_post(s, NT_PEV_CLIENT,
+			     nt_pt_anchor(s, s->now, g - NT_PSIM_SCHED_TOL_NS, g,
+					  g + NT_PSIM_SCHED_TOL_NS, false),
+			     0, 0, false, 0);
+		return false;
+	case COP_BODY_RETURN:
 		/* write(body) returns: a point on the capture's timeline. */
 		s->write_body_idx = ++s->capture;
 		if (s->out)
@@ -325,7 +343,7 @@ void nt_ptx_run(struct nt_psim *s)
 {
 	const uint8_t *ops = patterns[s->k->pattern];
 
-	while (s->tx.op < 6 && ops[s->tx.op] != COP_END) {
+	while (s->tx.op < COP_MAX && ops[s->tx.op] != COP_END) {
 		uint8_t op = ops[s->tx.op++];
 
 		if (!run_step(s, op))

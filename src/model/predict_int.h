@@ -473,6 +473,9 @@ int64_t nt_psim_mark_late(const struct nt_psim *s, bool h);
 int64_t nt_psim_gap_late(const struct nt_psim *s);
 /** nt_psim_write_gap() - the client's write gap in effect this round */
 int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed);
+
+/** nt_psim_body_call() - how long write(body) took to return when observed late, else 0 */
+int64_t nt_psim_body_call(const struct nt_psim *s);
 /** nt_predict_sched_shift() - a late round start moves the target's last receive back */
 void nt_predict_sched_shift(struct nt_predict *p);
 

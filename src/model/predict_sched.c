@@ -34,6 +34,7 @@ void nt_predict_sched_unknown(struct nt_predict_sched *out)
 		.gap_late_ns = -1,
 		.h_late_ns = -1,
 		.a_late_ns = -1,
+		.body_call_ns = -1,
 	};
 }
 
@@ -58,6 +59,9 @@ unsigned nt_predict_disturbed(const struct nt_predict_knobs *k, const struct nt_
 		parts |= NT_SCHED_REPLY;
 	if (has_gap(k->pattern) && is_late(sc->write_gap_ns, k->write_gap_ns + k->wake_slack_ns))
 		parts |= NT_SCHED_GAP;
+	/* The call's own cost is the margin: no knob lets write(body) take longer. */
+	if (has_gap(k->pattern) && is_late(sc->body_call_ns, 0))
+		parts |= NT_SCHED_BODY_RETURN;
 	if (is_late(sc->pause_ns, k->pause_ns + k->wake_slack_ns))
 		parts |= NT_SCHED_PAUSE;
 	if (k->rtt_ns > 0 && sc->path_late_ns > NT_SCHED_PATH_MARGIN_NS)
@@ -85,9 +89,11 @@ static size_t late_parts(const struct nt_predict_sched *sc, unsigned parts, char
 		{ NT_SCHED_GAP, "the client wrote the body", "after the header" },
 		{ NT_SCHED_PAUSE, "the client began the round", "after the last reply" },
 		{ NT_SCHED_PATH, "the delay line forwarded a frame up to", "late" },
+		{ NT_SCHED_BODY_RETURN, "the client returned from write(body)",
+		  "after entering it" },
 	};
 	const int64_t ns[] = { sc->read_after_ns, sc->reply_after_ns, sc->write_gap_ns,
-			       sc->pause_ns, sc->path_late_ns };
+			       sc->pause_ns,	  sc->path_late_ns,   sc->body_call_ns };
 	size_t used = 0;
 
 	for (unsigned i = 0; i < sizeof(clause) / sizeof(clause[0]); i++) {
@@ -204,6 +210,20 @@ int64_t nt_psim_write_gap(const struct nt_psim *s, bool *observed)
 {
 	*observed = (s->sched_parts & NT_SCHED_GAP) != 0;
 	return *observed ? s->sched->write_gap_ns : s->k->write_gap_ns;
+}
+
+/*
+ * The kernel took the body when the call began (tcp_sendmsg() queues it
+ * and Nagle decides there), but the client was descheduled before the call
+ * returned: inside it, or on its way back to user space, where the
+ * scheduler runs (exit_to_user_mode_loop()). The header's ACK may come
+ * meanwhile and release a body Nagle held; the round's verdict then sees
+ * write(body) return after the ACK, the application's gap
+ * (nt_verdict_by_gap()), and so must the model.
+ */
+int64_t nt_psim_body_call(const struct nt_psim *s)
+{
+	return (s->sched_parts & NT_SCHED_BODY_RETURN) ? s->sched->body_call_ns : 0;
 }
 
 /*

@@ -62,6 +62,9 @@ void nt_record_observe_schedule(const struct nt_event *ev, size_t n, int64_t one
 	 * just as one that paused between the calls.
 	 */
 	out->write_gap_ns = span(first, call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, false));
+	/* The call's entry and return: the verdict takes the return (nt_verdict_by_gap()). */
+	out->body_call_ns = span(call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, false),
+				 call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, true));
 	if (!nt_known(first))
 		first = call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_REQUEST, false);
 	out->pause_ns = span(*prev_reply_read_ns, first);

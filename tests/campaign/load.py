@@ -262,6 +262,8 @@ def observed(rnd, prev_read, one_way):
         "write_gap": span(call_ns(ev, "client", "write-header", False),
                           call_ns(ev, "client", "write-body", False)),
         "pause": span(prev_read, first),
+        "body_return": span(call_ns(ev, "client", "write-body", False),
+                            call_ns(ev, "client", "write-body", True)),
     }, call_ns(ev, "client", "read-reply", True)
 
 
@@ -272,6 +274,8 @@ def windows(cfg):
         "reply": int(cfg.get("handler_ns") or 0) + WAKE_SLACK_NS,
         "write_gap": (int(cfg.get("write_gap_ns") or 0) + WAKE_SLACK_NS) if two else None,
         "pause": int(cfg.get("pause_ns") or 0) + WAKE_SLACK_NS,
+        # write(body)'s own time: no knob widens it.
+        "body_return": 0 if two else None,
     }
 
 

@@ -34,6 +34,10 @@ Trace documents (one run, or {"runs": [...]}):
     queue and only the ACK sends it, however late a busy client handled it
     (nt_verdict_waited()); "sent at once" only for one that left within that
     window of its write;
+  - "held" or "released by the ACK" only for data that left after its write
+    returned, or within the release window of an ACK that came while a write
+    entered before it took over 1 ms to return (the client descheduled after
+    the kernel took the data);
   - every pure ACK and data segment of a round has a why;
   - a variant's fix sentence (model.fix) only where its rounds did what it
     says: "waits for the delayed-ACK timer" needs a stalled round; "from round
@@ -189,8 +193,16 @@ def check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems):
                     gap, window / 1e6, "" if w is None else " and its write returned after it")))
     held = "released by the ACK" in t or t.startswith("held")
     if held and e["dir"] == "c2t" and e["len"] > 0:
-        # Held data waits in the queue after its write returned (tcp_nagle_check()).
-        if w is not None and e["t_ns"] < w["t_ns"]:
+        # Held data waits in the queue after its write returned (tcp_nagle_check()),
+        # unless the client was descheduled after the kernel took it: a call that
+        # took over 1 ms to return (the model's `body_return`), the data leaving
+        # within the release window of an ACK that came during the call.
+        acks = [s for s in all_segs if s["dir"] == "t2c" and s["t_ns"] <= e["t_ns"]
+                and s["ack"] > e["seq"] - 1 and s["ack"] <= e["seq"]]
+        late_return = (w is not None and w["t_ns"] - w["enter_ns"] > 1 * MS and acks
+                       and w["enter_ns"] <= acks[-1]["t_ns"]
+                       and e["t_ns"] - acks[-1]["t_ns"] <= window)
+        if w is not None and e["t_ns"] < w["t_ns"] and not late_return:
             problems.append("%s: \"%s\" but it left %.3f ms before its write returned"
                             % (frame, t.split(":")[0], (w["t_ns"] - e["t_ns"]) / 1e6))
     if t.startswith("sent at once") and e["dir"] == "c2t":
@@ -394,6 +406,28 @@ def late_release(doc, written_before):
     return None
 
 
+def late_return(doc, entered_before):
+    """A copy of @doc whose first stalled round's body, "held", left with the ACK
+    while its write(body) returned 10 ms after the body left: entered before the
+    ACK (@entered_before: true, the client was descheduled after the kernel took
+    the body) or after it (false: nothing was in flight when the kernel took it,
+    so nothing held it); None without such a round."""
+    d = copy.deepcopy(doc)
+    for run in runs_of(d):
+        for r in run["rounds"]:
+            body = next((e for e in segs(r) if e["role"] == "body" and e.get("why")), None)
+            w = sys_of(r, "client", "write-body")
+            ack = next((e for e in segs(r) if e["role"] == "pure-ack"), None)
+            if r["verdict"] != "stalled" or body is None or w is None or ack is None or \
+                    ack["t_ns"] > body["t_ns"]:
+                continue
+            body["why"]["text"] = "held: Nagle, small segment unacknowledged"
+            w["t_ns"] = body["t_ns"] + 10 * MS
+            w["enter_ns"] = ack["t_ns"] + (-1000 if entered_before else 1000)
+            return d
+    return None
+
+
 def self_test(paths):
     bad = 0
     for p in paths:
@@ -427,6 +461,19 @@ def self_test(paths):
             kept = check_doc(late_release(doc, True))
             if kept:
                 print("%s: a body written before the ACK, released late, refused: %s"
+                      % (p, kept[0]))
+                bad += 1
+        late = late_return(doc, False)
+        if late is not None:
+            caught += 1 if check_doc(late) else 0
+            if not check_doc(late):
+                print("%s: a body the kernel took after the ACK passed as held" % p)
+                bad += 1
+            planted.append(("write entered after the ACK", late))
+            # A client descheduled inside write(body) after the kernel took it: true.
+            kept = check_doc(late_return(doc, True))
+            if kept:
+                print("%s: a body held while its write(body) was descheduled, refused: %s"
                       % (p, kept[0]))
                 bad += 1
         print("%s: %d of %d planted wrong sentences caught" % (p, caught, len(planted)))

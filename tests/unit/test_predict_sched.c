@@ -43,7 +43,7 @@ static struct nt_predict_knobs knobs(unsigned rounds)
 static struct nt_predict_sched sched(int64_t read_after, int64_t reply_after, int64_t gap,
 				     int64_t pause)
 {
-	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1, -1, -1, -1 };
+	return (struct nt_predict_sched){ read_after, reply_after, gap, pause, -1, -1, -1, -1, -1 };
 }
 
 /* Rounds 1..n predicted; round @late (0: none) on @sc, the others on a quiet schedule. */
@@ -174,6 +174,52 @@ static void test_late_body_unheld(void **state)
 }
 
 /*
+ * The client entered write(body) 5 us after write(header), but the call
+ * returned 60 ms later: it was descheduled after tcp_sendmsg() had queued
+ * the body (a CPU-limited cgroup throttles on the way back to user space).
+ * Nagle held the body, the header's delayed ACK (40 ms) released it, and
+ * write(body) returned after the ACK: the verdict's rule calls that the
+ * application's gap, unheld (nt_verdict_by_gap()). The model, which wrote
+ * the body at the call's entry and returned from it at once, said stalled:
+ * the load campaign's false NOT met (seed 189912288, round 2). It must
+ * accept unheld and say why, and a return before the ACK still stalls.
+ */
+static void test_late_return_from_write_body(void **state)
+{
+	struct nt_predict_knobs k = knobs(4);
+	struct nt_predict_sched late = sched(100000, 10000, 5000, 20000);
+	struct nt_predict_round r[4];
+
+	(void)state;
+	late.body_call_ns = 60 * MS;
+	assert_int_equal(nt_predict_disturbed(&k, &late), NT_SCHED_BODY_RETURN);
+	run(&k, 3, &late, r);
+	assert_int_equal(r[2].disturbed, NT_SCHED_BODY_RETURN);
+	assert_non_null(strstr(r[2].disturbed_text,
+			       "the client returned from write(body) 60.0 ms after entering it"));
+	assert_true(nt_predict_accepts(&r[2], NT_VERDICT_UNHELD));
+	assert_false(nt_predict_accepts(&r[2], NT_VERDICT_STALLED));
+	assert_int_equal(r[2].verdict_why.rule, NT_RULE_VERDICT_APP_GAP);
+	/* Nagle held it all the same: the kernel took the body at the call's entry. */
+	assert_true(r[2].body_held);
+	assert_int_equal(r[2].release.rule, NT_RULE_RELEASED_BY_ACK);
+	/* Within the delayed ACK's range (40-48.25 ms): either. */
+	late.body_call_ns = 45 * MS;
+	run(&k, 3, &late, r);
+	assert_true(nt_predict_accepts(&r[2], NT_VERDICT_UNHELD));
+	assert_true(nt_predict_accepts(&r[2], NT_VERDICT_STALLED));
+	/* Back before the ACK: the body waited for it, a stall. */
+	late.body_call_ns = 20 * MS;
+	run(&k, 3, &late, r);
+	assert_int_equal(r[2].disturbed, NT_SCHED_BODY_RETURN);
+	assert_int_equal(r[2].verdict, NT_VERDICT_STALLED);
+	/* One write has no body call to be late in. */
+	k.pattern = NT_PREDICT_ONE_WRITE;
+	late.body_call_ns = 60 * MS;
+	assert_int_equal(nt_predict_disturbed(&k, &late), 0);
+}
+
+/*
  * With a delay line (--rtt 10) the forwarder released a frame 30 ms late:
  * round 1's quick ACK (tcp_in_quickack_mode()) may reach the client past
  * the threshold, so a stalled round 1 is within what the kernel's rules and
@@ -298,6 +344,7 @@ static void test_schedule_from_events(void **state)
 	assert_int_equal(sc.read_after_ns, 143809000 - 47794000);
 	assert_int_equal(sc.reply_after_ns, 1000);
 	assert_int_equal(sc.write_gap_ns, 5000);
+	assert_int_equal(sc.body_call_ns, 1000);
 	assert_int_equal(sc.pause_ns, -1);
 	assert_int_equal(prev, 143851000);
 	/* A read of the reply that returned after the next write(header): no pause to tell. */
@@ -523,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_late_read_ends_pingpong),
 		cmocka_unit_test(test_late_reply_not_counted),
 		cmocka_unit_test(test_late_body_unheld),
+		cmocka_unit_test(test_late_return_from_write_body),
 		cmocka_unit_test(test_late_path_widens),
 		cmocka_unit_test(test_words_follow_the_measured_verdict),
 		cmocka_unit_test(test_words_unexplained),

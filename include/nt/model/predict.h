@@ -536,11 +536,12 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
  * The observed schedule (nt_predict_observe()): which part of what the
  * programs did fell outside the windows the knobs allow.
  */
-#define NT_SCHED_READ  1u  /* the target read the request late */
-#define NT_SCHED_REPLY 2u  /* the target wrote its reply late after reading */
-#define NT_SCHED_GAP   4u  /* the client wrote the body late after the header */
-#define NT_SCHED_PAUSE 8u  /* the client began the round late */
-#define NT_SCHED_PATH  16u /* the delay line forwarded a frame late */
+#define NT_SCHED_READ	     1u	 /* the target read the request late */
+#define NT_SCHED_REPLY	     2u	 /* the target wrote its reply late after reading */
+#define NT_SCHED_GAP	     4u	 /* the client wrote the body late after the header */
+#define NT_SCHED_PAUSE	     8u	 /* the client began the round late */
+#define NT_SCHED_PATH	     16u /* the delay line forwarded a frame late */
+#define NT_SCHED_BODY_RETURN 32u /* the client returned from write(body) late */
 
 /**
  * struct nt_predict_sched - what the programs did in one round, as a live
@@ -564,6 +565,10 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
  *             last segment this long after its deadline (-1: not measured)
  * @a_late_ns: of @gap_late_ns, A's part: the header's first ACK (-1: not
  *             measured)
+ * @body_call_ns: the client's write(body) returned this long after it was
+ *                entered (two-write patterns): a client descheduled inside
+ *                the call or on its way out of it returns late, though the
+ *                kernel took the body when the call began
  */
 struct nt_predict_sched {
 	int64_t read_after_ns;
@@ -574,6 +579,7 @@ struct nt_predict_sched {
 	int64_t gap_late_ns;
 	int64_t h_late_ns;
 	int64_t a_late_ns;
+	int64_t body_call_ns;
 };
 
 /* A delay line's own lateness (tens of microseconds) is not a disturbance. */
@@ -593,7 +599,8 @@ void nt_predict_sched_unknown(struct nt_predict_sched *out);
  * allow: a read later than a wake-up after softirq (@k->wake_latency_ns), a
  * reply later than the handler time plus a timed wait's slack, a write gap
  * or a pause longer than its knob plus that slack (each with
- * NT_SCHED_MARGIN_NS for the system call itself), a delay line later than
+ * NT_SCHED_MARGIN_NS for the system call itself), a write(body) that took
+ * longer than NT_SCHED_MARGIN_NS to return, a delay line later than
  * NT_SCHED_PATH_MARGIN_NS
  * @k: the knobs
  * @sc: the observed schedule
@@ -714,7 +721,8 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out);
  *
  * The next nt_predict_round() replays the kernel's rules on @sc's disturbed
  * parts (nt_predict_disturbed()) instead of the knobs' windows: the target's
- * late read and reply, the client's late body or round; the rest keeps the
+ * late read and reply, the client's late body, late return from
+ * write(body) or late round; the rest keeps the
  * knobs' windows, so an undisturbed round is predicted exactly as without a
  * schedule. It holds for one round.
  *

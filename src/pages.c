@@ -56,9 +56,33 @@ static void unmap(struct nt_pages *pg)
 
 #else /* not Linux, or sanitized: the C library's memory, aligned */
 
+#if NT_PAGES_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+/*
+ * A copy is all a grow can do here, so the block's capacity doubles: a
+ * block grown a record at a time (a file's entry, a test's 10,000 steps)
+ * is copied a logarithmic number of times, not once a record. Under
+ * AddressSanitizer the capacity past the block's size is poisoned
+ * (fit_poison()), so a byte written past the end is still seen.
+ */
 static size_t mapping_for(size_t bytes)
 {
-	return bytes > SIZE_MAX - NT_PAGES_ALIGN ? 0 : nt_round_up(bytes, NT_PAGES_ALIGN);
+	size_t want = NT_PAGES_ALIGN;
+
+	while (want < bytes) {
+		if (want > SIZE_MAX / 2)
+			return 0;
+		want *= 2;
+	}
+	return want;
+}
+
+/* The part of @pg's block in use: its size, on a whole line. */
+static size_t used(const struct nt_pages *pg)
+{
+	return nt_round_up(pg->bytes, NT_PAGES_ALIGN);
 }
 
 static void *remap(const struct nt_pages *pg, size_t want)
@@ -67,9 +91,10 @@ static void *remap(const struct nt_pages *pg, size_t want)
 
 	if (!p)
 		return NULL;
+	/* Past used() the old block is zero (and poisoned): not read. */
 	if (pg->p)
-		memcpy(p, pg->p, pg->mapped);
-	memset(p + pg->mapped, 0, want - pg->mapped);
+		memcpy(p, pg->p, used(pg));
+	memset(p + (pg->p ? used(pg) : 0), 0, want - (pg->p ? used(pg) : 0));
 	free(pg->p);
 	return p;
 }
@@ -77,6 +102,16 @@ static void *remap(const struct nt_pages *pg, size_t want)
 static void unmap(struct nt_pages *pg)
 {
 	free(pg->p);
+}
+
+static void fit_poison(const struct nt_pages *pg)
+{
+#if NT_PAGES_ASAN
+	ASAN_UNPOISON_MEMORY_REGION(pg->p, used(pg));
+	ASAN_POISON_MEMORY_REGION((char *)pg->p + used(pg), pg->mapped - used(pg));
+#else
+	(void)pg;
+#endif
 }
 
 #endif
@@ -96,6 +131,9 @@ int nt_pages_grow(struct nt_pages *pg, size_t bytes)
 		pg->mapped = want;
 	}
 	pg->bytes = bytes;
+#if !NT_PAGES_MAPPED
+	fit_poison(pg);
+#endif
 	return 0;
 }
 

@@ -56,7 +56,9 @@
  * struct nt_pages - one block
  * @p: its first byte, NULL while empty
  * @bytes: its size as given to nt_pages_grow() (0 while empty)
- * @mapped: bytes actually held (a whole number of pages, or of huge pages)
+ * @mapped: bytes actually held (a whole number of pages, or of huge pages;
+ *          from the C library a power of two, its part past @bytes poisoned
+ *          under AddressSanitizer)
  *
  * A zeroed struct is an empty block.
  */

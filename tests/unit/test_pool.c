@@ -2,7 +2,8 @@
 /*
  * test_pool.c - memory by the page (nt/pages.h) and the pool of reports on
  * it (nt/model/pool.h): a block keeps its bytes when it grows and is zero
- * beyond them; a large one asks for huge pages; objects are zeroed, on a
+ * beyond them (and, from the C library under AddressSanitizer, poisoned
+ * past its end); a large one asks for huge pages; objects are zeroed, on a
  * cache line, distinct across chunks, recycled when given back, and move
  * with their chunks from one pool to another; a block of nt/model/blocks.h
  * keeps its bytes as it doubles through every size and past the largest.
@@ -24,6 +25,10 @@
 #include "nt/model/blocks.h"
 #include "nt/model/pool.h"
 #include "nt/pages.h"
+
+#if NT_PAGES_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 #define PAGE ((size_t)4096)
 
@@ -84,6 +89,45 @@ static void test_pages_grown_a_little_at_a_time(void **state)
 				 (i * rec / 2 / rec) % 255 + 1);
 	}
 	nt_pages_free(&pg);
+}
+
+/*
+ * From the C library a block's capacity doubles (one copy per doubling, not
+ * per grow); under AddressSanitizer the capacity past its size, on a whole
+ * line, is poisoned, so a write past the end is seen as it was when each
+ * grow took a block of its exact size.
+ */
+static void test_pages_past_the_end_poisoned(void **state)
+{
+#if NT_PAGES_MAPPED || !NT_PAGES_ASAN
+	(void)state;
+	skip();
+#else
+	struct nt_pages pg = { 0 };
+	char *p;
+
+	(void)state;
+	assert_int_equal(nt_pages_grow(&pg, 300), 0);
+	p = pg.p;
+	assert_int_equal(pg.mapped, 512);
+	assert_false(__asan_address_is_poisoned(p + 319));
+	assert_true(__asan_address_is_poisoned(p + 320));
+	assert_true(__asan_address_is_poisoned(p + 511));
+	/* Grown within its capacity: in place, the new part usable and zero. */
+	assert_int_equal(nt_pages_grow(&pg, 500), 0);
+	assert_ptr_equal(pg.p, p);
+	assert_false(__asan_address_is_poisoned(p + 499));
+	assert_true(all_zero(p + 300, 200));
+	/* Past it: moved, the bytes kept, the tail poisoned again. */
+	memset(p, 7, 500);
+	assert_int_equal(nt_pages_grow(&pg, 600), 0);
+	p = pg.p;
+	assert_int_equal(pg.mapped, 1024);
+	assert_int_equal(p[499], 7);
+	assert_true(all_zero(p + 500, 100));
+	assert_true(__asan_address_is_poisoned(p + 640));
+	nt_pages_free(&pg);
+#endif
 }
 
 static void test_pages_too_large(void **state)
@@ -335,6 +379,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_grow_keeps_and_zeroes),
 		cmocka_unit_test(test_pages_grown_a_little_at_a_time),
+		cmocka_unit_test(test_pages_past_the_end_poisoned),
 		cmocka_unit_test(test_pages_too_large),
 		cmocka_unit_test(test_pages_large_asks_for_huge_pages),
 		cmocka_unit_test(test_pool_objects),

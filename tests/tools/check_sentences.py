@@ -375,34 +375,40 @@ def plant(doc):
     return out
 
 
+def stalled_bodies(doc):
+    """(run, body, its write(body), the header's pure ACK) of every stalled round of @doc
+    whose body has a why and left after that ACK."""
+    for run in runs_of(doc):
+        for r in run["rounds"]:
+            body = next((e for e in segs(r) if e["role"] == "body" and e.get("why")), None)
+            w = sys_of(r, "client", "write-body")
+            ack = next((e for e in segs(r) if e["role"] == "pure-ack"), None)
+            if r["verdict"] == "stalled" and body is not None and w is not None and \
+                    ack is not None and ack["t_ns"] <= body["t_ns"]:
+                yield run, body, w, ack
+
+
 def late_release(doc, written_before):
     """A copy of @doc whose first stalled round's body, "released by the ACK", left 5 ms past the
     release window, its write moved to just before the ACK (@written_before:
     the sentence stays true: a busy client handled the ACK late) or just after
     it (false: the application wrote late); None without such a body."""
     d = copy.deepcopy(doc)
-    for run in runs_of(d):
+    for run, body, w, ack in stalled_bodies(d):
         rtt = int((run.get("config") or {}).get("rtt_ns") or 0)
-        for r in run["rounds"]:
-            body = next((e for e in segs(r) if e["role"] == "body" and e.get("why")), None)
-            w = sys_of(r, "client", "write-body")
-            ack = next((e for e in segs(r) if e["role"] == "pure-ack"), None)
-            if r["verdict"] != "stalled" or body is None or w is None or ack is None or \
-                    ack["t_ns"] > body["t_ns"]:
-                continue
-            # The words of a body the kernel sent from tcp_ack() (predict_words.c).
-            body["why"]["text"] = "released by the ACK of 1:%d (%d B sent)" % (
-                ack["ack"], body["len"])
-            # Everything from the body on moves later with it.
-            at, delta = body["t_ns"], ack["t_ns"] + 1 * MS + rtt + 5 * MS - body["t_ns"]
-            for rr in run["rounds"]:
-                for e in rr["events"]:
-                    for k in ("t_ns", "enter_ns"):
-                        if e.get(k) is not None and e[k] >= at:
-                            e[k] += delta
-            w["t_ns"] = ack["t_ns"] + (-1000 if written_before else 1000)
-            w["enter_ns"] = min(w.get("enter_ns", w["t_ns"]), w["t_ns"])
-            return d
+        # The words of a body the kernel sent from tcp_ack() (predict_words.c).
+        body["why"]["text"] = "released by the ACK of 1:%d (%d B sent)" % (
+            ack["ack"], body["len"])
+        # Everything from the body on moves later with it.
+        at, delta = body["t_ns"], ack["t_ns"] + 1 * MS + rtt + 5 * MS - body["t_ns"]
+        for rr in run["rounds"]:
+            for e in rr["events"]:
+                for k in ("t_ns", "enter_ns"):
+                    if e.get(k) is not None and e[k] >= at:
+                        e[k] += delta
+        w["t_ns"] = ack["t_ns"] + (-1000 if written_before else 1000)
+        w["enter_ns"] = min(w.get("enter_ns", w["t_ns"]), w["t_ns"])
+        return d
     return None
 
 
@@ -413,18 +419,11 @@ def late_return(doc, entered_before):
     the body) or after it (false: nothing was in flight when the kernel took it,
     so nothing held it); None without such a round."""
     d = copy.deepcopy(doc)
-    for run in runs_of(d):
-        for r in run["rounds"]:
-            body = next((e for e in segs(r) if e["role"] == "body" and e.get("why")), None)
-            w = sys_of(r, "client", "write-body")
-            ack = next((e for e in segs(r) if e["role"] == "pure-ack"), None)
-            if r["verdict"] != "stalled" or body is None or w is None or ack is None or \
-                    ack["t_ns"] > body["t_ns"]:
-                continue
-            body["why"]["text"] = "held: Nagle, small segment unacknowledged"
-            w["t_ns"] = body["t_ns"] + 10 * MS
-            w["enter_ns"] = ack["t_ns"] + (-1000 if entered_before else 1000)
-            return d
+    for _, body, w, ack in stalled_bodies(d):
+        body["why"]["text"] = "held: Nagle, small segment unacknowledged"
+        w["t_ns"] = body["t_ns"] + 10 * MS
+        w["enter_ns"] = ack["t_ns"] + (-1000 if entered_before else 1000)
+        return d
     return None
 
 
@@ -450,31 +449,27 @@ def self_test(paths):
             else:
                 print("%s: planted wrong sentence not caught: %s" % (p, what))
                 bad += 1
-        late = late_release(doc, False)
-        if late is not None:
-            caught += 1 if check_doc(late) else 0
-            if not check_doc(late):
-                print("%s: a body written after the ACK, 6 ms late, passed as released" % p)
+        # Pairs of one timing: the false copy must be caught, the true one kept.
+        for make, what, false_msg, true_msg in (
+                (late_release, "late write",
+                 "a body written after the ACK, 6 ms late, passed as released",
+                 "a body written before the ACK, released late, refused"),
+                (late_return, "write entered after the ACK",
+                 "a body the kernel took after the ACK passed as held",
+                 # A client descheduled inside write(body) after the kernel took it.
+                 "a body held while its write(body) was descheduled, refused")):
+            false_doc = make(doc, False)
+            if false_doc is None:
+                continue
+            planted.append((what, false_doc))
+            if check_doc(false_doc):
+                caught += 1
+            else:
+                print("%s: %s" % (p, false_msg))
                 bad += 1
-            planted.append(("late write", late))
-            # The same late release of a body written before the ACK is true.
-            kept = check_doc(late_release(doc, True))
+            kept = check_doc(make(doc, True))
             if kept:
-                print("%s: a body written before the ACK, released late, refused: %s"
-                      % (p, kept[0]))
-                bad += 1
-        late = late_return(doc, False)
-        if late is not None:
-            caught += 1 if check_doc(late) else 0
-            if not check_doc(late):
-                print("%s: a body the kernel took after the ACK passed as held" % p)
-                bad += 1
-            planted.append(("write entered after the ACK", late))
-            # A client descheduled inside write(body) after the kernel took it: true.
-            kept = check_doc(late_return(doc, True))
-            if kept:
-                print("%s: a body held while its write(body) was descheduled, refused: %s"
-                      % (p, kept[0]))
+                print("%s: %s: %s" % (p, true_msg, kept[0]))
                 bad += 1
         print("%s: %d of %d planted wrong sentences caught" % (p, caught, len(planted)))
     return 1 if bad else 0

@@ -293,8 +293,7 @@ static bool run_step(struct nt_psim *s, uint8_t op)
 			return true;
 		/* Observed: the client was not scheduled for that long (predict_sched.c). */
 		nt_psim_post(s, NT_PEV_CLIENT,
-			     observed ? nt_pt_anchor(s, s->now, g - NT_PSIM_SCHED_TOL_NS, g,
-						     g + NT_PSIM_SCHED_TOL_NS, false)
+			     observed ? nt_psim_observed_in(s, g)
 				      : nt_pt_anchor(s, s->now, g, g + nt_psim_wake_nominal(s),
 						     g + s->k->wake_slack_ns, false),
 			     0, 0, false, 0);
@@ -324,10 +323,7 @@ static bool run_step(struct nt_psim *s, uint8_t op)
 		g = nt_psim_body_call(s);
 		if (g <= 0)
 			return true;
-		nt_psim_post(s, NT_PEV_CLIENT,
-			     nt_pt_anchor(s, s->now, g - NT_PSIM_SCHED_TOL_NS, g,
-					  g + NT_PSIM_SCHED_TOL_NS, false),
-			     0, 0, false, 0);
+		nt_psim_post(s, NT_PEV_CLIENT, nt_psim_observed_in(s, g), 0, 0, false, 0);
 		return false;
 	case COP_BODY_RETURN:
 		/* write(body) returns: a point on the capture's timeline. */

@@ -452,6 +452,8 @@ void nt_ptx_client_segment(struct nt_psim *s, uint32_t ack, uint32_t reply_bytes
 /* How closely the simulation follows an observed instant (capture clock to target clock). */
 #define NT_PSIM_SCHED_TOL_NS 250000
 
+/** nt_psim_observed_in() - @d from now on the observed schedule, within NT_PSIM_SCHED_TOL_NS */
+struct nt_ptime nt_psim_observed_in(struct nt_psim *s, int64_t d);
 /** nt_psim_late_read() - defer a read that completes the request to its observed time */
 bool nt_psim_late_read(struct nt_psim *s);
 /** nt_psim_reply_at() - when the reply is written, on the observed schedule or the knobs' */

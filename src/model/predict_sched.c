@@ -138,6 +138,16 @@ static int64_t max64(int64_t a, int64_t b)
 }
 
 /*
+ * An instant of the observed schedule: the capture's clock and the
+ * simulation's agree within NT_PSIM_SCHED_TOL_NS, never before now.
+ */
+struct nt_ptime nt_psim_observed_in(struct nt_psim *s, int64_t d)
+{
+	return nt_pt_anchor(s, s->now, max64(d - NT_PSIM_SCHED_TOL_NS, 0), d,
+			    d + NT_PSIM_SCHED_TOL_NS, false);
+}
+
+/*
  * The target was not scheduled when the request became whole: the read that
  * completes it happens at the observed time. The kernel meanwhile does what
  * it does without the application: the delayed-ACK timer fires
@@ -158,10 +168,7 @@ bool nt_psim_late_read(struct nt_psim *s)
 		return false;
 	d = ra - nom;
 	s->read_pending = true;
-	nt_psim_post(s, NT_PEV_READ,
-		     nt_pt_anchor(s, s->now, max64(d - NT_PSIM_SCHED_TOL_NS, 0), d,
-				  d + NT_PSIM_SCHED_TOL_NS, false),
-		     0, 0, false, 0);
+	nt_psim_post(s, NT_PEV_READ, nt_psim_observed_in(s, d), 0, 0, false, 0);
 	return true;
 }
 
@@ -169,11 +176,8 @@ struct nt_ptime nt_psim_reply_at(struct nt_psim *s)
 {
 	int64_t h = s->k->handler_ns;
 
-	if (s->sched_parts & NT_SCHED_REPLY) {
-		h = s->sched->reply_after_ns;
-		return nt_pt_anchor(s, s->now, max64(h - NT_PSIM_SCHED_TOL_NS, 0), h,
-				    h + NT_PSIM_SCHED_TOL_NS, false);
-	}
+	if (s->sched_parts & NT_SCHED_REPLY)
+		return nt_psim_observed_in(s, s->sched->reply_after_ns);
 	if (h > 0)
 		return nt_pt_anchor(s, s->now, h, h + nt_psim_wake_nominal(s),
 				    h + s->k->wake_slack_ns, false);

@@ -51,6 +51,7 @@ void nt_record_observe_schedule(const struct nt_event *ev, size_t n, int64_t one
 	int64_t req = request_end_ns(ev, n);
 	int64_t rd = call_ns(ev, n, NT_SIDE_TARGET, NT_CALL_READ_REQUEST, true);
 	int64_t first = call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_HEADER, false);
+	int64_t body = call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, false);
 
 	nt_predict_sched_unknown(out);
 	if (nt_known(req))
@@ -61,10 +62,9 @@ void nt_record_observe_schedule(const struct nt_event *ev, size_t n, int64_t one
 	 * client not scheduled before the call returns writes its body late
 	 * just as one that paused between the calls.
 	 */
-	out->write_gap_ns = span(first, call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, false));
+	out->write_gap_ns = span(first, body);
 	/* The call's entry and return: the verdict takes the return (nt_verdict_by_gap()). */
-	out->body_call_ns = span(call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, false),
-				 call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, true));
+	out->body_call_ns = span(body, call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_BODY, true));
 	if (!nt_known(first))
 		first = call_ns(ev, n, NT_SIDE_CLIENT, NT_CALL_WRITE_REQUEST, false);
 	out->pause_ns = span(*prev_reply_read_ns, first);

@@ -54,6 +54,12 @@ static void unmap(struct nt_pages *pg)
 		munmap(pg->p, pg->mapped);
 }
 
+/* A mapping has no redzones to keep (pages.h): nothing to mark. */
+static void fit_poison(const struct nt_pages *pg)
+{
+	(void)pg;
+}
+
 #else /* not Linux, or sanitized: the C library's memory, aligned */
 
 #if NT_PAGES_ASAN
@@ -91,10 +97,10 @@ static void *remap(const struct nt_pages *pg, size_t want)
 
 	if (!p)
 		return NULL;
-	/* Past used() the old block is zero (and poisoned): not read. */
+	/* Past used() the old block is zero (and poisoned): not read. An empty block uses 0. */
 	if (pg->p)
 		memcpy(p, pg->p, used(pg));
-	memset(p + (pg->p ? used(pg) : 0), 0, want - (pg->p ? used(pg) : 0));
+	memset(p + used(pg), 0, want - used(pg));
 	free(pg->p);
 	return p;
 }
@@ -131,9 +137,7 @@ int nt_pages_grow(struct nt_pages *pg, size_t bytes)
 		pg->mapped = want;
 	}
 	pg->bytes = bytes;
-#if !NT_PAGES_MAPPED
 	fit_poison(pg);
-#endif
 	return 0;
 }
 

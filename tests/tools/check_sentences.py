@@ -180,9 +180,11 @@ def check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems):
                                 "shows %.2f" % (frame, m.group(0).split()[0], gap))
     window = 1 * MS + rtt
     w = sys_of(rnd, "client", WRITE_OF.get(e["role"], ""))
+    held = "released by the ACK" in t or t.startswith("held")
+    # The ACKs of what came before @e, up to when it left: the last is the one that released it.
+    acks = [s for s in all_segs if s["dir"] == "t2c" and s["t_ns"] <= e["t_ns"]
+            and s["ack"] > e["seq"] - 1 and s["ack"] <= e["seq"]] if held else []
     if "released by the ACK" in t:
-        acks = [s for s in all_segs if s["dir"] == "t2c" and s["t_ns"] <= e["t_ns"]
-                and s["ack"] > e["seq"] - 1 and s["ack"] <= e["seq"]]
         # Past the window only for data written before the ACK (nt_verdict_waited()).
         waited = acks and w is not None and w["t_ns"] <= acks[-1]["t_ns"]
         if not acks or (e["t_ns"] - acks[-1]["t_ns"] > window and not waited):
@@ -191,14 +193,11 @@ def check_text(where, e, t, all_segs, rnd, jiffy, rtt, problems):
                 frame, "no ACK of what came before it" if gap is None
                 else "it left %.3f ms after the ACK (window %.3f ms)%s" % (
                     gap, window / 1e6, "" if w is None else " and its write returned after it")))
-    held = "released by the ACK" in t or t.startswith("held")
     if held and e["dir"] == "c2t" and e["len"] > 0:
         # Held data waits in the queue after its write returned (tcp_nagle_check()),
         # unless the client was descheduled after the kernel took it: a call that
         # took over 1 ms to return (the model's `body_return`), the data leaving
         # within the release window of an ACK that came during the call.
-        acks = [s for s in all_segs if s["dir"] == "t2c" and s["t_ns"] <= e["t_ns"]
-                and s["ack"] > e["seq"] - 1 and s["ack"] <= e["seq"]]
         late_return = (w is not None and w["t_ns"] - w["enter_ns"] > 1 * MS and acks
                        and w["enter_ns"] <= acks[-1]["t_ns"]
                        and e["t_ns"] - acks[-1]["t_ns"] <= window)

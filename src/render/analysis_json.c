@@ -24,6 +24,7 @@
 #include "nt/render/json.h"
 #include "nt/render/json_layout.h"
 #include "nt/render/run.h"
+#include "out_buf.h"
 
 static struct json_object *i64(int64_t v)
 {
@@ -299,28 +300,36 @@ static int stalls_up(const void *ctx, void **state)
 	return oom || !st->l ? -ENOMEM : 0;
 }
 
-/* Flow @i's stalls, each after its separator, as one thread writing them all writes them. */
+/*
+ * Flow @i's stalls, each after its separator, as one thread writing them all
+ * writes them: through one buffer, not one fwrite() a stall (half a million
+ * at 10,000 flows, docs/performance.md).
+ */
 static int stalls_item(FILE *out, void *state, const void *ctx, size_t i)
 {
 	const struct stalls_ctx *c = ctx;
 	struct stalls_state *st = state;
 	const struct nt_flow_result *r = c->an->flows[i];
-	bool oom = false, first = i == c->first;
-	int ret = 0;
+	bool oom = false, ok = true, first = i == c->first;
+	struct out_buf b;
 
+	out_buf_init(&b, out);
 	/* A report made by hand may keep none. */
-	for (const struct nt_stall_rec_block *b = r->all; b; b = b->next) {
-		for (uint32_t j = 0; !oom && !ret && j < b->n; j++) {
-			stall_obj_set(&st->s, &oom, i, r, &b->rec[j]);
+	for (const struct nt_stall_rec_block *blk = r->all; blk; blk = blk->next) {
+		for (uint32_t j = 0; !oom && ok && j < blk->n; j++) {
+			stall_obj_set(&st->s, &oom, i, r, &blk->rec[j]);
 			if (!c->record)
-				fprintf(out, "%s%*s", first ? "\n" : ",\n", (c->depth + 1) * 2, "");
+				ok = out_buf_str(&b, first ? "\n" : ",\n") &&
+				     out_buf_pad(&b, "", 0, (c->depth + 1) * 2);
 			first = false;
-			ret = nt_json_layout_write(st->l, out);
-			if (!ret && c->record)
-				ret = nt_json_record_end(out);
+			ok = ok && nt_json_layout_put(st->l, &b) &&
+			     (!c->record || out_buf_add(&b, "\n", 1));
 		}
 	}
-	return oom ? -ENOMEM : ret;
+	ok = out_buf_flush(&b) && ok;
+	if (oom)
+		return -ENOMEM;
+	return ok ? 0 : ferror(out) ? -EIO : -ENOMEM;
 }
 
 static const struct nt_chunks_ops stalls_ops = {

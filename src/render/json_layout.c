@@ -248,22 +248,28 @@ static bool write_value(struct out_buf *b, const struct cut *c, int flags)
 	}
 }
 
-int nt_json_layout_write(const struct nt_json_layout *l, FILE *out)
+bool nt_json_layout_put(const struct nt_json_layout *l, struct out_buf *b)
 {
-	struct out_buf b;
 	const char *text = l->text;
 
-	out_buf_init(&b, out);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct cut *c = &l->cut[i];
 
-		if (!out_buf_add(&b, text, c->before) || !write_value(&b, c, l->flags))
-			return ferror(out) ? -EIO : -ENOMEM;
+		if (!out_buf_add(b, text, c->before) || !write_value(b, c, l->flags))
+			return false;
 		text += c->before;
 	}
-	if (!out_buf_add(&b, text, l->tail) || !out_buf_flush(&b))
-		return -EIO;
-	return 0;
+	return out_buf_add(b, text, l->tail);
+}
+
+int nt_json_layout_write(const struct nt_json_layout *l, FILE *out)
+{
+	struct out_buf b;
+
+	out_buf_init(&b, out);
+	if (!nt_json_layout_put(l, &b))
+		return ferror(out) ? -EIO : -ENOMEM;
+	return out_buf_flush(&b) ? 0 : -EIO;
 }
 
 void nt_json_layout_free(struct nt_json_layout *l)

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 struct nt_json_layout;
+struct out_buf;
 
 /**
  * nt_json_layout_new() - the layout of @tree as printed now
@@ -63,6 +64,18 @@ bool nt_json_layout_fits(const struct nt_json_layout *l, int flags, int depth);
  * Return: 0, -ENOMEM (json-c could not print a value) or -EIO.
  */
 int nt_json_layout_write(const struct nt_json_layout *l, FILE *out);
+
+/**
+ * nt_json_layout_put() - nt_json_layout_write() into a writer's buffer
+ * @l: its layout
+ * @b: the buffer (src/render/out_buf.h), flushed by the caller: a writer
+ *     of many trees in a row (analyze's "stalls") writes them all through
+ *     one buffer instead of one fwrite() each
+ *
+ * Return: false when a value could not be printed or a flush failed (the
+ * stream's ferror() tells which).
+ */
+bool nt_json_layout_put(const struct nt_json_layout *l, struct out_buf *b);
 
 /**
  * nt_json_layout_free() - drop a layout and its references; NULL is fine

@@ -77,19 +77,10 @@ void nt_analysis_fini(struct nt_analysis *an)
 	memset(an, 0, sizeof(*an));
 }
 
-/* The bytes asked of &nt_analysis.blocks for a block of @cap stall records. */
-static size_t rec_block_bytes(uint32_t cap)
-{
-	return sizeof(struct nt_stall_rec_block) + cap * sizeof(struct nt_stall_rec);
-}
-
 static void result_free(struct nt_analysis *an, struct nt_flow_result *r)
 {
 	nt_blocks_put(&an->blocks, r->stall_ns, r->stall_ns_cap * sizeof(*r->stall_ns));
-	for (struct nt_stall_rec_block *b = r->all, *next; b; b = next) {
-		next = b->next;
-		nt_blocks_put(&an->blocks, b, rec_block_bytes(b->cap));
-	}
+	nt_stall_recs_free(&r->all, &an->blocks);
 	nt_spans_fini(&r->wall);
 	nt_spans_fini(&r->wall_min);
 	nt_pool_put(&an->reports, r);
@@ -378,36 +369,11 @@ static int keep_duration(struct nt_analysis *an, struct nt_flow_result *r, int64
 	return 0;
 }
 
-/*
- * Every stall, for the reports that list them all (JSON's "stalls"): a
- * flow's next block is twice its last, up to the largest of
- * &nt_analysis.blocks, filled to the size of that block.
- */
+/* Every stall, for the reports that list them all (JSON's "stalls"). */
 static int keep_rec(struct nt_analysis *an, struct nt_flow_result *r,
 		    const struct nt_stall_episode *ep)
 {
-	struct nt_stall_rec_block *last = r->all_last;
-
-	if (!last || last->n == last->cap) {
-		/* A power of two: a size class of its own, filled (nt/model/blocks.h). */
-		size_t bytes = NT_BLOCKS_MIN * 8;
-		struct nt_stall_rec_block *b;
-
-		while (last && bytes < 2 * rec_block_bytes(last->cap) && bytes < NT_BLOCKS_MAX)
-			bytes *= 2;
-		b = nt_blocks_resize(&an->blocks, NULL, 0, bytes);
-		if (!b)
-			return -ENOMEM;
-		b->next = NULL;
-		b->n = 0;
-		b->cap = (uint32_t)((bytes - sizeof(*b)) / sizeof(b->rec[0]));
-		if (last)
-			last->next = b;
-		else
-			r->all = b;
-		r->all_last = last = b;
-	}
-	last->rec[last->n++] = (struct nt_stall_rec){
+	const struct nt_stall_rec x = {
 		.held_t_ns = ep->held_t_ns,
 		.ack_t_ns = ep->ack_t_ns,
 		.release_t_ns = ep->release_t_ns,
@@ -418,7 +384,8 @@ static int keep_rec(struct nt_analysis *an, struct nt_flow_result *r,
 		.dir = (uint8_t)ep->dir,
 		.delack = (uint8_t)ep->delack,
 	};
-	return 0;
+
+	return nt_stall_recs_add(&r->all, &an->blocks, &x);
 }
 
 static int record_stall(struct nt_analysis *an, struct nt_flow_entry *e,
@@ -642,8 +609,8 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 		 * the report's lines, asked for frames ago, so it can be asked
 		 * for now, while the stall rule runs.
 		 */
-		if (an->params.keep_stalls && r->all_last && r->all_last->n < r->all_last->cap)
-			__builtin_prefetch(&r->all_last->rec[r->all_last->n], 1);
+		if (an->params.keep_stalls && nt_stall_recs_next_slot(&r->all))
+			__builtin_prefetch(nt_stall_recs_next_slot(&r->all), 1);
 	}
 	e->packets++;
 	note_timeline(an, e, &p->pkt, dir, p->t_ns, frame);

@@ -311,20 +311,21 @@ static int stalls_item(FILE *out, void *state, const void *ctx, size_t i)
 	struct stalls_state *st = state;
 	const struct nt_flow_result *r = c->an->flows[i];
 	bool oom = false, ok = true, first = i == c->first;
+	struct nt_stall_recs_iter it;
+	const struct nt_stall_rec *x;
 	struct out_buf b;
 
 	out_buf_init(&b, out);
 	/* A report made by hand may keep none. */
-	for (const struct nt_stall_rec_block *blk = r->all; blk; blk = blk->next) {
-		for (uint32_t j = 0; !oom && ok && j < blk->n; j++) {
-			stall_obj_set(&st->s, &oom, i, r, &blk->rec[j]);
-			if (!c->record)
-				ok = out_buf_str(&b, first ? "\n" : ",\n") &&
-				     out_buf_pad(&b, "", 0, (c->depth + 1) * 2);
-			first = false;
-			ok = ok && nt_json_layout_put(st->l, &b) &&
-			     (!c->record || out_buf_add(&b, "\n", 1));
-		}
+	nt_stall_recs_begin(&it, &r->all);
+	while (!oom && ok && (x = nt_stall_recs_next(&it))) {
+		stall_obj_set(&st->s, &oom, i, r, x);
+		if (!c->record)
+			ok = out_buf_str(&b, first ? "\n" : ",\n") &&
+			     out_buf_pad(&b, "", 0, (c->depth + 1) * 2);
+		first = false;
+		ok = ok && nt_json_layout_put(st->l, &b) &&
+		     (!c->record || out_buf_add(&b, "\n", 1));
 	}
 	ok = out_buf_flush(&b) && ok;
 	if (oom)
@@ -355,8 +356,7 @@ static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool
 		return nt_json_member(out, "stalls", json_object_new_array(), depth, true);
 	if (!an->sum.stalls)
 		return 0;
-	while (ctx.first < an->n_flows &&
-	       !(an->flows[ctx.first]->all && an->flows[ctx.first]->all->n))
+	while (ctx.first < an->n_flows && !nt_stall_recs_any(&an->flows[ctx.first]->all))
 		ctx.first++;
 	if (!record)
 		fprintf(out, "%*s\"stalls\": [", depth * 2, "");

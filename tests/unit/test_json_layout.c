@@ -202,18 +202,6 @@ static void test_no_values_and_references(void **state)
 #define SHAPES (64u * (NT_TIMELINE_MAX + 1))
 #define FLOWS  (2u * SHAPES + 7u)
 
-/* A block of @n stall records, full, from the analysis's blocks (freed with it). */
-static struct nt_stall_rec_block *rec_block(struct nt_analysis *an, unsigned n)
-{
-	struct nt_stall_rec_block *b = nt_blocks_resize(
-		&an->blocks, NULL, 0, sizeof(*b) + n * sizeof(struct nt_stall_rec));
-
-	assert_non_null(b);
-	b->next = NULL;
-	b->n = b->cap = n;
-	return b;
-}
-
 static void fill_episode(struct nt_stall_episode *ep, unsigned i, bool answer)
 {
 	ep->dir = i % 2 ? NT_DIR_T2C : NT_DIR_C2T;
@@ -269,26 +257,21 @@ static struct nt_flow_result *make_flow(struct nt_analysis *an, unsigned i)
 	 * one without a comma.
 	 */
 	if (i % 97 == 5) {
-		/* In two blocks where there are two stalls or more, as keep_rec() chains them. */
-		unsigned first_n = (r->stalls + 1) / 2;
+		for (unsigned k = 0; k < r->stalls; k++) {
+			const struct nt_stall_rec x = {
+				.held_t_ns = r->first.held_t_ns + k,
+				.ack_t_ns = r->first.held_t_ns + k + 40000000,
+				.release_t_ns = r->first.held_t_ns + k + 40001000,
+				.held_frame = k + 1,
+				.ack_frame = k + 2,
+				.release_frame = k + 3,
+				.held_len = k,
+				.dir = k % 2,
+				.delack = k % 3,
+			};
 
-		r->all = rec_block(an, first_n);
-		r->all_last = r->all;
-		if (r->stalls > first_n)
-			r->all_last = r->all->next = rec_block(an, r->stalls - first_n);
-		for (unsigned k = 0; k < r->stalls; k++)
-			*(k < first_n ? &r->all->rec[k] : &r->all_last->rec[k - first_n]) =
-				(struct nt_stall_rec){
-					.held_t_ns = r->first.held_t_ns + k,
-					.ack_t_ns = r->first.held_t_ns + k + 40000000,
-					.release_t_ns = r->first.held_t_ns + k + 40001000,
-					.held_frame = k + 1,
-					.ack_frame = k + 2,
-					.release_frame = k + 3,
-					.held_len = k,
-					.dir = k % 2,
-					.delack = k % 3,
-				};
+			assert_int_equal(nt_stall_recs_add(&r->all, &an->blocks, &x), 0);
+		}
 	}
 	r->n_timeline = (uint8_t)tl;
 	for (unsigned k = 0; k < tl; k++) {
@@ -325,7 +308,7 @@ static size_t kept_stalls(struct nt_analysis *an)
 
 	an->sum.stalls = 1;
 	for (unsigned i = 0; i < FLOWS; i++)
-		n += an->flows[i]->all ? an->flows[i]->stalls : 0;
+		n += nt_stall_recs_any(&an->flows[i]->all) ? an->flows[i]->stalls : 0;
 	return n;
 }
 

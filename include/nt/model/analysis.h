@@ -22,6 +22,7 @@
 #include "nt/model/flowtab.h"
 #include "nt/model/pool.h"
 #include "nt/model/stall.h"
+#include "nt/model/stall_recs.h"
 #include "nt/model/stats.h"
 
 #define NT_TIMELINE_MAX (NT_FLOW_RING + NT_FLOW_AFTER)
@@ -117,49 +118,6 @@ struct nt_analysis_params {
 };
 
 /**
- * struct nt_stall_rec - one stall as every report lists it (56 bytes a stall)
- * @held_t_ns: H
- * @ack_t_ns: the late ACK
- * @release_t_ns: R
- * @held_frame: H's frame number
- * @ack_frame: the ACK's
- * @release_frame: R's
- * @held_len: H's payload bytes
- * @dir: direction of the held data (enum nt_dir)
- * @delack: the ACK delay's class (enum nt_delack_class)
- */
-struct nt_stall_rec {
-	int64_t held_t_ns;
-	int64_t ack_t_ns;
-	int64_t release_t_ns;
-	uint64_t held_frame;
-	uint64_t ack_frame;
-	uint64_t release_frame;
-	uint32_t held_len;
-	uint8_t dir;
-	uint8_t delack;
-};
-
-/**
- * struct nt_stall_rec_block - some of a flow's stall records, in the order
- * found; a flow's blocks double in size (each one a block of
- * &nt_analysis.blocks), are never moved and never copied: records kept in
- * one array that doubled had the array's old copies for waste, and flows
- * that stall in step all free their old arrays at once (at 10,000 flows of
- * 50 stalls, 81 MB for 28 MB of records)
- * @next: the next block, NULL for the last
- * @n: records in @rec
- * @cap: slots in @rec
- * @rec: the records
- */
-struct nt_stall_rec_block {
-	struct nt_stall_rec_block *next;
-	uint32_t n;
-	uint32_t cap;
-	struct nt_stall_rec rec[];
-};
-
-/**
  * struct nt_flow_result - the report of one flow with at least one stall
  * @file: index of its file in &nt_analysis.files
  * @family: AF_INET or AF_INET6
@@ -202,9 +160,9 @@ struct nt_stall_rec_block {
  *            other side's data may explain part of a wait
  * @timeline: segments around the first stall
  * @n_timeline: how many
- * @all: every stall, in the order found (by R), @stalls of them, in
- *       blocks; NULL unless &nt_analysis_params.keep_stalls
- * @all_last: the last block of @all, where the next stall goes
+ * @all: every stall, in the order found (by R), @stalls of them, packed
+ *       (nt/model/stall_recs.h); none unless
+ *       &nt_analysis_params.keep_stalls
  */
 struct nt_flow_result {
 	uint32_t file;
@@ -239,8 +197,7 @@ struct nt_flow_result {
 	struct nt_spans wall_min;
 	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
 	uint8_t n_timeline;
-	struct nt_stall_rec_block *all;
-	struct nt_stall_rec_block *all_last;
+	struct nt_stall_recs all;
 };
 
 /**

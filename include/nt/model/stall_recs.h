@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stall_recs.h - every stall of a flow, kept packed for the reports that
+ * list them all (analyze's JSON "stalls" and its JSON Lines "stall"
+ * records).
+ *
+ * A stall is 56 bytes as the reports read it (struct nt_stall_rec) and some
+ * 20 bytes as kept: each value a LEB128 varint of its difference from the
+ * one before it (the ACK's time from H's, R's from the ACK's, H's from the
+ * previous stall's H), zigzag-coded so that a difference below 0 stays
+ * short. Half a million stalls (analyze at 10,000 flows of 50 rounds) took
+ * 36 MB of blocks as they were, 18 MB packed (docs/performance.md). Any
+ * values round-trip exactly: the differences are taken modulo 2^64.
+ *
+ * The records are in blocks of &nt_analysis.blocks, a flow's next block
+ * twice its last (a record never spans two), never moved and never copied:
+ * records kept in one array that doubled had the array's old copies for
+ * waste, and flows that stall in step all free their old arrays at once.
+ * A block starts its differences afresh, so it is read on its own.
+ */
+#ifndef NT_MODEL_STALL_RECS_H
+#define NT_MODEL_STALL_RECS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nt/model/blocks.h"
+
+/**
+ * struct nt_stall_rec - one stall as every report lists it
+ * @held_t_ns: H
+ * @ack_t_ns: the late ACK
+ * @release_t_ns: R
+ * @held_frame: H's frame number
+ * @ack_frame: the ACK's
+ * @release_frame: R's
+ * @held_len: H's payload bytes
+ * @dir: direction of the held data (enum nt_dir)
+ * @delack: the ACK delay's class (enum nt_delack_class)
+ */
+struct nt_stall_rec {
+	int64_t held_t_ns;
+	int64_t ack_t_ns;
+	int64_t release_t_ns;
+	uint64_t held_frame;
+	uint64_t ack_frame;
+	uint64_t release_frame;
+	uint32_t held_len;
+	uint8_t dir;
+	uint8_t delack;
+};
+
+/*
+ * A flow's first block: 256 bytes, some 11 stalls as analyze's bench
+ * captures have them. Most flows that stall stall a few times; one that
+ * stalls often soon has blocks its size.
+ */
+#define NT_STALL_RECS_FIRST_BLOCK (NT_BLOCKS_MIN * 4)
+
+/* The most bytes a record packs into: six 64-bit varints, a 32-bit one, two bytes. */
+#define NT_STALL_REC_PACKED_MAX (6 * 10 + 5 + 2)
+
+/**
+ * struct nt_stall_rec_block - some of a flow's stalls, packed, in the order
+ * found
+ * @next: the next block, NULL for the last
+ * @used: bytes of @data packed
+ * @cap: bytes @data holds
+ * @last_held_t_ns: the last record's H, where the next one's difference
+ *                  starts
+ * @last_held_frame: the last record's H frame, likewise
+ * @data: the records
+ */
+struct nt_stall_rec_block {
+	struct nt_stall_rec_block *next;
+	uint32_t used;
+	uint32_t cap;
+	int64_t last_held_t_ns;
+	uint64_t last_held_frame;
+	uint8_t data[];
+};
+
+/**
+ * struct nt_stall_recs - a flow's stalls
+ * @head: the first block, NULL while none is kept
+ * @tail: the last, where the next record goes
+ */
+struct nt_stall_recs {
+	struct nt_stall_rec_block *head;
+	struct nt_stall_rec_block *tail;
+};
+
+/**
+ * nt_stall_recs_add() - keep one more stall
+ * @l: the flow's stalls
+ * @mem: the blocks to take memory from
+ * @x: the stall
+ *
+ * Return: 0, or -ENOMEM (@l is left as it was).
+ */
+int nt_stall_recs_add(struct nt_stall_recs *l, struct nt_blocks *mem, const struct nt_stall_rec *x);
+
+/**
+ * nt_stall_recs_next_slot() - where the next record's bytes go, to prefetch
+ * @l: the flow's stalls
+ *
+ * Return: the address in the last block, or NULL when the next record
+ * starts a block.
+ */
+static inline const void *nt_stall_recs_next_slot(const struct nt_stall_recs *l)
+{
+	const struct nt_stall_rec_block *b = l->tail;
+
+	return b && b->cap - b->used >= NT_STALL_REC_PACKED_MAX ? b->data + b->used : NULL;
+}
+
+/**
+ * nt_stall_recs_any() - does @l keep a stall
+ * @l: the flow's stalls
+ *
+ * Return: true when at least one is kept.
+ */
+static inline bool nt_stall_recs_any(const struct nt_stall_recs *l)
+{
+	return l->head && l->head->used;
+}
+
+/**
+ * nt_stall_recs_free() - give the blocks back; @l is left empty
+ * @l: the flow's stalls
+ * @mem: the blocks they came from
+ */
+void nt_stall_recs_free(struct nt_stall_recs *l, struct nt_blocks *mem);
+
+/**
+ * struct nt_stall_recs_iter - a reader of a flow's stalls, in the order kept
+ * @b: the block being read
+ * @off: the next record's offset in it
+ * @prev: the record read last in @b (its H and H frame start the next
+ *        record's differences)
+ */
+struct nt_stall_recs_iter {
+	const struct nt_stall_rec_block *b;
+	uint32_t off;
+	struct nt_stall_rec prev;
+};
+
+/**
+ * nt_stall_recs_begin() - start reading
+ * @it: the reader
+ * @l: the flow's stalls, unchanged while read
+ */
+void nt_stall_recs_begin(struct nt_stall_recs_iter *it, const struct nt_stall_recs *l);
+
+/**
+ * nt_stall_recs_next() - the next stall
+ * @it: the reader
+ *
+ * Return: the stall (valid until the next call), or NULL after the last.
+ */
+const struct nt_stall_rec *nt_stall_recs_next(struct nt_stall_recs_iter *it);
+
+#endif

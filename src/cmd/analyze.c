@@ -91,7 +91,10 @@ static int run(const struct nt_analyze_opts *o)
 		if (nt_pcap_file_check_filter(o->filter, &err) < 0)
 			return nt_cmd_usage_error("analyze", err.msg);
 	}
-	/* Every stall kept only for a report that lists them: 56 bytes a stall. */
+	/*
+	 * Every stall kept only for a report that lists them: some 20 bytes a
+	 * stall (nt/model/stall_recs.h).
+	 */
 	params.keep_stalls = fmt->lists_stalls;
 	/* Only the reports it shows outlive their flows: memory bounded by the table's. */
 	params.keep = o->out.brief && fmt->brief_totals ? NT_KEEP_NONE : fmt->keeps;

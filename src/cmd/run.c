@@ -173,7 +173,10 @@ static void progress(const struct run_cmd *rc, unsigned i)
 /* Every fix in its own lab, until a signal; returns 0 or a negative errno (reported). */
 static int run_fixes(struct run_cmd *rc, const sigset_t *waitmask)
 {
-	/* Every stall kept only for a report that lists them: 56 bytes a stall. */
+	/*
+	 * Every stall kept only for a report that lists them: some 20 bytes a
+	 * stall (nt/model/stall_recs.h).
+	 */
 	rc->opt.params.keep_stalls =
 		nt_format_find(rc->opt.out.format, NT_FORMAT_ANALYSIS)->lists_stalls;
 	for (unsigned i = 0; i < rc->opt.n_fixes; i++) {

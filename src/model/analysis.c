@@ -602,15 +602,17 @@ static int settle_tcp(struct nt_analysis *an, const struct nt_analysis_pending *
 	dir = dir_of(e, src_first);
 	if (may_end_episode(e, dir, p->pkt.payload_bytes)) {
 		const struct nt_flow_result *r = e->res;
+		const void *slot;
 
 		prefetch_report(r);
 		/*
-		 * keep_rec()'s slot, in an array of its own: its address is in
+		 * keep_rec()'s slot, in a block of its own: its address is in
 		 * the report's lines, asked for frames ago, so it can be asked
 		 * for now, while the stall rule runs.
 		 */
-		if (an->params.keep_stalls && nt_stall_recs_next_slot(&r->all))
-			__builtin_prefetch(nt_stall_recs_next_slot(&r->all), 1);
+		slot = an->params.keep_stalls ? nt_stall_recs_next_slot(&r->all) : NULL;
+		if (slot)
+			__builtin_prefetch(slot, 1);
 	}
 	e->packets++;
 	note_timeline(an, e, &p->pkt, dir, p->t_ns, frame);

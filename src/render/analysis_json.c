@@ -316,7 +316,6 @@ static int stalls_item(FILE *out, void *state, const void *ctx, size_t i)
 	struct out_buf b;
 
 	out_buf_init(&b, out);
-	/* A report made by hand may keep none. */
 	nt_stall_recs_begin(&it, &r->all);
 	while (!oom && ok && (x = nt_stall_recs_next(&it))) {
 		stall_obj_set(&st->s, &oom, i, r, x);

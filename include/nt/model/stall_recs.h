@@ -104,8 +104,8 @@ int nt_stall_recs_add(struct nt_stall_recs *l, struct nt_blocks *mem, const stru
  * nt_stall_recs_next_slot() - where the next record's bytes go, to prefetch
  * @l: the flow's stalls
  *
- * Return: the address in the last block, or NULL when the next record
- * starts a block.
+ * Return: the address in the last block, or NULL when a record might not
+ * fit there (the next one may start a block).
  */
 static inline const void *nt_stall_recs_next_slot(const struct nt_stall_recs *l)
 {
@@ -118,11 +118,12 @@ static inline const void *nt_stall_recs_next_slot(const struct nt_stall_recs *l)
  * nt_stall_recs_any() - does @l keep a stall
  * @l: the flow's stalls
  *
- * Return: true when at least one is kept.
+ * Return: true when at least one is kept (a block is made for a record
+ * and never left empty).
  */
 static inline bool nt_stall_recs_any(const struct nt_stall_recs *l)
 {
-	return l->head && l->head->used;
+	return l->head != NULL;
 }
 
 /**

@@ -1037,6 +1037,48 @@ static void test_expect_auto(void **state)
 	assert_true(nt_expect_round(NT_EXPECT_ANY, &r[0], &held, &why));
 }
 
+/*
+ * what this checks: expect auto: a stall where the model had the delayed-ACK
+ * timer send A and the round held, its H -> A past the timer's window, is
+ * still a miss, and its line says by how much the timer ran late (a 59.7 ms
+ * ACK against 40-48.25 ms, as CI once measured); within the window, or with
+ * A not the timer's, the line is the plain one
+ */
+static void test_expect_auto_late_timer(void **state)
+{
+	struct nt_predict_round held =
+		predicted(NT_PREDICT_VERDICT_BIT(H), H, NT_RULE_VERDICT_PROMPT_ACK);
+	struct nt_round r[4];
+	struct nt_expect_why why;
+	char buf[NT_LABEL_EXPECTATION_LEN] = "";
+
+	(void)state;
+	held.ack.rule = NT_RULE_DELACK_TIMER;
+	held.gap_min_ns = 40000000;
+	held.gap_max_ns = 48250000;
+	set_verdicts(r, 4, (enum nt_verdict[]){ H, H, H, S });
+	r[3].gap_ns = 59733000;
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[3], &held, &why));
+	assert_int_equal(why.miss, NT_EXPECT_MISS_PREDICTED);
+	assert_int_equal(why.timer_late_ns, 11483000);
+	assert_string_equal(nt_label_expectation(&why, buf, sizeof(buf)),
+			    "round 4 was stalled, the model predicted held (verdict_prompt_ack): "
+			    "the header's ACK came 59.7 ms after it, 11.5 ms past the delayed-ACK "
+			    "timer's latest on a quiet machine (a busy or stalled host runs the "
+			    "timer late)");
+	/* a stall inside the window is not the timer's lateness */
+	r[3].gap_ns = 48000000;
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[3], &held, &why));
+	assert_int_equal(why.timer_late_ns, 0);
+	assert_string_equal(nt_label_expectation(&why, buf, sizeof(buf)),
+			    "round 4 was stalled, the model predicted held (verdict_prompt_ack)");
+	/* nor one where the model's A was not the timer's */
+	r[3].gap_ns = 59733000;
+	held.ack.rule = NT_RULE_NONE;
+	assert_false(nt_expect_round(NT_EXPECT_AUTO, &r[3], &held, &why));
+	assert_int_equal(why.timer_late_ns, 0);
+}
+
 /* what this checks: expectation names parse and print, unknown ones are -EINVAL */
 static void test_expect_names(void **state)
 {
@@ -1370,6 +1412,7 @@ int main(void)
 		cmocka_unit_test(test_expect_others),
 		cmocka_unit_test(test_expect_any),
 		cmocka_unit_test(test_expect_auto),
+		cmocka_unit_test(test_expect_auto_late_timer),
 		cmocka_unit_test(test_expect_reason_truncated),
 		cmocka_unit_test(test_expect_names),
 		cmocka_unit_test_teardown(test_run_finish_met, run_teardown),

@@ -46,17 +46,6 @@ static bool expect_predicted(const struct nt_round *r, const struct nt_predict_r
 	why->miss = NT_EXPECT_MISS_PREDICTED;
 	why->wanted = p->verdict;
 	why->rule = p->verdict_why.rule;
-	/*
-	 * A held round the target's delayed-ACK timer made a stall by firing
-	 * past the model's window (tcp_delack_timer_handler() runs in softirq,
-	 * which a busy or stalled host runs late): said, so the line names it.
-	 */
-	if (r->verdict == NT_VERDICT_STALLED &&
-	    (p->verdicts & NT_PREDICT_VERDICT_BIT(NT_VERDICT_HELD)) &&
-	    p->ack.rule == NT_RULE_DELACK_TIMER && p->gap_max_ns > 0 && r->gap_ns > p->gap_max_ns) {
-		why->gap_ns = r->gap_ns;
-		why->timer_late_ns = r->gap_ns - p->gap_max_ns;
-	}
 	return false;
 }
 

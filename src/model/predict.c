@@ -91,6 +91,7 @@ int nt_predict_init(struct nt_predict *p, const struct nt_predict_knobs *k, stru
 		return ret;
 	memset(p, 0, sizeof(*p));
 	p->measured = -1;
+	p->measured_gap_ns = -1;
 	p->knobs = *k;
 	nt_predict_kernel_init(k, &p->kern);
 	/*
@@ -351,11 +352,17 @@ void nt_predict_measured(struct nt_predict *p, enum nt_verdict v)
 	p->measured = v == NT_VERDICT_INCOMPLETE ? -1 : (int)v;
 }
 
+void nt_predict_measured_ack(struct nt_predict *p, int64_t gap_ns, bool a_pure)
+{
+	p->measured_gap_ns = gap_ns;
+	p->measured_a_pure = a_pure;
+}
+
 int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 {
 	struct round_acc acc;
 	struct nt_psim s;
-	bool limit;
+	bool limit, late_timer;
 
 	if (p->round >= p->knobs.rounds)
 		return 0;
@@ -380,9 +387,12 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	}
 	out->at_header = acc.at_header;
 	out->after = acc.after;
+	/* No path gives the stall, but the timer did fire, late: its words hold (predict_sched.c). */
+	late_timer = !acc.measured_found &&
+		     nt_psched_late_timer(out, p->measured, p->measured_gap_ns, p->measured_a_pure);
 	if (acc.measured_found && acc.primary != (enum nt_verdict)p->measured)
 		words_of_measured(p, &acc, &s, out);
-	else if (p->measured >= 0 && !acc.measured_found)
+	else if (p->measured >= 0 && !acc.measured_found && !late_timer)
 		words_unexplained(out);
 	p->measured = -1;
 	out->at_header.certain &= p->n_hyp == 1 || acc.at_header.certain;
@@ -394,6 +404,9 @@ int nt_predict_round(struct nt_predict *p, struct nt_predict_round *out)
 	out->disturbed = p->sched_parts;
 	nt_predict_describe_disturbed(out, &p->sched, p->sched_parts, out->disturbed_text,
 				      sizeof(out->disturbed_text));
+	if (late_timer)
+		nt_psched_take_late_timer(out, p->measured_gap_ns);
+	p->measured_gap_ns = -1;
 	p->sched_parts = 0;
 	/* This round's: the next one is observed afresh. */
 	p->sched.gap_late_ns = p->sched.h_late_ns = p->sched.a_late_ns = -1;

@@ -481,6 +481,17 @@ int64_t nt_psim_body_call(const struct nt_psim *s);
 /** nt_predict_sched_shift() - a late round start moves the target's last receive back */
 void nt_predict_sched_shift(struct nt_predict *p);
 
+/**
+ * nt_psched_late_timer() - whether @r is a round the model held that the
+ * target's delayed-ACK timer made a stall by firing past @r's window
+ * (nt_predict_measured_ack()): @measured stalled, A the timer's pure ACK,
+ * @gap_ns past @r->gap_max_ns
+ */
+bool nt_psched_late_timer(const struct nt_predict_round *r, int measured, int64_t gap_ns,
+			  bool a_pure);
+/** nt_psched_take_late_timer() - @r accepts the stall, disturbed (timer), its line says how late */
+void nt_psched_take_late_timer(struct nt_predict_round *r, int64_t gap_ns);
+
 /* predict_ladder.c: the primary path's segments, for the round's ladder */
 
 /** nt_psim_ladder_client() - a client segment leaves now; Return: its tag for the arrival, 0 none */

@@ -19,6 +19,7 @@
  * knobs say is predicted exactly as before.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "nt/model/predict_words.h"
 #include "predict_int.h"
@@ -130,6 +131,31 @@ void nt_predict_describe_disturbed(const struct nt_predict_round *r,
 	else
 		snprintf(out + used, len - used,
 			 " (it was not scheduled): the round is judged on that schedule");
+}
+
+bool nt_psched_late_timer(const struct nt_predict_round *r, int measured, int64_t gap_ns,
+			  bool a_pure)
+{
+	return measured == (int)NT_VERDICT_STALLED && a_pure &&
+	       r->ack.rule == NT_RULE_DELACK_TIMER &&
+	       (r->verdicts & NT_PREDICT_VERDICT_BIT(NT_VERDICT_HELD)) &&
+	       !(r->verdicts & NT_PREDICT_VERDICT_BIT(NT_VERDICT_STALLED)) && r->gap_max_ns > 0 &&
+	       gap_ns > r->gap_max_ns;
+}
+
+void nt_psched_take_late_timer(struct nt_predict_round *r, int64_t gap_ns)
+{
+	size_t used = strlen(r->disturbed_text);
+
+	r->verdicts |= NT_PREDICT_VERDICT_BIT(NT_VERDICT_STALLED);
+	r->disturbed |= NT_SCHED_TIMER;
+	if (used < sizeof(r->disturbed_text))
+		snprintf(r->disturbed_text + used, sizeof(r->disturbed_text) - used,
+			 "%sthe target's delayed-ACK timer fired %.3f ms past its window (H -> A "
+			 "%.3f ms, at most %.3f ms on a quiet machine; a busy or stalled host runs "
+			 "timers late): the round is judged on that",
+			 used ? "; " : "", (double)(gap_ns - r->gap_max_ns) / 1e6,
+			 (double)gap_ns / 1e6, (double)r->gap_max_ns / 1e6);
 }
 
 static int64_t max64(int64_t a, int64_t b)

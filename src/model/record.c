@@ -143,8 +143,12 @@ static const struct nt_predict_round *predict_one(struct nt_record *run, unsigne
 	if (nt_predict_observe(&run->predict, &run->sched))
 		run->disturbed_rounds++;
 	nt_predict_measured(&run->predict, r->verdict);
+	nt_predict_measured_ack(&run->predict, r->gap_ns, r->marks.a_is_pure_ack);
 	if (nt_predict_round(&run->predict, p) != 1)
 		return NULL;
+	/* Disturbed only by the target's late timer, which the round itself showed. */
+	if (p->disturbed == NT_SCHED_TIMER)
+		run->disturbed_rounds++;
 	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
 		run->predict_misses++;
 	run->evidence_diff = (struct nt_predict_evidence_diff){ 0 };

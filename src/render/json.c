@@ -84,8 +84,8 @@ static struct json_object *events_json(bool *oom, const struct nt_round_view *v)
  */
 static struct json_object *disturbed_json(bool *oom, const struct nt_predict_round *p)
 {
-	static const char *const part[] = { "read",  "reply", "write_gap",
-					    "pause", "path",  "body_return" };
+	static const char *const part[] = { "read", "reply",	   "write_gap", "pause",
+					    "path", "body_return", "timer" };
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
 

@@ -265,16 +265,6 @@ const char *nt_label_expectation(const struct nt_expect_why *why, char *buf, siz
 		snprintf(buf, len, "round %u has no prediction to check", why->round);
 		break;
 	case NT_EXPECT_MISS_PREDICTED:
-		if (why->timer_late_ns > 0) {
-			snprintf(buf, len,
-				 "round %u was %s, the model predicted %s (%s): the header's ACK "
-				 "came %.1f ms after it, %.1f ms past the delayed-ACK timer's "
-				 "latest on a quiet machine (a busy or stalled host runs the "
-				 "timer late)",
-				 why->round, measured, wanted, nt_predict_rule_name(why->rule),
-				 (double)why->gap_ns / 1e6, (double)why->timer_late_ns / 1e6);
-			break;
-		}
 		snprintf(buf, len, "round %u was %s, the model predicted %s (%s)", why->round,
 			 measured, wanted, nt_predict_rule_name(why->rule));
 		break;

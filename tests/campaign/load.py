@@ -292,6 +292,11 @@ def check_disturbed(run):
             n += 1
         if r.get("predicted_verdict") is None:
             continue
+        # "timer": a stall the model held, its delayed-ACK timer past the window.
+        if "timer" in named and (r["verdict"] != "stalled" or
+                                 "held" not in r.get("predicted_verdicts", [])):
+            bad.append("round %d names timer, a %s round the model predicted %s"
+                       % (r["index"], r["verdict"], r.get("predicted_verdicts")))
         # "path" (the delay line late) is the forwarder's own count: no event shows it.
         for part, seen in sched.items():
             key = part

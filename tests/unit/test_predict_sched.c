@@ -540,6 +540,80 @@ static void test_fix_sentence_quickack_sawtooth(void **state)
 }
 
 /*
+ * Round 2 of the default exchange at --threshold 50 (held: the delayed-ACK
+ * timer's H -> A, 40-48.25 ms, is under it), told it was @measured with an
+ * H -> A of @gap_ns and whether A was pure; @read_late: the target read the
+ * request 12 ms late too.
+ */
+static void late_timer_round(enum nt_verdict measured, int64_t gap_ns, bool a_pure, bool read_late,
+			     struct nt_predict_round *out)
+{
+	struct nt_predict_knobs k = knobs(2);
+	struct nt_predict *p = calloc(1, sizeof(*p));
+	struct nt_predict_sched quiet = sched(100000, 10000, 5000, 20000);
+	struct nt_predict_sched late = sched(12 * MS, 10000, 5000, 20000);
+	struct nt_err err = { { 0 } };
+
+	assert_non_null(p);
+	k.header_bytes = 4;
+	k.body_bytes = 8;
+	k.reply_bytes = 2;
+	k.threshold_ns = 50 * MS;
+	assert_int_equal(nt_predict_init(p, &k, &err), 0);
+	nt_predict_observe(p, &quiet);
+	assert_int_equal(nt_predict_round(p, out), 1);
+	nt_predict_observe(p, read_late ? &late : &quiet);
+	nt_predict_measured(p, measured);
+	nt_predict_measured_ack(p, gap_ns, a_pure);
+	assert_int_equal(nt_predict_round(p, out), 1);
+	free(p);
+}
+
+/*
+ * what this checks: a stall the model held only because the timer's pure
+ * ACK came past the window (59.7 ms, as once in CI) is taken: stalled
+ * accepted, disturbed (timer), the line saying how late, appended to a
+ * line already there, the sentences still the timer's. Not taken: an A
+ * inside the window, one carrying data; a measured held is as predicted
+ */
+static void test_late_timer(void **state)
+{
+	struct nt_predict_round r;
+
+	(void)state;
+	late_timer_round(NT_VERDICT_HELD, 43700000, true, false, &r);
+	assert_int_equal(r.verdicts, NT_PREDICT_VERDICT_BIT(NT_VERDICT_HELD));
+	assert_int_equal(r.ack.rule, NT_RULE_DELACK_TIMER);
+	assert_int_equal(r.gap_max_ns, 48250000);
+	assert_int_equal(r.disturbed, 0);
+
+	late_timer_round(NT_VERDICT_STALLED, 59733000, true, false, &r);
+	assert_true(nt_predict_accepts(&r, NT_VERDICT_STALLED));
+	assert_true(nt_predict_accepts(&r, NT_VERDICT_HELD));
+	assert_int_equal(r.verdict, NT_VERDICT_HELD);
+	assert_int_equal(r.ack.rule, NT_RULE_DELACK_TIMER);
+	assert_int_equal(r.disturbed, NT_SCHED_TIMER);
+	assert_string_equal(
+		r.disturbed_text,
+		"the target's delayed-ACK timer fired 11.483 ms past its window (H -> A "
+		"59.733 ms, at most 48.250 ms on a quiet machine; a busy or stalled host "
+		"runs timers late): the round is judged on that");
+
+	late_timer_round(NT_VERDICT_STALLED, 59733000, true, true, &r);
+	assert_true(nt_predict_accepts(&r, NT_VERDICT_STALLED));
+	assert_int_equal(r.disturbed, NT_SCHED_READ | NT_SCHED_TIMER);
+	assert_non_null(strstr(r.disturbed_text, "; the target's delayed-ACK timer fired "));
+
+	late_timer_round(NT_VERDICT_STALLED, 48250000, true, false, &r);
+	assert_false(nt_predict_accepts(&r, NT_VERDICT_STALLED));
+	assert_int_equal(r.ack.rule, NT_RULE_MODEL_LIMIT);
+	assert_int_equal(r.disturbed, 0);
+	late_timer_round(NT_VERDICT_STALLED, 59733000, false, false, &r);
+	assert_false(nt_predict_accepts(&r, NT_VERDICT_STALLED));
+	assert_int_equal(r.disturbed, 0);
+}
+
+/*
  * Every pure ACK the model sends has a sentence: the body's ACK (quick-ACK
  * budget in round 1; the timer outside ping-pong doubles ato, and says so),
  * the client's ACK of round 1's reply (its first data).
@@ -582,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_fix_sentence_two_frame_header),
 		cmocka_unit_test(test_fix_sentence_quickack_sawtooth),
 		cmocka_unit_test(test_every_pure_ack_has_a_why),
+		cmocka_unit_test(test_late_timer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,12 +72,6 @@ enum nt_expect_miss {
  * @measured: its verdict
  * @wanted: the verdict expected or predicted
  * @rule: the model's rule for @wanted (NT_EXPECT_MISS_PREDICTED)
- * @gap_ns: NT_EXPECT_MISS_PREDICTED of a stall where the model had the
- *          delayed-ACK timer send A and the round held: the measured H -> A
- * @timer_late_ns: how far @gap_ns ran past the latest H -> A the model gives
- *                 that timer (0: not such a miss). The timer fires within
- *                 a quarter of a millisecond of its tick on a quiet machine;
- *                 a busy or stalled host runs it later
  * @frames: frames dropped (the _DROPS cases)
  */
 struct nt_expect_why {
@@ -86,8 +80,6 @@ struct nt_expect_why {
 	enum nt_verdict measured;
 	enum nt_verdict wanted;
 	enum nt_predict_rule rule;
-	int64_t gap_ns;
-	int64_t timer_late_ns;
 	uint64_t frames;
 };
 

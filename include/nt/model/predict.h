@@ -475,7 +475,9 @@ struct nt_predict_seg {
  * @reply_ns: when the whole reply reached the client: how long the client
  *            waited (-1: the path did not get there)
  * @disturbed: NT_SCHED_* bits of the observed schedule this round was
- *             predicted on (nt_predict_observe()); 0: the knobs' schedule
+ *             predicted on (nt_predict_observe()), and NT_SCHED_TIMER for a
+ *             stall its late timer made (nt_predict_measured_ack()); 0: the
+ *             knobs' schedule
  * @coalesced: H and B are one segment
  * @header_ack_now: the target acknowledged H on arrival
  * @body_held: B waited in the client's queue after write(body)
@@ -542,6 +544,7 @@ const struct nt_predict_why *nt_predict_seg_why(const struct nt_predict_round *r
 #define NT_SCHED_PAUSE	     8u	 /* the client began the round late */
 #define NT_SCHED_PATH	     16u /* the delay line forwarded a frame late */
 #define NT_SCHED_BODY_RETURN 32u /* the client returned from write(body) late */
+#define NT_SCHED_TIMER	     64u /* the target's delayed-ACK timer fired past its window */
 
 /**
  * struct nt_predict_sched - what the programs did in one round, as a live
@@ -682,6 +685,9 @@ struct nt_predict_state {
  * @sched_parts: its disturbed parts; 0: the knobs' schedule
  * @measured: the next round's verdict on the wire (nt_predict_measured()),
  *            -1 when not given
+ * @measured_gap_ns: its H -> A on the wire (nt_predict_measured_ack()), -1
+ *                   when not given
+ * @measured_a_pure: its A was a pure ACK
  */
 struct nt_predict {
 	struct nt_predict_knobs knobs;
@@ -693,6 +699,8 @@ struct nt_predict {
 	struct nt_predict_sched sched;
 	unsigned sched_parts;
 	int measured;
+	int64_t measured_gap_ns;
+	bool measured_a_pure;
 };
 
 /**
@@ -742,6 +750,27 @@ unsigned nt_predict_observe(struct nt_predict *p, const struct nt_predict_sched 
  * are unchanged. It holds for one round.
  */
 void nt_predict_measured(struct nt_predict *p, enum nt_verdict v);
+
+/**
+ * nt_predict_measured_ack() - the next round's header -> ACK on the wire, so
+ * a stall the model held only because the target's delayed-ACK timer fired
+ * past the model's window is taken as the host's lateness
+ * @p: the model
+ * @gap_ns: H -> A as captured (-1: not seen)
+ * @a_pure: A was a pure ACK, as the timer's is
+ *
+ * The window is the timer's tick plus a quarter of a millisecond, as on a
+ * quiet machine; a busy or stalled host runs timer softirqs later (59.7 ms
+ * against 40-48.25 once in CI). The kernel never fires a timer early, so
+ * only a late A is taken, and only where the verdict's one difference is
+ * the gap against the threshold: a round the model held, whose A is the
+ * timer's pure ACK, measured stalled (nt_predict_measured()). Such a round
+ * accepts stalled too and is disturbed (NT_SCHED_TIMER), its line naming the
+ * lateness; its sentences stay the nominal path's, since the timer did fire,
+ * and nothing else changes (the timer leaves ping-pong and resets ato
+ * whenever it fires, tcp_delack_timer_handler()). It holds for one round.
+ */
+void nt_predict_measured_ack(struct nt_predict *p, int64_t gap_ns, bool a_pure);
 
 /**
  * nt_predict_accepts() - whether a measured verdict is within the prediction

@@ -160,7 +160,7 @@ const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_fl
 #define NT_LABEL_OCCURRENCE_LEN 96
 
 /* Room for any nt_label_expectation(). */
-#define NT_LABEL_EXPECTATION_LEN 320
+#define NT_LABEL_EXPECTATION_LEN 256
 
 /**
  * nt_label_expectation() - why a live run's expectation did not hold, one

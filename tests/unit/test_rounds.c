@@ -1181,6 +1181,24 @@ static void test_run_late_path(void **state)
 	}
 }
 
+/*
+ * Four predicted two-write rounds, each beginning as the last reply is read,
+ * as the exchange does; @gap_ns: each round's H -> A. Then the run's end.
+ */
+static void predicted_rounds(struct nt_record *run, const struct nt_predict_knobs *k,
+			     const int64_t gap_ns[4])
+{
+	struct nt_err err = { { 0 } };
+	int64_t reply = 2 * MS - 40 * US;
+
+	assert_int_equal(nt_record_predict(run, k, &err), 0);
+	handshake(&run->tl);
+	for (unsigned i = 0; i < 4; i++)
+		reply = nagle_round_at(&run->tl, i + 1, reply + 40 * US, gap_ns[i], PLAIN);
+	final_ack(&run->tl, 4, reply);
+	teardown(&run->tl, 4, 500 * MS);
+}
+
 /* Round 2's H and A forwarded late (ctx: their lateness), every other segment on time. */
 static int64_t round2_late(const void *ctx, const struct nt_segment *seg)
 {
@@ -1206,10 +1224,9 @@ static int64_t round2_late(const void *ctx, const struct nt_segment *seg)
 static void test_run_predicts_on_own_lateness(void **state)
 {
 	static const int64_t late[2] = { 21925374, 17559963 };
+	static const int64_t gap[4] = { 10040 * US, 91450 * US, 50400 * US, 53600 * US };
 	struct nt_record *run = rtt10_record(NT_EXPECT_AUTO, "client");
 	struct nt_predict_knobs k;
-	struct nt_err err = { { 0 } };
-	int64_t reply;
 
 	(void)state;
 	run->segment_late = round2_late;
@@ -1217,15 +1234,7 @@ static void test_run_predicts_on_own_lateness(void **state)
 	nt_predict_knobs_default(&k);
 	k.rtt_ns = run->cfg.rtt_ns;
 	k.threshold_ns = THRESHOLD;
-	assert_int_equal(nt_record_predict(run, &k, &err), 0);
-	handshake(&run->tl);
-	/* Each round begins as the last reply is read, as the exchange does. */
-	reply = nagle_round_at(&run->tl, 1, 2 * MS, 10040 * US, PLAIN);
-	reply = nagle_round_at(&run->tl, 2, reply + 40 * US, 91450 * US, PLAIN);
-	reply = nagle_round_at(&run->tl, 3, reply + 40 * US, 50400 * US, PLAIN);
-	reply = nagle_round_at(&run->tl, 4, reply + 40 * US, 53600 * US, PLAIN);
-	final_ack(&run->tl, 4, reply);
-	teardown(&run->tl, 4, 500 * MS);
+	predicted_rounds(run, &k, gap);
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 3);
 	assert_int_equal(run->predict_misses, 0);
@@ -1244,10 +1253,9 @@ static void test_run_predicts_on_own_lateness(void **state)
  */
 static void test_run_late_timer(void **state)
 {
+	static const int64_t gap[4] = { 40 * US, 43700 * US, 59733 * US, 43700 * US };
 	struct nt_record *run = &the_run;
 	struct nt_predict_knobs k;
-	struct nt_err err = { { 0 } };
-	int64_t reply;
 
 	(void)state;
 	memset(run, 0, sizeof(*run));
@@ -1257,14 +1265,7 @@ static void test_run_late_timer(void **state)
 	run->cfg.expect = NT_EXPECT_AUTO;
 	nt_predict_knobs_default(&k);
 	k.threshold_ns = run->cfg.threshold_ns;
-	assert_int_equal(nt_record_predict(run, &k, &err), 0);
-	handshake(&run->tl);
-	reply = nagle_round_at(&run->tl, 1, 2 * MS, 40 * US, PLAIN);
-	reply = nagle_round_at(&run->tl, 2, reply + 40 * US, 43700 * US, PLAIN);
-	reply = nagle_round_at(&run->tl, 3, reply + 40 * US, 59733 * US, PLAIN);
-	reply = nagle_round_at(&run->tl, 4, reply + 40 * US, 43700 * US, PLAIN);
-	final_ack(&run->tl, 4, reply);
-	teardown(&run->tl, 4, 500 * MS);
+	predicted_rounds(run, &k, gap);
 	assert_int_equal(nt_record_finish(run, NULL), 0);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_HELD], 3);
 	assert_int_equal(run->summary.verdicts[NT_VERDICT_STALLED], 1);

@@ -140,14 +140,13 @@ static const struct nt_predict_round *predict_one(struct nt_record *run, unsigne
 		run->sched.h_late_ns = event_late_ns(run, r->marks.h);
 		run->sched.a_late_ns = event_late_ns(run, r->marks.a);
 	}
-	if (nt_predict_observe(&run->predict, &run->sched))
-		run->disturbed_rounds++;
+	nt_predict_observe(&run->predict, &run->sched);
 	nt_predict_measured(&run->predict, r->verdict);
 	nt_predict_measured_ack(&run->predict, r->gap_ns, r->marks.a_is_pure_ack);
 	if (nt_predict_round(&run->predict, p) != 1)
 		return NULL;
-	/* Disturbed only by the target's late timer, which the round itself showed. */
-	if (p->disturbed == NT_SCHED_TIMER)
+	/* The schedule's late parts, and a late timer, which only the round shows. */
+	if (p->disturbed)
 		run->disturbed_rounds++;
 	if (!nt_predict_accepts(p, r->verdict) && r->verdict != NT_VERDICT_INCOMPLETE)
 		run->predict_misses++;

@@ -211,7 +211,9 @@ struct nt_record_sink {
  * @segment_late_ctx: @segment_late's argument
  * @sched: the last retired round's observed schedule
  * @disturbed_rounds: rounds whose schedule the knobs' windows do not allow,
- *                    predicted on what the programs did (nt_predict_observe())
+ *                    predicted on what the programs did (nt_predict_observe()),
+ *                    or whose stall a late delayed-ACK timer made
+ *                    (nt_predict_measured_ack()): those predicted disturbed
  * @acc: the summary so far
  * @scratch: one round's events while it is retired
  * @scratch_cap: allocated entries in @scratch

@@ -285,6 +285,46 @@ static void test_dev_null_unspooled(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * ... and through a buffer as large as a spool's (one write(2) per 4 KiB,
+ * stdio's own, was most of the cost of a large report to /dev/null):
+ * standard output through a stream of its own, which the commit flushes and
+ * closes, leaving stdout as it was.
+ */
+static bool buffered_to_null(const char *path)
+{
+	struct nt_err err = { "" };
+	struct nt_output out;
+	bool big;
+
+	assert_int_equal(nt_output_open(&out, path, NT_OUTPUT_DOCUMENT, &err), 0);
+	big = out.buf != NULL && out.fp != stdout;
+	fputs("discarded\n", out.fp);
+	assert_int_equal(nt_output_commit(&out, &err), 0);
+	return big;
+}
+
+static void test_dev_null_buffered(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_true(buffered_to_null("/dev/null"));
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		bool ok = fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO &&
+			  buffered_to_null(NULL) && fputs("stdout still works\n", stdout) >= 0 &&
+			  fflush(stdout) == 0;
+
+		_exit(ok ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_refused_before_anything(void **state)
 {
 	struct nt_err err = { "" };
@@ -416,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_written_directly),
 		cmocka_unit_test(test_socket_written_directly),
 		cmocka_unit_test(test_dev_null_unspooled),
+		cmocka_unit_test(test_dev_null_buffered),
 		cmocka_unit_test(test_refused_before_anything),
 		cmocka_unit_test(test_same_file),
 		cmocka_unit_test(test_closed_stdout),

@@ -162,7 +162,16 @@ static void *worker(void *arg)
 	struct chunk_buf b = { 0 };
 	FILE *f = fopencookie(&b, "w", chunk_io);
 	void *state = NULL;
-	int ret = !f ? -ENOMEM : p->ops->up ? p->ops->up(p->ctx, &state) : 0;
+	int ret;
+
+	/*
+	 * Unbuffered: the items write through an out_buf of their own, 8 KiB
+	 * at a time, and stdio's buffer would copy every byte once more on its
+	 * way to @b.
+	 */
+	if (f)
+		setvbuf(f, NULL, _IONBF, 0);
+	ret = !f ? -ENOMEM : p->ops->up ? p->ops->up(p->ctx, &state) : 0;
 
 	pthread_mutex_lock(&p->lock);
 	if (ret)

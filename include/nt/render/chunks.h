@@ -38,7 +38,9 @@
  * @down: free a state @up made; NULL: nothing to free
  * @item: write item @i to @out with the thread's @state; 0 or a negative
  *        errno. Called for each item once, in order within a chunk, on any
- *        thread: it may read @ctx, never write it
+ *        thread: it may read @ctx, never write it. A thread's @out is
+ *        unbuffered (its chunk's memory is the buffer): write through an
+ *        out_buf, not a character at a time
  */
 struct nt_chunks_ops {
 	int (*up)(const void *ctx, void **state);

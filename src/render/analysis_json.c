@@ -326,10 +326,9 @@ static int stalls_item(FILE *out, void *state, const void *ctx, size_t i)
 		ok = ok && nt_json_layout_put(st->l, &b) &&
 		     (!c->record || out_buf_add(&b, "\n", 1));
 	}
-	ok = out_buf_flush(&b) && ok;
 	if (oom)
 		return -ENOMEM;
-	return ok ? 0 : ferror(out) ? -EIO : -ENOMEM;
+	return ok && out_buf_flush(&b) ? 0 : out_buf_failed(out);
 }
 
 static const struct nt_chunks_ops stalls_ops = {

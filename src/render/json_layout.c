@@ -267,9 +267,7 @@ int nt_json_layout_write(const struct nt_json_layout *l, FILE *out)
 	struct out_buf b;
 
 	out_buf_init(&b, out);
-	if (!nt_json_layout_put(l, &b))
-		return ferror(out) ? -EIO : -ENOMEM;
-	return out_buf_flush(&b) ? 0 : -EIO;
+	return nt_json_layout_put(l, &b) && out_buf_flush(&b) ? 0 : out_buf_failed(out);
 }
 
 void nt_json_layout_free(struct nt_json_layout *l)

@@ -13,6 +13,7 @@
 #ifndef NT_RENDER_OUT_BUF_H
 #define NT_RENDER_OUT_BUF_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,21 @@ static inline void out_buf_init(struct out_buf *b, FILE *out)
 {
 	b->out = out;
 	b->used = 0;
+}
+
+/*
+ * Why a writer's out_buf write failed, told at once: the write's errno
+ * (EFBIG, ENOSPC, EPIPE), -EIO without one, -ENOMEM when the stream never
+ * failed (json-c had no memory for a value's text). Later is too late:
+ * glibc drops the bytes a failed write(2) could not take, so flushing again
+ * succeeds and the reason is lost (nt_output_write_reason() can ask only a
+ * stream that still holds them).
+ */
+static inline int out_buf_failed(FILE *out)
+{
+	if (!ferror(out))
+		return -ENOMEM;
+	return errno ? -errno : -EIO;
 }
 
 static inline bool out_buf_flush(struct out_buf *b)

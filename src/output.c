@@ -265,13 +265,14 @@ static bool is_dev_null(int fd)
 }
 
 /*
- * A document bound for /dev/null through standard output: a stream of its
- * own on a copy of the descriptor, with the large buffer. stdout's own
- * buffer is stdio's, st_blksize (4 KiB), and setvbuf() can give it another
- * only before its first use and never take one back; one write(2) per 4 KiB
- * was 47,000 system calls and 13 % of analyze --format jsonl --jobs 1's CPU
- * at 10,000 flows (docs/performance.md). Without a descriptor or memory,
- * stdout itself.
+ * Standard output on /dev/null: a stream of its own on a copy of the
+ * descriptor, with the large buffer. stdout's own buffer is stdio's,
+ * st_blksize (4 KiB), and setvbuf() can give it another only before its
+ * first use and never take one back; one write(2) per 4 KiB was 47,000
+ * system calls and 13 % of analyze --format jsonl --jobs 1's CPU at 10,000
+ * flows (docs/performance.md). A stream's writer that flushes each record
+ * (nt_output_is_live()) still does. Without a descriptor or memory, stdout
+ * itself.
  */
 static void open_null_stdout(struct nt_output *out)
 {
@@ -327,24 +328,23 @@ static int open_file(struct nt_output *out)
 	out->fp = fdopen(fd, "w");
 	if (!out->fp)
 		return -errno;
-	if (out->mode == NT_OUTPUT_DOCUMENT)
-		big_buffer(out);
+	/* Nobody reads it before it has its name: the large buffer, a document or a stream. */
+	big_buffer(out);
 	return 0;
 }
 
 static int open_kind(struct nt_output *out)
 {
 	enum nt_output_kind kind = out->target.kind;
+	bool null;
 	int ret;
 
 	if (kind == NT_OUTPUT_STDOUT) {
 		out->fp = stdout;
-		if (out->mode != NT_OUTPUT_DOCUMENT)
-			return 0;
 		if (is_dev_null(STDOUT_FILENO))
 			open_null_stdout(out);
 		/* Without a spool (no temporary directory) a document is written directly, as before. */
-		else if (open_spool(out) < 0)
+		else if (out->mode == NT_OUTPUT_DOCUMENT && open_spool(out) < 0)
 			out->fp = stdout;
 		return 0;
 	}
@@ -363,14 +363,15 @@ static int open_kind(struct nt_output *out)
 			return 0;
 		return open_spool(out);
 	}
-	if (out->mode == NT_OUTPUT_DOCUMENT && !is_dev_null(out->dest_fd))
+	null = is_dev_null(out->dest_fd);
+	if (out->mode == NT_OUTPUT_DOCUMENT && !null)
 		return open_spool(out);
 	out->fp = fdopen(out->dest_fd, "w");
 	if (!out->fp)
 		return -errno;
 	out->dest_fd = -1; /* owned by fp now */
-	if (out->mode == NT_OUTPUT_DOCUMENT)
-		big_buffer(out); /* /dev/null: as open_null_stdout() says */
+	if (null)
+		big_buffer(out); /* as open_null_stdout() says */
 	return 0;
 }
 

@@ -64,8 +64,9 @@ enum nt_output_kind {
  *                      output and devices it is spooled and copied out at
  *                      nt_output_commit() (not to /dev/null, which keeps
  *                      nothing to be seen in part)
- * @NT_OUTPUT_STREAM: records as they come (a pcap): on standard output,
- *                    devices and FIFOs each is written at once
+ * @NT_OUTPUT_STREAM: records as they come (a pcap, JSON Lines): on
+ *                    standard output, devices and FIFOs each is written
+ *                    at once; a file is still complete or absent
  */
 enum nt_output_mode {
 	NT_OUTPUT_DOCUMENT,

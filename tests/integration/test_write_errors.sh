@@ -9,7 +9,8 @@
 # SIGTERM while -o, -w or --target-log waits in open() for a FIFO's reader
 # exits 143; with `ulimit -f 1`, analyze and predict say "File too large"
 # and exit 4 instead of dying of SIGXFSZ; so does the trace's lesson page
-# (and markdown) when a limit stops one of their temporary files first.
+# (and markdown) when a limit stops one of their temporary files first;
+# analyze's JSON Lines on a pipe are not spooled (the limit never stops them).
 #
 # Every wait is for the event it means (the process blocked in open(), the
 # reader's bytes read), never a sleep, and fails when that event never comes.
@@ -130,7 +131,8 @@ done
 
 # --- ulimit -f: EFBIG told, not death by SIGXFSZ -------------------------------------------
 for cmd in "predict --rounds 2000" "predict --rounds 2000 --format json" \
-	"analyze ${many[*]} --format json" "analyze ${many[*]} --format svg"; do
+	"analyze ${many[*]} --format json" "analyze ${many[*]} --format svg" \
+	"analyze ${many[*]} --format jsonl"; do
 	rm -f big.out
 	set +e
 	# shellcheck disable=SC2086 # the words of $cmd are its arguments
@@ -142,6 +144,27 @@ for cmd in "predict --rounds 2000" "predict --rounds 2000 --format json" \
 	[ ! -e big.out ] || fail "ulimit -f 1, $cmd: left a partial big.out"
 	[ -z "$(ls -A | grep '^\.nt-' || true)" ] || fail "ulimit -f 1, $cmd: left a temporary file"
 done
+
+# --- JSON Lines on standard output are not spooled; a document is -------------------------
+# `ulimit -f 1` stops any regular file at 1 KiB and no pipe: analyze's jsonl
+# (a record stream, its summary record last) goes through the pipe whole, as
+# the live run's does; json, complete or absent, fails on its spool.
+set +e
+(ulimit -f 1 && exec "$NT" analyze "${many[@]}" --format jsonl) 2>err.txt | wc -c >bytes.txt
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 0 ] || fail "ulimit -f 1, analyze --format jsonl | wc: exit $rc, want 0 ($(cat err.txt))"
+[ "$(cat bytes.txt)" -gt 10240 ] || fail "analyze --format jsonl | wc: $(cat bytes.txt) bytes"
+"$NT" analyze "${many[@]}" --format jsonl | tail -n 1 | grep -q '^{"type":"summary",' ||
+	fail "analyze --format jsonl: the last record is not the summary"
+set +e
+(ulimit -f 1 && exec "$NT" analyze "${many[@]}" --format json) 2>err.txt | wc -c >bytes.txt
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 4 ] || fail "ulimit -f 1, analyze --format json | wc: exit $rc, want 4"
+grep -q '^nagle-trace: write standard output: File too large$' err.txt ||
+	fail "ulimit -f 1, analyze --format json | wc: $(cat err.txt)"
+[ "$(cat bytes.txt)" = 0 ] || fail "analyze --format json: a part reached the pipe"
 
 # --- ulimit -f on the documents' spools: their EFBIG, not "Input/output error" -------------
 # The lesson page (html) and markdown keep parts in unnamed temporary files; a

@@ -287,17 +287,18 @@ static void test_dev_null_unspooled(void **state)
 
 /*
  * ... and through a buffer as large as a spool's (one write(2) per 4 KiB,
- * stdio's own, was most of the cost of a large report to /dev/null):
- * standard output through a stream of its own, which the commit flushes and
- * closes, leaving stdout as it was.
+ * stdio's own, was most of the cost of a large report to /dev/null), a
+ * document or a stream: standard output through a stream of its own, which
+ * the commit flushes and closes, leaving stdout as it was. So is a new file
+ * in either mode.
  */
-static bool buffered_to_null(const char *path)
+static bool buffered_to(const char *path, enum nt_output_mode mode)
 {
 	struct nt_err err = { "" };
 	struct nt_output out;
 	bool big;
 
-	assert_int_equal(nt_output_open(&out, path, NT_OUTPUT_DOCUMENT, &err), 0);
+	assert_int_equal(nt_output_open(&out, path, mode, &err), 0);
 	big = out.buf != NULL && out.fp != stdout;
 	fputs("discarded\n", out.fp);
 	assert_int_equal(nt_output_commit(&out, &err), 0);
@@ -310,19 +311,23 @@ static void test_dev_null_buffered(void **state)
 	int status;
 
 	(void)state;
-	assert_true(buffered_to_null("/dev/null"));
+	assert_true(buffered_to("/dev/null", NT_OUTPUT_DOCUMENT));
+	assert_true(buffered_to("/dev/null", NT_OUTPUT_STREAM));
+	assert_true(buffered_to(at("stream.jsonl"), NT_OUTPUT_STREAM));
 	pid = fork();
 	if (pid == 0) {
 		int fd = open("/dev/null", O_WRONLY);
 		bool ok = fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO &&
-			  buffered_to_null(NULL) && fputs("stdout still works\n", stdout) >= 0 &&
-			  fflush(stdout) == 0;
+			  buffered_to(NULL, NT_OUTPUT_DOCUMENT) &&
+			  buffered_to(NULL, NT_OUTPUT_STREAM) &&
+			  fputs("stdout still works\n", stdout) >= 0 && fflush(stdout) == 0;
 
 		_exit(ok ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
+	clean();
 }
 
 static void test_refused_before_anything(void **state)

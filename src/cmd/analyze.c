@@ -29,10 +29,11 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 	 * JSON Lines are records, as the live run's and watch's are: on
 	 * standard output they go out as written, the summary record last
 	 * saying the report is complete (docs/json-schema.md). Spooled, a
-	 * pipe's reader got nothing until the end, and analyze paid for the
-	 * temporary file and its copy: 817 ms of CPU instead of 531 for the
-	 * 186 MiB of a 10,000-flow capture (docs/performance.md), every capture
-	 * of a fleet (examples/fleet-dask.py). -o FILE stays complete or absent.
+	 * pipe's reader got nothing until the end, and every capture of a
+	 * fleet (examples/fleet-dask.py) wrote its whole report to a temporary
+	 * file first: 186 MiB for 149 MB read at 10,000 flows, room /tmp must
+	 * have, and 4-5 % more CPU on a quiet machine, 50 % more on one busy
+	 * writing (docs/performance.md). -o FILE stays complete or absent.
 	 */
 	int ret = nt_output_open(&out, o->out.path,
 				 fmt->records ? NT_OUTPUT_STREAM : NT_OUTPUT_DOCUMENT, &err);

@@ -43,6 +43,11 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 	ret = fmt->analysis(out.fp, an, &view);
 	if (ret < 0) {
 		ret = nt_output_write_reason(&out, ret);
+		/* A stream's reader may leave before the end (`| head`): no error, as at commit. */
+		if (nt_output_reader_gone(&out, ret)) {
+			nt_output_abort(&out);
+			return NT_EXIT_OK;
+		}
 		nt_output_write_error(out.path, ret, &err);
 		nt_output_abort(&out);
 		goto fail;

@@ -105,6 +105,16 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 [ "$status" = 0 ] && [ ! -s err.txt ] || fail "predict | head: exit $status: $(cat err.txt)"
+# ... nor is it for analyze's JSON Lines, which stream: their 400 KB outgrow
+# the pipe, so the reader leaves while they are being written.
+for jobs in 1 2; do
+	set +e
+	"$NT" analyze "${many[@]}" --format jsonl --jobs $jobs 2>err.txt | head -c 10 >/dev/null
+	status=${PIPESTATUS[0]}
+	set -e
+	[ "$status" = 0 ] && [ ! -s err.txt ] ||
+		fail "analyze --format jsonl --jobs $jobs | head: exit $status: $(cat err.txt)"
+done
 
 # --- SIGTERM while a FIFO destination waits for its reader ---------------------------------
 term_in_open() {

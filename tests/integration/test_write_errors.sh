@@ -115,6 +115,15 @@ for jobs in 1 2; do
 	[ "$status" = 0 ] && [ ! -s err.txt ] ||
 		fail "analyze --format jsonl --jobs $jobs | head: exit $status: $(cat err.txt)"
 done
+# run's 15 KB of JSON Lines, to a reader that shrinks its pipe to a page first.
+set +e
+unshare -Urn "$NT" run --target "$SERVER 7000" --format jsonl \
+	--client "python3 $NT_SOURCE_DIR/tests/programs/client.py target 7000 20" 2>err.txt |
+	python3 -c 'import fcntl, sys; fcntl.fcntl(0, 1031, 4096); sys.stdin.buffer.read(10)'
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" = 0 ] && ! grep -q '^nagle-trace:' err.txt ||
+	fail "run --format jsonl | early reader: exit $status: $(cat err.txt)"
 
 # --- SIGTERM while a FIFO destination waits for its reader ---------------------------------
 term_in_open() {

@@ -183,7 +183,8 @@ def state_diffs(pred, ev):
 # The model's bounds on the exchange's own lateness (predict.h: wake_slack_ns for a
 # timed wait, plus wake_latency_ns after a socket event). A round whose exchange ran
 # later than that, or follows one that did, is outside what the model predicts: a
-# mismatch there is reported as load on the machine, not as a model error.
+# mismatch there is reported as load on the machine, not as a model error; so is one after
+# a round the live run found outside its windows (exchange_late_parts()).
 LATE_MS = 9.0
 GAP_LATE_MS = 5.0
 
@@ -220,11 +221,26 @@ def gap_late_ms(r, gap_ms):
     return (calls["write-body"]["enter_ns"] - calls["write-header"]["t_ns"]) / 1e6 - gap_ms
 
 
+def exchange_late_parts(r):
+    """The parts of the round's exchange the live run's model found outside its windows.
+
+    LATE_MS and GAP_LATE_MS see only the capture: the reply's delay after the request is
+    the target's read and its handler together. The live run times each from the programs'
+    own calls (docs/model.md, "The model on the observed schedule") against the window the
+    model allows it: a handler 6 ms late after a prompt read is outside the model's 4.7 ms
+    and under LATE_MS, and at --handler-ms 30 it makes the reply 10 jiffies after the last
+    receive, not the 7-9 the nominal model counts, so the next round is held (once, the
+    suite run here beside two CPU loops and Chromium's tests). `timer` is not the exchange's: checked below.
+    """
+    return [x for x in r.get("disturbed", {}).get("parts", []) if x != "timer"]
+
+
 def compare(args, pred, meas):
     res = {"args": " ".join(args), "rounds": 0, "mismatches": [], "state_diffs": [],
            "uncertain_rounds": 0, "primary_agrees": 0, "measured": collections.Counter(),
            "uncertain_rules": collections.Counter(), "stall_gaps_ms": [], "timer_rounds": 0,
-           "timer_early": [], "timer_late": [], "timer_mismatches": [], "late_wakes": []}
+           "timer_early": [], "timer_late": [], "timer_mismatches": [], "late_wakes": [],
+           "timer_after_late": []}
     handler_ms = float(args[args.index("--handler-ms") + 1]) if "--handler-ms" in args else 0.0
     gap_ms = float(args[args.index("--write-gap-ms") + 1]) if "--write-gap-ms" in args else 0.0
     rtt_ms = float(args[args.index("--rtt") + 1]) if "--rtt" in args else 0.0
@@ -243,6 +259,16 @@ def compare(args, pred, meas):
         timer_late = False
         if v == "stalled" and gap:
             res["stall_gaps_ms"].append(gap / 1e6)
+        late, wlate = reply_delay_ms(r, rtt_ms) - handler_ms, gap_late_ms(r, gap_ms)
+        sched = exchange_late_parts(r)
+        now_late = late > LATE_MS or wlate > GAP_LATE_MS or bool(sched)
+        if late > LATE_MS:
+            res["late_wakes"].append(f"round {r['index']}: the reply left {late:.1f} ms late")
+        if wlate > GAP_LATE_MS:
+            res["late_wakes"].append(f"round {r['index']}: write(body) came {wlate:.1f} ms late")
+        if sched and late <= LATE_MS and wlate <= GAP_LATE_MS:
+            res["late_wakes"].append(f"round {r['index']}: outside the knobs' windows "
+                                     f"({', '.join(sched)}): {r['disturbed']['text']}")
         if gap and p["why"].get("ack", {}).get("rule") == "delack_timer" and \
                 v in ("held", "stalled"):
             # The model's A is the delayed-ACK timer's: the window is that timer's.
@@ -251,16 +277,12 @@ def compare(args, pred, meas):
             where = (f"round {r['index']}: header->ACK {gap / 1e6:.3f} ms, "
                      f"predicted {lo:.3f}-{hi:.3f} ms")
             if gap / 1e6 < lo - 0.001:
-                res["timer_early"].append(where)
+                # After a late exchange the target's state is not the nominal model's (a
+                # late reply leaves ping-pong unset): an A at once is a quick ACK, no timer.
+                res["timer_after_late" if now_late or prev_late else "timer_early"].append(where)
             elif gap / 1e6 > hi + 0.001:
                 res["timer_late"].append(where)
                 timer_late = True
-        late, wlate = reply_delay_ms(r, rtt_ms) - handler_ms, gap_late_ms(r, gap_ms)
-        now_late = late > LATE_MS or wlate > GAP_LATE_MS
-        if late > LATE_MS:
-            res["late_wakes"].append(f"round {r['index']}: the reply left {late:.1f} ms late")
-        if wlate > GAP_LATE_MS:
-            res["late_wakes"].append(f"round {r['index']}: write(body) came {wlate:.1f} ms late")
         if v not in p["verdicts"]:
             miss = {"round": r["index"], "measured": v, "predicted": p["verdicts"],
                     "gap_ms": gap / 1e6 if gap else None, "why": p["why"]}
@@ -358,6 +380,8 @@ def main():
             print(f"         timing: {d} (the timer fired early)")
         for d in res["timer_late"][:4]:
             print(f"         timing: {d} (the timer ran late)")
+        for d in res["timer_after_late"][:4]:
+            print(f"         timing: {d} (after the exchange ran late: not the timer's ACK)")
         for d in res["late_wakes"][:4]:
             print(f"         load: {d}")
     late_budget = max(TIMER_LATE_FREE, TIMER_LATE_SHARE * timer_total)

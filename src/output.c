@@ -406,7 +406,8 @@ int nt_output_open(struct nt_output *out, const char *path, enum nt_output_mode 
 	return ret;
 }
 
-int nt_output_write_reason(struct nt_output *out, int ret)
+/* The real reason of a renderer's -EIO: nt_output_fail() says how. */
+static int write_reason(struct nt_output *out, int ret)
 {
 	if (ret != -EIO || !out->active || !out->fp || !ferror(out->fp))
 		return ret;
@@ -414,6 +415,14 @@ int nt_output_write_reason(struct nt_output *out, int ret)
 	errno = 0;
 	if (fflush(out->fp) == EOF && errno && errno != EIO)
 		ret = -errno;
+	return ret;
+}
+
+int nt_output_fail(struct nt_output *out, int ret, struct nt_err *err)
+{
+	ret = write_reason(out, ret);
+	nt_output_write_error(out->path, ret, err);
+	nt_output_abort(out);
 	return ret;
 }
 

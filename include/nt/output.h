@@ -239,18 +239,22 @@ int nt_output_open(struct nt_output *out, const char *path, enum nt_output_mode 
 		   struct nt_err *err);
 
 /**
- * nt_output_write_reason() - the real reason of a report's failed write
- * @out: the report's destination, still open
+ * nt_output_fail() - abandon a report whose renderer failed, as
+ * nt_output_commit() ends one whose write failed
+ * @out: the report's destination, still open; aborted (nt_output_abort())
  * @ret: what the renderer returned
+ * @err: filled with the reason (nt_output_write_error())
  *
  * stdio keeps only a flag when a write fails, and many renderers say -EIO
  * then. For -EIO on a stream in error, the buffered bytes are written once
  * more: the write fails again and errno says why (EFBIG past `ulimit -f`,
- * ENOSPC, EPIPE). Call it only on the way to nt_output_abort().
+ * ENOSPC, EPIPE).
  *
- * Return: the errno found, or @ret.
+ * Return: that reason, or @ret; -EPIPE when standard output's reader left
+ * mid-report (a stream: JSON Lines), which nt_output_reader_gone() tells as
+ * after a commit.
  */
-int nt_output_write_reason(struct nt_output *out, int ret);
+int nt_output_fail(struct nt_output *out, int ret, struct nt_err *err);
 
 /**
  * nt_output_reader_gone() - whether @ret is standard output's reader leaving

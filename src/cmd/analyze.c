@@ -41,18 +41,8 @@ static int render(const struct nt_analyze_opts *o, const struct nt_analysis *an)
 	if (ret < 0)
 		goto fail;
 	ret = fmt->analysis(out.fp, an, &view);
-	if (ret < 0) {
-		ret = nt_output_write_reason(&out, ret);
-		/* A stream's reader may leave before the end (`| head`): no error, as at commit. */
-		if (nt_output_reader_gone(&out, ret)) {
-			nt_output_abort(&out);
-			return NT_EXIT_OK;
-		}
-		nt_output_write_error(out.path, ret, &err);
-		nt_output_abort(&out);
-		goto fail;
-	}
-	ret = nt_output_commit(&out, &err);
+	/* A stream's reader may leave before the end (`| head`): no error, as at commit. */
+	ret = ret < 0 ? nt_output_fail(&out, ret, &err) : nt_output_commit(&out, &err);
 	if (ret < 0 && !nt_output_reader_gone(&out, ret))
 		goto fail;
 	return NT_EXIT_OK;

@@ -57,13 +57,7 @@ static int render(const struct nt_trace_opts *o, const struct nt_predict_doc *do
 		ret = nt_predict_html(out.fp, docs, n);
 	else
 		ret = nt_predict_text(out.fp, docs, n);
-	if (ret < 0) {
-		ret = nt_output_write_reason(&out, ret);
-		nt_output_write_error(out.path, ret, &err);
-		nt_output_abort(&out);
-		return nt_cmd_fail(NT_EXIT_FILE, &err);
-	}
-	ret = nt_output_commit(&out, &err);
+	ret = ret < 0 ? nt_output_fail(&out, ret, &err) : nt_output_commit(&out, &err);
 	if (ret < 0 && !nt_output_reader_gone(&out, ret)) {
 		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	}

@@ -322,26 +322,14 @@ int nt_run_exit_status(const struct nt_run_report *runs, unsigned n, unsigned n_
 /* The report, then -w's files: each complete or absent. */
 static int write_report(struct run_cmd *rc)
 {
-	const char *path = rc->opt.out.path;
 	struct nt_analysis_view v = { .brief = rc->opt.out.brief };
 	int ret = nt_render_run_reports(rc->out.fp, rc->opt.out.format, rc->report, rc->n, &v);
 
-	if (ret < 0) {
-		bool gone;
-
-		ret = nt_output_write_reason(&rc->out, ret);
-		/* JSON Lines stream: their reader may leave mid-report (`| head`), no error. */
-		gone = nt_output_reader_gone(&rc->out, ret);
-		nt_output_abort(&rc->out);
-		if (!gone) {
-			nt_output_write_error(path, ret, &rc->err);
-			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
-		}
-	} else {
-		ret = nt_output_commit(&rc->out, &rc->err);
-		if (ret < 0 && !nt_output_reader_gone(&rc->out, ret))
-			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
-	}
+	/* JSON Lines stream: their reader may leave mid-report (`| head`), no error. */
+	ret = ret < 0 ? nt_output_fail(&rc->out, ret, &rc->err)
+		      : nt_output_commit(&rc->out, &rc->err);
+	if (ret < 0 && !nt_output_reader_gone(&rc->out, ret))
+		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	for (unsigned i = 0; i < NT_FIX_MAX; i++) {
 		if (i < rc->n && rc->pcap[i] && nt_pcap_writer_commit(rc->pcap[i], &rc->err) < 0)
 			ret = -EIO;

@@ -46,8 +46,8 @@ static inline void out_buf_init(struct out_buf *b, FILE *out)
  * (EFBIG, ENOSPC, EPIPE), -EIO without one, -ENOMEM when the stream never
  * failed (json-c had no memory for a value's text). Later is too late:
  * glibc drops the bytes a failed write(2) could not take, so flushing again
- * succeeds and the reason is lost (nt_output_write_reason() can ask only a
- * stream that still holds them).
+ * succeeds and the reason is lost (nt_output_fail() can ask only a stream
+ * that still holds them).
  */
 static inline int out_buf_failed(FILE *out)
 {

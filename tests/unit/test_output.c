@@ -245,44 +245,65 @@ static void test_socket_written_directly(void **state)
 	clean();
 }
 
+/**
+ * struct opened - what nt_output_open() made of a destination
+ * @spooled: a spool, copied out at the commit
+ * @buffered: a stream of the destination's own, with the large buffer
+ */
+struct opened {
+	bool spooled;
+	bool buffered;
+};
+
+/* @path opened in @mode, written to and committed: what it was. */
+static struct opened opened_to(const char *path, enum nt_output_mode mode)
+{
+	struct nt_err err = { "" };
+	struct nt_output out;
+	struct opened o;
+
+	assert_int_equal(nt_output_open(&out, path, mode, &err), 0);
+	o.spooled = out.spooled;
+	o.buffered = out.buf != NULL && out.fp != stdout;
+	fputs("discarded\n", out.fp);
+	assert_int_equal(nt_output_commit(&out, &err), 0);
+	return o;
+}
+
+/* @check() in a child whose standard output is /dev/null, as `> /dev/null` leaves it: true. */
+static void on_null_stdout(bool (*check)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		_exit(fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO && check() ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /*
  * A document bound for /dev/null is written to it unspooled (nothing can
  * read a part of it); any other device, /dev/zero (which discards writes as
  * well) included, is spooled: the test is the device number, not what the
  * device does.
  */
-static bool spooled_to(const char *path)
+static bool stdout_unspooled(void)
 {
-	struct nt_err err = { "" };
-	struct nt_output out;
-	bool spooled;
-
-	assert_int_equal(nt_output_open(&out, path, NT_OUTPUT_DOCUMENT, &err), 0);
-	spooled = out.spooled;
-	fputs("discarded\n", out.fp);
-	assert_int_equal(nt_output_commit(&out, &err), 0);
-	return spooled;
+	return !opened_to(NULL, NT_OUTPUT_DOCUMENT).spooled;
 }
 
 static void test_dev_null_unspooled(void **state)
 {
-	pid_t pid;
-	int status;
-
 	(void)state;
-	assert_false(spooled_to("/dev/null"));
-	assert_true(spooled_to("/dev/zero"));
-	/* Standard output on /dev/null, as `> /dev/null` leaves it. */
-	pid = fork();
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		bool ok = fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO && !spooled_to(NULL);
-
-		_exit(ok ? 0 : 1);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_false(opened_to("/dev/null", NT_OUTPUT_DOCUMENT).spooled);
+	assert_true(opened_to("/dev/zero", NT_OUTPUT_DOCUMENT).spooled);
+	on_null_stdout(stdout_unspooled);
 }
 
 /*
@@ -292,41 +313,20 @@ static void test_dev_null_unspooled(void **state)
  * the commit flushes and closes, leaving stdout as it was. So is a new file
  * in either mode.
  */
-static bool buffered_to(const char *path, enum nt_output_mode mode)
+static bool stdout_buffered(void)
 {
-	struct nt_err err = { "" };
-	struct nt_output out;
-	bool big;
-
-	assert_int_equal(nt_output_open(&out, path, mode, &err), 0);
-	big = out.buf != NULL && out.fp != stdout;
-	fputs("discarded\n", out.fp);
-	assert_int_equal(nt_output_commit(&out, &err), 0);
-	return big;
+	return opened_to(NULL, NT_OUTPUT_DOCUMENT).buffered &&
+	       opened_to(NULL, NT_OUTPUT_STREAM).buffered &&
+	       fputs("stdout still works\n", stdout) >= 0 && fflush(stdout) == 0;
 }
 
 static void test_dev_null_buffered(void **state)
 {
-	pid_t pid;
-	int status;
-
 	(void)state;
-	assert_true(buffered_to("/dev/null", NT_OUTPUT_DOCUMENT));
-	assert_true(buffered_to("/dev/null", NT_OUTPUT_STREAM));
-	assert_true(buffered_to(at("stream.jsonl"), NT_OUTPUT_STREAM));
-	pid = fork();
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		bool ok = fd >= 0 && dup2(fd, STDOUT_FILENO) == STDOUT_FILENO &&
-			  buffered_to(NULL, NT_OUTPUT_DOCUMENT) &&
-			  buffered_to(NULL, NT_OUTPUT_STREAM) &&
-			  fputs("stdout still works\n", stdout) >= 0 && fflush(stdout) == 0;
-
-		_exit(ok ? 0 : 1);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_true(opened_to("/dev/null", NT_OUTPUT_DOCUMENT).buffered);
+	assert_true(opened_to("/dev/null", NT_OUTPUT_STREAM).buffered);
+	assert_true(opened_to(at("stream.jsonl"), NT_OUTPUT_STREAM).buffered);
+	on_null_stdout(stdout_buffered);
 	clean();
 }
 

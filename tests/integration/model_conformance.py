@@ -230,7 +230,8 @@ def exchange_late_parts(r):
     model allows it: a handler 6 ms late after a prompt read is outside the model's 4.7 ms
     and under LATE_MS, and at --handler-ms 30 it makes the reply 10 jiffies after the last
     receive, not the 7-9 the nominal model counts, so the next round is held (once, the
-    suite run here beside two CPU loops and Chromium's tests). `timer` is not the exchange's: checked below.
+    suite run here beside two CPU loops and Chromium's tests). `timer` is not the
+    exchange's: checked below.
     """
     return [x for x in r.get("disturbed", {}).get("parts", []) if x != "timer"]
 

@@ -61,20 +61,15 @@ mkfifo out.fifo
 cp "$G/gen-eth-stall.pcap" e.pcap
 many=()
 for _ in $(seq 100); do many+=(e.pcap); done
-early_reader() {
-	local what=$1
-	shift
-	set +e
-	"$@" -o out.fifo 2>err.txt &
-	local pid=$!
-	# The reader shrinks the pipe to one page (F_SETPIPE_SZ), takes 10 bytes and
-	# leaves: a report over 4 KiB cannot all fit before, and its next write gets EPIPE.
-	# A writer that got more than a page in first makes the shrink fail (EBUSY): the
-	# pipe stays 64 KiB. Only analyze and predict write that soon, and their reports
-	# (634 kB, 3.2 MB) outgrow it too; trace and run write after their runs.
-	local got
-	got=$(python3 -c 'import errno, fcntl, os, sys
-fd = os.open("out.fifo", os.O_RDONLY)
+# early_read PIPE: shrinks the pipe to one page (F_SETPIPE_SZ), takes 10 bytes and
+# leaves, printing how many it got: a report over 4 KiB cannot all fit before, and
+# its next write gets EPIPE. A writer that got more than a page in first makes the
+# shrink fail (EBUSY): the pipe stays 64 KiB. Only analyze and predict write that
+# soon, and their reports (634 kB, 3.2 MB) outgrow it too; trace and run write after
+# their runs.
+early_read() {
+	python3 -c 'import errno, fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
 try:
     fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
 except OSError as e:
@@ -86,7 +81,16 @@ while len(got) < 10:
     if not chunk:
         break
     got += chunk
-print(len(got))')
+print(len(got))' "$1"
+}
+early_reader() {
+	local what=$1
+	shift
+	set +e
+	"$@" -o out.fifo 2>err.txt &
+	local pid=$!
+	local got
+	got=$(early_read out.fifo)
 	wait $pid
 	rc=$?
 	set -e
@@ -115,13 +119,14 @@ for jobs in 1 2; do
 	[ "$status" = 0 ] && [ ! -s err.txt ] ||
 		fail "analyze --format jsonl --jobs $jobs | head: exit $status: $(cat err.txt)"
 done
-# run's 15 KB of JSON Lines, to a reader that shrinks its pipe to a page first.
+# run's 15 KB of JSON Lines, to early_read (above) on standard output.
 set +e
 unshare -Urn "$NT" run --target "$SERVER 7000" --format jsonl \
 	--client "python3 $NT_SOURCE_DIR/tests/programs/client.py target 7000 20" 2>err.txt |
-	python3 -c 'import fcntl, sys; fcntl.fcntl(0, 1031, 4096); sys.stdin.buffer.read(10)'
+	early_read /dev/stdin >got.txt
 status=${PIPESTATUS[0]}
 set -e
+[ "$(cat got.txt)" = 10 ] || fail "run --format jsonl | early reader: the reader got $(cat got.txt)"
 [ "$status" = 0 ] && ! grep -q '^nagle-trace:' err.txt ||
 	fail "run --format jsonl | early reader: exit $status: $(cat err.txt)"
 

@@ -183,19 +183,12 @@ static int flows_member(FILE *out, const struct nt_analysis *an, int depth, unsi
 	return ret;
 }
 
-/**
- * struct stall_obj - the template of one element of "stalls"
- * @o: the element
- * @flow: "flow", the index in "flows"
- * @v: the other values, in STALL_KEYS order
+/*
+ * One element of "stalls": "flow", the index in "flows", then these. A
+ * JSON Lines record has "type" before them all.
  */
-#define STALL_N_VALUES 13
-struct stall_obj {
-	struct json_object *o, *flow;
-	struct json_object *v[STALL_N_VALUES];
-};
-
-static const char *const stall_keys[STALL_N_VALUES] = {
+#define STALL_N_KEYS 13
+static const char *const stall_keys[STALL_N_KEYS] = {
 	"file",
 	"dir",
 	"held_frame_number",
@@ -211,25 +204,32 @@ static const char *const stall_keys[STALL_N_VALUES] = {
 	"delack",
 };
 
-static void stall_obj_set(struct stall_obj *s, bool *oom, size_t flow,
-			  const struct nt_flow_result *r, const struct nt_stall_rec *x)
+/* A record's values: "type", "flow", then stall_keys'. */
+#define STALL_N_VALUES (2 + STALL_N_KEYS)
+
+static bool stall_key_is_string(int k)
 {
-	json_object_set_int64(s->flow, (int64_t)flow);
-	json_object_set_int64(s->v[0], r->file);
-	if (!json_object_set_string(s->v[1], nt_dir_name((enum nt_dir)x->dir)))
-		*oom = true;
-	json_object_set_int64(s->v[2], nt_json_clamp_u64(x->held_frame));
-	json_object_set_int64(s->v[3], nt_json_clamp_u64(x->ack_frame));
-	json_object_set_int64(s->v[4], nt_json_clamp_u64(x->release_frame));
-	json_object_set_int64(s->v[5], x->held_len);
-	json_object_set_int64(s->v[6], x->held_t_ns);
-	json_object_set_int64(s->v[7], x->ack_t_ns);
-	json_object_set_int64(s->v[8], x->release_t_ns);
-	json_object_set_int64(s->v[9], x->ack_t_ns - x->held_t_ns);
-	json_object_set_int64(s->v[10], x->release_t_ns - x->ack_t_ns);
-	json_object_set_int64(s->v[11], x->release_t_ns - x->held_t_ns);
-	if (!json_object_set_string(s->v[12], nt_delack_name((enum nt_delack_class)x->delack)))
-		*oom = true;
+	return k == 1 || k == 12;
+}
+
+/* Stall @x of flow @flow, @r, into @v in print order (after @v[0], "type", set once). */
+static void stall_values(struct nt_json_value *v, size_t flow, const struct nt_flow_result *r,
+			 const struct nt_stall_rec *x)
+{
+	v[1].i = (int64_t)flow;
+	v[2].i = r->file;
+	v[3].s = nt_dir_name((enum nt_dir)x->dir);
+	v[4].i = nt_json_clamp_u64(x->held_frame);
+	v[5].i = nt_json_clamp_u64(x->ack_frame);
+	v[6].i = nt_json_clamp_u64(x->release_frame);
+	v[7].i = x->held_len;
+	v[8].i = x->held_t_ns;
+	v[9].i = x->ack_t_ns;
+	v[10].i = x->release_t_ns;
+	v[11].i = x->ack_t_ns - x->held_t_ns;
+	v[12].i = x->release_t_ns - x->ack_t_ns;
+	v[13].i = x->release_t_ns - x->held_t_ns;
+	v[14].s = nt_delack_name((enum nt_delack_class)x->delack);
 }
 
 /**
@@ -249,15 +249,14 @@ struct stalls_ctx {
 };
 
 /**
- * struct stalls_state - one render thread's template of a stall
- * @s: the template (its shape never changes: every value is always there)
- * @tree: what is written: @s.o, or a record holding "type" and its members
- * @l: @tree's layout
+ * struct stalls_state - one render thread's writer of stalls
+ * @l: the layout of a stall, printed by json-c once from a template
+ * @v: the values of the stall being written, in @l's print order: from
+ *     @v[1] in the document, from @v[0] ("type") in a record
  */
 struct stalls_state {
-	struct stall_obj s;
-	struct json_object *tree;
 	struct nt_json_layout *l;
+	struct nt_json_value v[STALL_N_VALUES];
 };
 
 static void stalls_down(void *state)
@@ -267,67 +266,80 @@ static void stalls_down(void *state)
 	if (!st)
 		return;
 	nt_json_layout_free(st->l);
-	if (st->tree != st->s.o)
-		json_object_put(st->tree);
-	json_object_put(st->s.o);
 	free(st);
+}
+
+/* The template whose text json-c prints once: the shape of every stall, its values no stall's. */
+static struct json_object *stall_template(bool *oom, bool record)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (record)
+		nt_json_put(oom, o, "type", json_object_new_string("stall"));
+	nt_json_put(oom, o, "flow", json_object_new_int64(0));
+	for (int k = 0; k < STALL_N_KEYS; k++)
+		nt_json_put(oom, o, stall_keys[k],
+			    stall_key_is_string(k) ? json_object_new_string("")
+						   : json_object_new_int64(0));
+	return o;
 }
 
 static int stalls_up(const void *ctx, void **state)
 {
+	static const struct nt_flow_result no_flow;
+	static const struct nt_stall_rec no_stall;
 	const struct stalls_ctx *c = ctx;
 	struct stalls_state *st = calloc(1, sizeof(*st));
+	struct json_object *tree;
 	bool oom = !st;
 
 	*state = st;
 	if (oom)
 		return -ENOMEM;
-	st->tree = st->s.o = json_object_new_object();
-	oom = !st->s.o;
-	st->s.flow = nt_json_put(&oom, st->s.o, "flow", json_object_new_int64(0));
-	for (int k = 0; k < STALL_N_VALUES; k++)
-		st->s.v[k] = nt_json_put(&oom, st->s.o, stall_keys[k],
-					 k == 1 || k == 12 ? json_object_new_string("other")
-							   : json_object_new_int64(0));
-	if (c->record) {
-		st->tree = json_object_new_object();
-		nt_json_put(&oom, st->tree, "type", json_object_new_string("stall"));
-		nt_json_merge(&oom, st->tree, st->s.o);
-	}
+	/* Each value's type, for nt_json_layout_takes(): "type", then a stall's. */
+	st->v[0].s = "stall";
+	stall_values(st->v, 0, &no_flow, &no_stall);
+	tree = stall_template(&oom, c->record);
 	if (!oom)
-		st->l = nt_json_layout_new(st->tree, c->record ? NT_JSON_LINE_FLAGS : NT_JSON_FLAGS,
+		st->l = nt_json_layout_new(tree, c->record ? NT_JSON_LINE_FLAGS : NT_JSON_FLAGS,
 					   c->record ? 0 : c->depth + 1);
-	return oom || !st->l ? -ENOMEM : 0;
+	json_object_put(tree);
+	if (oom || !st->l)
+		return -ENOMEM;
+	/* The template and stall_values() agree, or nothing is written. */
+	return nt_json_layout_takes(st->l, st->v + !c->record, STALL_N_VALUES - !c->record)
+		       ? 0
+		       : -EINVAL;
 }
 
 /*
  * Flow @i's stalls, each after its separator, as one thread writing them all
  * writes them: through one buffer, not one fwrite() a stall (half a million
- * at 10,000 flows, docs/performance.md).
+ * at 10,000 flows, docs/performance.md), each value from the stall to the
+ * text without json-c's objects between (nt_json_layout_put_values()).
  */
 static int stalls_item(FILE *out, void *state, const void *ctx, size_t i)
 {
 	const struct stalls_ctx *c = ctx;
 	struct stalls_state *st = state;
 	const struct nt_flow_result *r = c->an->flows[i];
-	bool oom = false, ok = true, first = i == c->first;
+	const struct nt_json_value *v = st->v + !c->record;
+	bool ok = true, first = i == c->first;
 	struct nt_stall_recs_iter it;
 	const struct nt_stall_rec *x;
 	struct out_buf b;
 
 	out_buf_init(&b, out);
 	nt_stall_recs_begin(&it, &r->all);
-	while (!oom && ok && (x = nt_stall_recs_next(&it))) {
-		stall_obj_set(&st->s, &oom, i, r, x);
+	while (ok && (x = nt_stall_recs_next(&it))) {
+		stall_values(st->v, i, r, x);
 		if (!c->record)
 			ok = out_buf_str(&b, first ? "\n" : ",\n") &&
 			     out_buf_pad(&b, "", 0, (c->depth + 1) * 2);
 		first = false;
-		ok = ok && nt_json_layout_put(st->l, &b) &&
+		ok = ok && nt_json_layout_put_values(st->l, &b, v) &&
 		     (!c->record || out_buf_add(&b, "\n", 1));
 	}
-	if (oom)
-		return -ENOMEM;
 	return ok && out_buf_flush(&b) ? 0 : out_buf_failed(out);
 }
 

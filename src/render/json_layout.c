@@ -223,26 +223,42 @@ static bool write_json_c(struct out_buf *b, struct json_object *v, int flags)
 	return s && out_buf_add(b, s, n);
 }
 
-static bool write_value(struct out_buf *b, const struct cut *c, int flags)
+static bool write_int(struct out_buf *b, int64_t v)
 {
 	char digits[NT_JSON_INT64_CHARS];
-	char *end = digits + sizeof(digits), *p;
-	const char *s;
-	size_t n;
+	char *end = digits + sizeof(digits);
+	char *p = nt_json_int64_digits(v, end);
 
+	return out_buf_add(b, p, (size_t)(end - p));
+}
+
+/* @s between quotes, or json-c's text of @v (made from @s when NULL) where it escapes. */
+static bool write_string(struct out_buf *b, const char *s, size_t n, struct json_object *v,
+			 int flags)
+{
+	bool ok;
+
+	if (plain_string(s, n, flags))
+		return out_buf_add(b, "\"", 1) && out_buf_add(b, s, n) && out_buf_add(b, "\"", 1);
+	if (v)
+		return write_json_c(b, v, flags);
+	v = json_object_new_string_len(s, (int)n);
+	ok = v && write_json_c(b, v, flags);
+	json_object_put(v);
+	return ok;
+}
+
+static bool write_value(struct out_buf *b, const struct cut *c, int flags)
+{
 	switch (c->type) {
 	case json_type_int:
-		p = nt_json_int64_digits(json_object_get_int64(c->v), end);
-		return out_buf_add(b, p, (size_t)(end - p));
+		return write_int(b, json_object_get_int64(c->v));
 	case json_type_boolean:
 		return json_object_get_boolean(c->v) ? out_buf_add(b, "true", 4)
 						     : out_buf_add(b, "false", 5);
 	case json_type_string:
-		s = json_object_get_string(c->v);
-		n = (size_t)json_object_get_string_len(c->v);
-		if (!plain_string(s, n, flags))
-			return write_json_c(b, c->v, flags);
-		return out_buf_add(b, "\"", 1) && out_buf_add(b, s, n) && out_buf_add(b, "\"", 1);
+		return write_string(b, json_object_get_string(c->v),
+				    (size_t)json_object_get_string_len(c->v), c->v, flags);
 	default:
 		return write_json_c(b, c->v, flags);
 	}
@@ -262,12 +278,49 @@ bool nt_json_layout_put(const struct nt_json_layout *l, struct out_buf *b)
 	return out_buf_add(b, text, l->tail);
 }
 
+bool nt_json_layout_takes(const struct nt_json_layout *l, const struct nt_json_value *v, size_t n)
+{
+	if (n != l->n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (l->cut[i].type != (v[i].s ? json_type_string : json_type_int))
+			return false;
+	return true;
+}
+
+bool nt_json_layout_put_values(const struct nt_json_layout *l, struct out_buf *b,
+			       const struct nt_json_value *v)
+{
+	const char *text = l->text;
+
+	for (size_t i = 0; i < l->n; i++) {
+		size_t before = l->cut[i].before;
+		bool ok = out_buf_add(b, text, before) &&
+			  (v[i].s ? write_string(b, v[i].s, strlen(v[i].s), NULL, l->flags)
+				  : write_int(b, v[i].i));
+
+		if (!ok)
+			return false;
+		text += before;
+	}
+	return out_buf_add(b, text, l->tail);
+}
+
 int nt_json_layout_write(const struct nt_json_layout *l, FILE *out)
 {
 	struct out_buf b;
 
 	out_buf_init(&b, out);
 	return nt_json_layout_put(l, &b) && out_buf_flush(&b) ? 0 : out_buf_failed(out);
+}
+
+int nt_json_layout_write_values(const struct nt_json_layout *l, FILE *out,
+				const struct nt_json_value *v)
+{
+	struct out_buf b;
+
+	out_buf_init(&b, out);
+	return nt_json_layout_put_values(l, &b, v) && out_buf_flush(&b) ? 0 : out_buf_failed(out);
 }
 
 void nt_json_layout_free(struct nt_json_layout *l)

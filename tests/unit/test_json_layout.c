@@ -194,6 +194,115 @@ static void test_no_values_and_references(void **state)
 	json_object_put(empty);
 }
 
+/* @v through @l (nt_json_layout_write_values()), as a string. */
+static char *values_text(const struct nt_json_layout *l, const struct nt_json_value *v)
+{
+	char *got = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&got, &len);
+
+	assert_non_null(out);
+	assert_int_equal(nt_json_layout_write_values(l, out, v), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(strlen(got), len);
+	return got;
+}
+
+/*
+ * what this checks: values given as they are print as json-c prints the tree
+ * holding them (integers at their extremes, strings json-c escapes, for each
+ * flag set and depth), and a layout takes only values of its places' types
+ */
+static void test_put_values(void **state)
+{
+	static const int64_t ints[][3] = {
+		{ 0, -1, 9 },
+		{ INT64_MIN, INT64_MAX, -1234567890123LL },
+	};
+	static const char *const strings[][2] = {
+		{ "", "stall" },
+		{ "a/b", "quote \" and back\\slash" },
+		{ "tab\there \x01", "caf\xc3\xa9 \x7f \xff" },
+	};
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(flag_sets) / sizeof(flag_sets[0]); f++) {
+		for (int depth = 0; depth < 3; depth++) {
+			struct json_object *o = json_object_new_object(),
+					   *a = json_object_new_array();
+			struct json_object *i[3], *s[2];
+			struct nt_json_layout *l;
+
+			/* Print order: i0, s0, i1 (in the array), i2, s1. */
+			json_object_object_add(o, "i0", i[0] = json_object_new_int64(0));
+			json_object_object_add(o, "s0", s[0] = json_object_new_string(""));
+			json_object_object_add(o, "nothing", NULL);
+			json_object_array_add(a, i[1] = json_object_new_int64(0));
+			json_object_object_add(o, "list", a);
+			json_object_object_add(o, "i2", i[2] = json_object_new_int64(0));
+			json_object_object_add(o, "s1", s[1] = json_object_new_string(""));
+			l = nt_json_layout_new(o, flag_sets[f], depth);
+			assert_non_null(l);
+			/*
+			 * Strings outside, so no string object of json-c's is set back
+			 * to "" once longer: json-c 0.16 then loses the longer text's
+			 * buffer (LeakSanitizer sees it; not this code's).
+			 */
+			for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++) {
+				for (size_t n = 0; n < sizeof(ints) / sizeof(ints[0]); n++) {
+					struct nt_json_value v[5] = {
+						{ .i = ints[n][0] },	{ .s = strings[k][0] },
+						{ .i = ints[n][1] },	{ .i = ints[n][2] },
+						{ .s = strings[k][1] },
+					};
+					char *want, *got;
+
+					assert_true(nt_json_layout_takes(l, v, 5));
+					for (int j = 0; j < 3; j++)
+						json_object_set_int64(i[j], ints[n][j]);
+					json_object_set_string(s[0], strings[k][0]);
+					json_object_set_string(s[1], strings[k][1]);
+					want = nt_test_json_c_text(o, flag_sets[f], depth);
+					got = values_text(l, v);
+					assert_non_null(want);
+					assert_string_equal(got, want);
+					free(got);
+					free(want);
+				}
+			}
+			{
+				struct nt_json_value wrong[5] = {
+					{ .i = 0 }, { .i = 0 }, { .i = 0 }, { .i = 0 }, { .s = "" },
+				};
+
+				assert_false(
+					nt_json_layout_takes(l, wrong, 5)); /* an integer for s0 */
+				wrong[1].s = "";
+				assert_true(nt_json_layout_takes(l, wrong, 5));
+				assert_false(
+					nt_json_layout_takes(l, wrong, 4)); /* one place short */
+			}
+			nt_json_layout_free(l);
+			json_object_put(o);
+		}
+	}
+	{
+		/* A boolean's place takes neither an integer nor a string. */
+		struct json_object *o = json_object_new_object();
+		struct nt_json_value v[1] = { { .i = 1 } };
+		struct nt_json_layout *l;
+
+		json_object_object_add(o, "yes", json_object_new_boolean(1));
+		l = nt_json_layout_new(o, NT_JSON_FLAGS, 0);
+		assert_non_null(l);
+		assert_false(nt_json_layout_takes(l, v, 1));
+		v[0].s = "true";
+		assert_false(nt_json_layout_takes(l, v, 1));
+		nt_json_layout_free(l);
+		json_object_put(o);
+	}
+}
+
 /*
  * Flows in every shape of their text (analysis_json_flow.c): each of the six
  * members that may be null, set or not, times every timeline length; IPv4
@@ -446,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_layout_is_json_c),
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_no_values_and_references),
+		cmocka_unit_test(test_put_values),
 		cmocka_unit_test(test_flows_json),
 		cmocka_unit_test(test_flows_jsonl),
 	};

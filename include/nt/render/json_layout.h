@@ -24,6 +24,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct nt_json_layout;
@@ -61,7 +62,8 @@ bool nt_json_layout_fits(const struct nt_json_layout *l, int flags, int depth);
  * @l: its layout
  * @out: the stream
  *
- * Return: 0, -ENOMEM (json-c could not print a value) or -EIO.
+ * Return: 0, -ENOMEM (json-c could not print a value) or the write's
+ * negative errno (-EIO without one).
  */
 int nt_json_layout_write(const struct nt_json_layout *l, FILE *out);
 
@@ -76,6 +78,59 @@ int nt_json_layout_write(const struct nt_json_layout *l, FILE *out);
  * stream's ferror() tells which).
  */
 bool nt_json_layout_put(const struct nt_json_layout *l, struct out_buf *b);
+
+/**
+ * struct nt_json_value - a value for one of a layout's places, given as it
+ * is rather than through the tree's json-c object
+ * @s: a string's text (a C string), NULL for an integer
+ * @i: the integer, when @s is NULL
+ */
+struct nt_json_value {
+	const char *s;
+	int64_t i;
+};
+
+/**
+ * nt_json_layout_takes() - can @v fill @l's places
+ * @l: a layout
+ * @v: values, in the tree's print order
+ * @n: how many
+ *
+ * Return: true when @l has @n places and each is of @v's type there (an
+ * integer where @v has an integer, a string where a string): what
+ * nt_json_layout_put_values() needs, checked once for a writer of many.
+ */
+bool nt_json_layout_takes(const struct nt_json_layout *l, const struct nt_json_value *v, size_t n);
+
+/**
+ * nt_json_layout_put_values() - nt_json_layout_put() with other values
+ * @l: its layout
+ * @b: the buffer, as for nt_json_layout_put()
+ * @v: one value a place, in print order, of the types nt_json_layout_takes()
+ *     accepted
+ *
+ * The bytes json-c would print for the tree holding @v's values, without
+ * setting them in json-c's objects and reading them back: for a writer of
+ * half a million trees of one shape (analyze's "stalls"), the values go
+ * straight from its own struct to the text.
+ *
+ * Return: false when a string could not be escaped (no memory) or a flush
+ * failed (the stream's ferror() tells which).
+ */
+bool nt_json_layout_put_values(const struct nt_json_layout *l, struct out_buf *b,
+			       const struct nt_json_value *v);
+
+/**
+ * nt_json_layout_write_values() - nt_json_layout_put_values() to a stream
+ * @l: its layout
+ * @out: the stream
+ * @v: the values, as for nt_json_layout_put_values()
+ *
+ * Return: 0, -ENOMEM (a string could not be escaped) or the write's
+ * negative errno (-EIO without one).
+ */
+int nt_json_layout_write_values(const struct nt_json_layout *l, FILE *out,
+				const struct nt_json_value *v);
 
 /**
  * nt_json_layout_free() - drop a layout and its references; NULL is fine

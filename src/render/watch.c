@@ -35,20 +35,35 @@ static const char *ms(int64_t ns, char *buf, size_t len)
 	return nt_known(ns) ? nt_fmt_ms_trunc(ns, buf, len) : "?";
 }
 
+/* "?" for a name that could not be read, as for a pid */
+static const char *command_text(int pid, const char *comm)
+{
+	const char *c = nt_watch_command(pid, comm);
+
+	return c ? c : "?";
+}
+
+/* An end's owner: "client pid 12 (python3)", "target not on this host" */
+static void text_owner(FILE *out, const char *name, const struct nt_sock_state *k)
+{
+	if (!k->local)
+		fprintf(out, "%s not on this host", name);
+	else if (k->pid >= 0)
+		fprintf(out, "%s pid %d (%s)", name, k->pid, command_text(k->pid, k->comm));
+	else
+		fprintf(out, "%s pid ?", name);
+	if (k->local && k->foreign)
+		fprintf(out, " in net:[%" PRIu64 "]", k->netns);
+}
+
+/* An end's owner, then its socket's state as read after the stall */
 static void text_sock(FILE *out, const char *name, const struct nt_sock_state *k)
 {
 	char a[NT_FMT_MS_LEN], b[NT_FMT_MS_LEN];
 
-	if (!k->local) {
-		fprintf(out, "%s not on this host", name);
+	text_owner(out, name, k);
+	if (!k->local)
 		return;
-	}
-	if (k->pid >= 0)
-		fprintf(out, "%s pid %d (%s)", name, k->pid, k->comm);
-	else
-		fprintf(out, "%s pid ?", name);
-	if (k->foreign)
-		fprintf(out, " in net:[%" PRIu64 "]", k->netns);
 	if (k->closed) {
 		fputs(" socket closed", out);
 		return;
@@ -105,7 +120,7 @@ static void put_sock(bool *oom, struct json_object *o, const char *key,
 	nt_json_put(oom, s, "local", json_object_new_boolean(k->local));
 	nt_json_put(oom, s, "closed", json_object_new_boolean(k->closed));
 	nt_json_put_i64(oom, s, "pid", k->pid, k->pid >= 0);
-	nt_json_put_str(oom, s, "command", k->pid >= 0 ? k->comm : NULL);
+	nt_json_put_str(oom, s, "command", nt_watch_command(k->pid, k->comm));
 	nt_json_put_i64(oom, s, "inode", (int64_t)k->inode, k->inode != 0);
 	nt_json_put_i64(oom, s, "netns", (int64_t)k->netns, k->netns != 0);
 	nt_json_put_i64(oom, s, "rtt_us", k->rtt_us, nt_known(k->rtt_us));
@@ -163,7 +178,7 @@ static void text_procs(FILE *out, const struct nt_watch_sum *s)
 		if (r->other)
 			fputs("  other processes: ", out);
 		else
-			fprintf(out, "  pid %d (%s): ", r->pid, r->comm);
+			fprintf(out, "  pid %d (%s): ", r->pid, command_text(r->pid, r->comm));
 		text_row_tail(out, r);
 		for (int role = 0; role < NT_WATCH_ROLE_COUNT; role++)
 			if (r->by_role[role])
@@ -172,18 +187,6 @@ static void text_procs(FILE *out, const struct nt_watch_sum *s)
 								: "the ACK's delayer",
 					nt_watch_role_fix((enum nt_watch_role)role));
 	}
-}
-
-static void text_owner(FILE *out, const char *name, const struct nt_sock_state *k)
-{
-	if (!k->local)
-		fprintf(out, "%s not on this host", name);
-	else if (k->pid >= 0)
-		fprintf(out, "%s pid %d (%s)", name, k->pid, k->comm);
-	else
-		fprintf(out, "%s pid ?", name);
-	if (k->local && k->foreign)
-		fprintf(out, " in net:[%" PRIu64 "]", k->netns);
 }
 
 static void text_flows(FILE *out, const struct nt_watch_sum *s)
@@ -286,7 +289,8 @@ static struct json_object *procs_json(bool *oom, const struct nt_watch_sum *s)
 		o = json_object_new_object();
 		nt_json_put(oom, o, "other", json_object_new_boolean(r->other));
 		nt_json_put_i64(oom, o, "pid", r->pid, !r->other);
-		nt_json_put_str(oom, o, "command", r->other ? NULL : r->comm);
+		nt_json_put_str(oom, o, "command",
+				r->other ? NULL : nt_watch_command(r->pid, r->comm));
 		put_row_stats(oom, o, r);
 		nt_json_put(oom, o, "as_sender", json_object_new_int64((int64_t)r->by_role[0]));
 		nt_json_put(oom, o, "as_receiver", json_object_new_int64((int64_t)r->by_role[1]));

@@ -224,13 +224,21 @@ static uint32_t set_i64(struct sock_obj *s, int i, int64_t v, bool is_set)
 static uint32_t set_sock(struct nt_watch_jsonl *t, struct sock_obj *s,
 			 const struct nt_sock_state *k)
 {
+	const char *command = nt_watch_command(k->pid, k->comm);
 	uint32_t m = 0;
 
 	json_object_set_boolean(s->local, k->local);
 	json_object_set_boolean(s->closed, k->closed);
 	m |= set_i64(s, 0, k->pid, k->pid >= 0);
-	set_str(t, s->v[1], k->comm);
-	m |= set_or_null(s, 1, k->pid >= 0);
+	/*
+	 * A name only where one was read: null, not "", else. json-c 0.16
+	 * (Debian 12's) loses the buffer of a string set back to "" once it
+	 * held a longer one (json-c issue #780), a name a stall of a watch
+	 * that runs for days (unit/test_watch_jsonl).
+	 */
+	if (command)
+		set_str(t, s->v[1], command);
+	m |= set_or_null(s, 1, command != NULL);
 	m |= set_i64(s, 2, (int64_t)k->inode, k->inode != 0);
 	m |= set_i64(s, 3, (int64_t)k->netns, k->netns != 0);
 	m |= set_i64(s, 4, k->rtt_us, nt_known(k->rtt_us));

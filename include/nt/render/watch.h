@@ -15,6 +15,18 @@
 #define NT_JSON_SCHEMA_WATCH 2
 
 /**
+ * nt_watch_command() - a process's name as the records give it
+ * @pid: the process, -1 when none was found
+ * @comm: its name as read, "" when it could not be (the process gone first)
+ *
+ * Return: @comm, or NULL (null in JSON, "?" in text) when there is no name.
+ */
+static inline const char *nt_watch_command(int pid, const char *comm)
+{
+	return pid >= 0 && comm[0] ? comm : NULL;
+}
+
+/**
  * nt_watch_text_stall() - one stall, one line
  * @out: the stream
  * @st: the stall

@@ -79,7 +79,13 @@ static void test_u64_digits(void **state)
 		check_u64(p - 1);
 		check_u64(p);
 		check_u64(p + 1);
+		/* groups of eight digits with zeros inside and at their ends */
+		check_u64(p * 17 + 3);
+		check_u64(p / 100 * 99990001);
 	}
+	check_u64(1700000001040020000ULL);
+	check_u64(10000000000000000001ULL);
+	check_u64(9999999900000000ULL);
 	for (int i = 0; i < 100000; i++)
 		check_u64(next(&seed) >> (i % 64));
 }

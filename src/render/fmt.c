@@ -41,15 +41,21 @@ static char *digits_back(unsigned v, unsigned width, char *end)
 	return end;
 }
 
+/* @v < 100 as two digits */
+static const char *pair(uint32_t v)
+{
+	return &two_digits[(size_t)v * 2];
+}
+
 /* @v < 10^8 as exactly eight digits ending at @end, in 32-bit arithmetic; returns the first */
 static char *eight_digits_back(uint32_t v, char *end)
 {
 	uint32_t hi = v / 10000, lo = v % 10000;
 
-	memcpy(end - 2, &two_digits[(lo % 100) * 2], 2);
-	memcpy(end - 4, &two_digits[(lo / 100) * 2], 2);
-	memcpy(end - 6, &two_digits[(hi % 100) * 2], 2);
-	memcpy(end - 8, &two_digits[(hi / 100) * 2], 2);
+	memcpy(end - 2, pair(lo % 100), 2);
+	memcpy(end - 4, pair(lo / 100), 2);
+	memcpy(end - 6, pair(hi % 100), 2);
+	memcpy(end - 8, pair(hi / 100), 2);
 	return end - 8;
 }
 
@@ -68,11 +74,11 @@ char *nt_fmt_u64_back(uint64_t v, char *end)
 		p = eight_digits_back((uint32_t)(v % 100000000), p);
 	for (w = (uint32_t)v; w >= 100; w /= 100) {
 		p -= 2;
-		memcpy(p, &two_digits[(w % 100) * 2], 2);
+		memcpy(p, pair(w % 100), 2);
 	}
 	if (w >= 10) {
 		p -= 2;
-		memcpy(p, &two_digits[w * 2], 2);
+		memcpy(p, pair(w), 2);
 	} else {
 		*--p = (char)('0' + w);
 	}

@@ -21,7 +21,11 @@ flow that stalled (its report, struct nt_flow_result, and the table's
 timeline ring, struct nt_flow_ring, sized from include/ by the compiler):
 what that memory costs here, every page of it new to the process. The floor
 takes its memory as analyze does, by the same code (src/pages.c, huge pages
-once large; src/model/pool.c for the blocks). Printed per
+once large; src/model/pool.c for the blocks). After the table, each
+format's report floor (tests/bench/report_floor.c): its report written
+again from values in hand, analyze's digits and nothing else, and that
+floor added to the flow floor's: the least the format can cost here,
+whatever its analysis and renderer do. Printed per
 command: wall min and median, CPU (user + system of the process,
 getrusage(RUSAGE_CHILDREN)) min and median, each as a ratio to the read
 loop's, and peak RSS (tests/bench/peak_rss.c, one run more). The goal: CPU
@@ -68,6 +72,42 @@ def report_bytes(tmp):
     return int(subprocess.run([exe], capture_output=True, text=True, check=True).stdout)
 
 
+def report_floors(res, cmds, nt, path, rfloor, runs, tmp, fmts):
+    """Each format's report written again from values in hand (report_floor.c), beside the floors.
+
+    What no renderer of these bytes can go below: the report floor, and the
+    least a format can cost here, the flow floor with as much memory a flow
+    as analyze keeps plus the report floor, each as a ratio to the read
+    loop's CPU min of this run.
+    """
+    loop = min(res["read loop (pcap_next_ex)"][1])
+    flow = [name for name, _ in cmds if name.startswith("flow floor, 6 lines +")]
+    flow_ms = min(res[flow[0]][1]) if flow and flow[0] in res else None
+    print(f"  {'report floor (report_floor.c), CPU ms':<44} {'MB':>7} {'numbers':>10} {'cpu min':>8}"
+          f" {'x loop':>7}   {'+ flow floor, x loop':>20}")
+    for fmt in fmts:
+        if fmt == "svg":
+            continue  # one flow drawn: its report is kilobytes
+        out = os.path.join(tmp, f"report.{fmt}")
+        subprocess.run([nt, "analyze", "--format", fmt, "-o", out, path], check=True)
+        ms, numbers = [], 0
+        for _ in range(runs):
+            r = subprocess.run([rfloor, out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True, check=True)
+            f = r.stderr.split()
+            ms.append(float(f[1]))
+            numbers = int(f[3])
+        # The floor's bytes are the report's, or it measured something else.
+        with open(out, "rb") as want:
+            got = subprocess.run([rfloor, out], capture_output=True, check=True).stdout
+            if got != want.read():
+                sys.exit(f"report_floor: {fmt}: the bytes differ from the report's")
+        total = f"{(flow_ms + min(ms)) / loop:20.2f}" if flow_ms else f"{'-':>20}"
+        print(f"  {'report floor, ' + fmt:<44} {os.path.getsize(out) / 1e6:7.1f} {numbers:10d}"
+              f" {min(ms):8.1f} {min(ms) / loop:7.2f}   {total}")
+        os.unlink(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "../../build"))
@@ -100,6 +140,10 @@ def main():
                         os.path.join(HERE, "flow_floor.c"), os.path.join(top, "src/pages.c"),
                         os.path.join(top, "src/model/pool.c"), "-lpcap"], check=True)
         report = report_bytes(tmp)
+        rfloor = os.path.join(tmp, "report_floor")
+        subprocess.run(["cc", "-O2", "-D_GNU_SOURCE", "-I", os.path.join(top, "include"), "-o", rfloor,
+                        os.path.join(HERE, "report_floor.c"), os.path.join(top, "src/render/fmt.c")],
+                       check=True)
         for flows, rounds in ((10000, 50), (100000, 5)):
             path = os.path.join(tmp, f"b{flows}.pcap")
             subprocess.run([mkcap, "bench", path, str(flows), str(rounds)], check=True)
@@ -152,6 +196,8 @@ def main():
             # Peak RSS, one run more each (peak_rss.c: the command's own, not this Python's).
             rss = {name: peak_rss(rss_tool, cmd) for name, cmd in cmds}
             table(res, "read loop (pcap_next_ex)", rss)
+            report_floors(res, cmds, nt, path, rfloor, a.runs, tmp,
+                          a.formats.split(",") if a.formats else fmts)
             print(f"  load after: {os.getloadavg()[0]:.2f}")
             os.unlink(path)
     finally:

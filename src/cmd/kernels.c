@@ -216,13 +216,13 @@ static int render(const struct nt_kernels_opts *o, const struct nt_kernels_guest
 	if (nt_output_open(&out, o->out.path, NT_OUTPUT_DOCUMENT, &err) < 0)
 		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	ret = fmt->kernels(out.fp, g, n);
-	if (ret < 0) {
-		nt_output_write_error(out.path, ret, &err);
-		nt_output_abort(&out);
-		return nt_cmd_fail(NT_EXIT_FILE, &err);
-	}
-	ret = nt_output_commit(&out, &err);
-	if (ret < 0 && ret != -EPIPE)
+	/*
+	 * As analyze's: a renderer's -EIO told by its real reason, and only
+	 * standard output's reader may leave quietly; a FIFO named by -o is a
+	 * write error (nt_output_reader_gone()).
+	 */
+	ret = ret < 0 ? nt_output_fail(&out, ret, &err) : nt_output_commit(&out, &err);
+	if (ret < 0 && !nt_output_reader_gone(&out, ret))
 		return nt_cmd_fail(NT_EXIT_FILE, &err);
 	return NT_EXIT_OK;
 }

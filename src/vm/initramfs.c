@@ -27,6 +27,24 @@
 
 #define LIBS_MAX 64
 
+/*
+ * libarchive's message and the errno behind it, which it keeps
+ * (archive_errno()): a write to the memfd past `ulimit -f` is "Write error:
+ * File too large", not an input/output error. @path: the entry being
+ * written, NULL for the archive itself.
+ */
+static int archive_fail(struct archive *a, struct nt_err *err, const char *path)
+{
+	const char *msg = archive_error_string(a);
+	int e = archive_errno(a);
+
+	if (!msg)
+		msg = "libarchive failed";
+	if (path)
+		return nt_err_set(err, e > 0 ? -e : -EIO, "initramfs: \"%s\": %s", path, msg);
+	return nt_err_set(err, e > 0 ? -e : -EIO, "initramfs: %s", msg);
+}
+
 /* The shell's words for one argument: 'it'\''s'. */
 static void shell_quote(FILE *f, const char *s)
 {
@@ -118,8 +136,7 @@ static int add(struct cpio *c, const char *path, unsigned mode, const void *data
 	archive_entry_set_rdev(e, rdev);
 	if (archive_write_header(c->a, e) != ARCHIVE_OK ||
 	    (len && archive_write_data(c->a, data, len) != (la_ssize_t)len))
-		ret = nt_err_set(c->err, -EIO, "initramfs: \"%s\": %s", path,
-				 archive_error_string(c->a));
+		ret = archive_fail(c->a, c->err, path);
 	archive_entry_free(e);
 	return ret;
 }
@@ -300,12 +317,12 @@ int nt_vm_initramfs_build(const struct nt_vm_image *im, const struct nt_vm_runs 
 	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
 	    archive_write_add_filter_none(c.a) != ARCHIVE_OK ||
 	    archive_write_open_fd(c.a, *fd) != ARCHIVE_OK) {
-		ret = nt_err_set(err, -EIO, "initramfs: %s", archive_error_string(c.a));
+		ret = archive_fail(c.a, err, NULL);
 		goto free_archive;
 	}
 	ret = fill(&c, im, runs, busybox);
 	if (ret == 0 && archive_write_close(c.a) != ARCHIVE_OK)
-		ret = nt_err_set(err, -EIO, "initramfs: %s", archive_error_string(c.a));
+		ret = archive_fail(c.a, err, NULL);
 free_archive:
 	archive_write_free(c.a);
 	if (ret == 0 && lseek(*fd, 0, SEEK_SET) == 0)

@@ -112,6 +112,49 @@ jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
 PY
 	fail "the kernels report does not follow docs/nagle-trace-kernels.schema.json"
 
+# The report to a FIFO whose reader left: a write error (exit 4, "Broken
+# pipe"), as analyze's; only standard output's reader may leave quietly. The
+# reader opens first, shrinks the pipe to a page, takes 10 bytes and leaves;
+# the report is made longer than the page by its image's path, four
+# directories of 200 \x01 each (six bytes each in JSON, \u0001), so the
+# write is still under way when the reader goes.
+ctl=$(printf '\001%.0s' $(seq 200))
+long=$NT_TMP/$ctl/$ctl/$ctl/$ctl
+mkdir -p "$long"
+ln -s "$tree612" "$long/tree"
+mkfifo "$NT_TMP/gone.fifo"
+python3 - "$NT_TMP/gone.fifo" "$NT_TMP/gone.ready" >"$NT_TMP/gone.got" <<'PY' &
+import fcntl, os, select, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 4096)
+open(sys.argv[2], "w").close()
+select.select([fd], [], [])
+os.set_blocking(fd, True)
+sys.stdout.write(str(len(os.read(fd, 10))))
+PY
+reader=$!
+for _ in $(seq 100); do [ -e "$NT_TMP/gone.ready" ] && break; sleep 0.1; done
+set +e
+"$NAGLE_TRACE" kernels --kernel "$long/tree" --kernel-args "rdinit=/nonexistent nt.test=$$.f" \
+	--format json -o "$NT_TMP/gone.fifo" 2>"$NT_TMP/gone.err"
+rc=$?
+set -e
+wait "$reader"
+[ "$(cat "$NT_TMP/gone.got")" = 10 ] || fail "the FIFO's reader took no 10 bytes"
+[ "$rc" = 4 ] || fail "a FIFO whose reader left: exit $rc: $(cat "$NT_TMP/gone.err")"
+grep -qx "nagle-trace: write \"$NT_TMP/gone.fifo\": Broken pipe" "$NT_TMP/gone.err" ||
+	fail "the FIFO's line: $(cat "$NT_TMP/gone.err")"
+no_qemu_left "$$.f"
+
+# The initramfs past `ulimit -f`: its real reason, not an I/O error (exit 3, before any boot).
+set +e
+(ulimit -f 1 && exec "$NAGLE_TRACE" kernels --kernel "$tree612") 2>"$NT_TMP/fsize.err"
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "ulimit -f 1: exit $rc: $(cat "$NT_TMP/fsize.err")"
+grep -qx 'nagle-trace: initramfs: "[^"]*": Write error: File too large' "$NT_TMP/fsize.err" ||
+	fail "ulimit -f 1: $(cat "$NT_TMP/fsize.err")"
+
 # A kernel without veth (its tree, minus the module): no boot, one line, exit 3.
 release=$(basename "$(ls -d "$tree612"/lib/modules/*)")
 mkdir -p "$NT_TMP/noveth/boot" "$NT_TMP/noveth/lib/modules/$release"

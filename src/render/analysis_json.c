@@ -207,11 +207,6 @@ static const char *const stall_keys[STALL_N_KEYS] = {
 /* A record's values: "type", "flow", then stall_keys'. */
 #define STALL_N_VALUES (2 + STALL_N_KEYS)
 
-static bool stall_key_is_string(int k)
-{
-	return k == 1 || k == 12;
-}
-
 /* Stall @x of flow @flow, @r, into @v in print order (after @v[0], "type", set once). */
 static void stall_values(struct nt_json_value *v, size_t flow, const struct nt_flow_result *r,
 			 const struct nt_stall_rec *x)
@@ -269,18 +264,18 @@ static void stalls_down(void *state)
 	free(st);
 }
 
-/* The template whose text json-c prints once: the shape of every stall, its values no stall's. */
-static struct json_object *stall_template(bool *oom, bool record)
+/*
+ * The template whose text json-c prints once: the shape of every stall, each
+ * value of @v's type (a string where stall_values() gives one), no stall's.
+ */
+static struct json_object *stall_template(bool *oom, const struct nt_json_value *v, bool record)
 {
+	static const char *const lead[2] = { "type", "flow" };
 	struct json_object *o = json_object_new_object();
 
-	if (record)
-		nt_json_put(oom, o, "type", json_object_new_string("stall"));
-	nt_json_put(oom, o, "flow", json_object_new_int64(0));
-	for (int k = 0; k < STALL_N_KEYS; k++)
-		nt_json_put(oom, o, stall_keys[k],
-			    stall_key_is_string(k) ? json_object_new_string("")
-						   : json_object_new_int64(0));
+	for (int k = record ? 0 : 1; k < STALL_N_VALUES; k++)
+		nt_json_put(oom, o, k < 2 ? lead[k] : stall_keys[k - 2],
+			    v[k].s ? json_object_new_string(v[k].s) : json_object_new_int64(0));
 	return o;
 }
 
@@ -296,17 +291,17 @@ static int stalls_up(const void *ctx, void **state)
 	*state = st;
 	if (oom)
 		return -ENOMEM;
-	/* Each value's type, for nt_json_layout_takes(): "type", then a stall's. */
+	/* "type", then a stall's values: their types make the template. */
 	st->v[0].s = "stall";
 	stall_values(st->v, 0, &no_flow, &no_stall);
-	tree = stall_template(&oom, c->record);
+	tree = stall_template(&oom, st->v, c->record);
 	if (!oom)
 		st->l = nt_json_layout_new(tree, c->record ? NT_JSON_LINE_FLAGS : NT_JSON_FLAGS,
 					   c->record ? 0 : c->depth + 1);
 	json_object_put(tree);
 	if (oom || !st->l)
 		return -ENOMEM;
-	/* The template and stall_values() agree, or nothing is written. */
+	/* json-c printed the values in the template's order, or nothing is written. */
 	return nt_json_layout_takes(st->l, st->v + !c->record, STALL_N_VALUES - !c->record)
 		       ? 0
 		       : -EINVAL;

@@ -231,10 +231,10 @@ static uint32_t set_sock(struct nt_watch_jsonl *t, struct sock_obj *s,
 	json_object_set_boolean(s->closed, k->closed);
 	m |= set_i64(s, 0, k->pid, k->pid >= 0);
 	/*
-	 * A name only where one was read: null, not "", else. json-c 0.16
-	 * (Debian 12's) loses the buffer of a string set back to "" once it
-	 * held a longer one (json-c issue #780), a name a stall of a watch
-	 * that runs for days (unit/test_watch_jsonl).
+	 * A name only where one was read, null otherwise, never "": json-c
+	 * 0.16 (Debian 12's) loses the buffer of a string set back to "" after
+	 * a longer one (json-c issue #780), and a watch that runs for days
+	 * would leak a name at each nameless owner (unit/test_watch_jsonl).
 	 */
 	if (command)
 		set_str(t, s->v[1], command);

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fts.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,40 @@
 #define PASSES_MAX (NT_VM_MODULES_MAX + 1)
 /* A kernel module or configuration larger than this is no module (veth.ko is 60 KiB). */
 #define MEMBER_MAX_BYTES (64u << 20)
+
+/*
+ * A path under the image's, into @buf, or -ENAMETOOLONG and why. A path cut
+ * to fit names another file, or none: the image's modules would be "not
+ * there" and the user told the kernel has no veth.
+ */
+static int __attribute__((format(printf, 5, 6)))
+path_of(const struct nt_vm_image *im, char *buf, size_t size, struct nt_err *err, const char *fmt,
+	...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		return nt_err_set(err, -ENAMETOOLONG, "kernel image \"%s\": a path in it",
+				  im->shown);
+	return 0;
+}
+
+/* The kernel's release from a file name after "vmlinuz-"; too long for @im is an error, not a cut. */
+static int set_release(struct nt_vm_image *im, const char *release, struct nt_err *err)
+{
+	if (strlen(release) >= sizeof(im->release)) {
+		nt_err_set(err, 0,
+			   "kernel image \"%s\": release \"%.32s...\" is too long (over %zu bytes)",
+			   im->shown, release, sizeof(im->release) - 1);
+		return -ENAMETOOLONG;
+	}
+	memcpy(im->release, release, strlen(release) + 1);
+	return 0;
+}
 
 static void module_name(const char *file, char *name, size_t size)
 {
@@ -127,7 +162,7 @@ static int want(struct nt_vm_image *im, const char *name, struct nt_err *err)
 			return 0;
 	if (im->n_mods == NT_VM_MODULES_MAX)
 		return nt_err_set(err, -E2BIG,
-				  "kernel image \"%s\": veth needs more than %d modules", im->path,
+				  "kernel image \"%s\": veth needs more than %d modules", im->shown,
 				  NT_VM_MODULES_MAX);
 	snprintf(im->mods[im->n_mods++].name, sizeof(im->mods[0].name), "%s", name);
 	return 0;
@@ -137,17 +172,18 @@ static int want(struct nt_vm_image *im, const char *name, struct nt_err *err)
 static int got_module(struct nt_vm_image *im, struct nt_vm_module *m, const char *file,
 		      struct nt_err *err)
 {
-	char deps[512], *save = NULL;
+	char deps[512], *save = NULL, buf[NT_ERR_PATH_MAX];
+	const char *shown = nt_err_path(file, buf, sizeof(buf));
 	int ret = 0;
 
 	if (strcmp(file + strlen(file) - 3, ".ko") != 0)
 		ret = decompress(&m->data, &m->len);
 	if (ret < 0)
 		return nt_err_set(err, ret, "kernel image \"%s\": cannot decompress \"%s\"",
-				  im->path, file);
+				  im->shown, shown);
 	if (nt_vm_modinfo_depends(m->data, m->len, deps, sizeof(deps)) < 0)
 		return nt_err_set(err, -EINVAL, "kernel image \"%s\": \"%s\" is no kernel module",
-				  im->path, file);
+				  im->shown, shown);
 	for (char *d = strtok_r(deps, ",", &save); d && ret == 0; d = strtok_r(NULL, ",", &save))
 		ret = want(im, d, err);
 	return ret;
@@ -190,7 +226,7 @@ static int kernel_memfd(struct nt_vm_image *im, const unsigned char *data, size_
 	size_t off = 0;
 
 	if (fd < 0)
-		return nt_err_set(err, -errno, "memfd for the kernel of \"%s\"", im->path);
+		return nt_err_set(err, -errno, "memfd for the kernel of \"%s\"", im->shown);
 	while (off < len) {
 		ssize_t n = write(fd, data + off, len - off);
 
@@ -198,7 +234,7 @@ static int kernel_memfd(struct nt_vm_image *im, const unsigned char *data, size_
 			int e = -errno;
 
 			close(fd);
-			return nt_err_set(err, e, "memfd for the kernel of \"%s\"", im->path);
+			return nt_err_set(err, e, "memfd for the kernel of \"%s\"", im->shown);
 		}
 		off += (size_t)n;
 	}
@@ -222,7 +258,9 @@ static int package_member(struct nt_vm_image *im, struct archive *a, const char 
 	if (strncmp(path, "usr/", 4) == 0)
 		path += 4;
 	if (im->kernel_fd < 0 && strncmp(path, "boot/vmlinuz-", 13) == 0) {
-		snprintf(im->release, sizeof(im->release), "%s", path + 13);
+		ret = set_release(im, path + 13, err);
+		if (ret < 0)
+			return ret;
 		ret = read_all(a, &data, &len);
 		if (ret == 0)
 			ret = kernel_memfd(im, data, len, err);
@@ -280,7 +318,7 @@ static int package_data(struct nt_vm_image *im, struct outer *o, struct nt_err *
 	archive_read_support_format_tar(t);
 	archive_read_support_filter_all(t);
 	if (archive_read_open(t, o, NULL, outer_read, NULL) != ARCHIVE_OK) {
-		ret = nt_err_set(err, -EINVAL, "kernel package \"%s\": data archive: %s", im->path,
+		ret = nt_err_set(err, -EINVAL, "kernel package \"%s\": data archive: %s", im->shown,
 				 archive_error_string(t));
 		goto free_tar;
 	}
@@ -288,10 +326,10 @@ static int package_data(struct nt_vm_image *im, struct outer *o, struct nt_err *
 		if (archive_entry_filetype(e) == AE_IFREG)
 			ret = package_member(im, t, archive_entry_pathname(e), err);
 	if (ret == 0 && !complete(im) && r != ARCHIVE_EOF)
-		ret = nt_err_set(err, -EIO, "kernel package \"%s\": %s", im->path,
+		ret = nt_err_set(err, -EIO, "kernel package \"%s\": %s", im->shown,
 				 archive_error_string(t));
 	else if (ret < 0 && !err->msg[0])
-		ret = nt_err_set(err, ret, "kernel package \"%s\": read", im->path);
+		ret = nt_err_set(err, ret, "kernel package \"%s\": read", im->shown);
 free_tar:
 	archive_read_free(t);
 	return ret;
@@ -311,7 +349,7 @@ static int package_pass(struct nt_vm_image *im, struct nt_err *err)
 	}
 	archive_read_support_format_ar(o->ar);
 	if (archive_read_open_filename(o->ar, im->path, 1 << 16) != ARCHIVE_OK) {
-		ret = nt_err_set(err, -EINVAL, "kernel package \"%s\": %s", im->path,
+		ret = nt_err_set(err, -EINVAL, "kernel package \"%s\": %s", im->shown,
 				 archive_error_string(o->ar));
 		goto free_ar;
 	}
@@ -322,7 +360,7 @@ static int package_pass(struct nt_vm_image *im, struct nt_err *err)
 		ret = package_data(im, o, err);
 	}
 	if (ret == 0 && !seen)
-		ret = nt_err_set(err, 0, "\"%s\" is not a Debian package (no data.tar)", im->path);
+		ret = nt_err_set(err, 0, "\"%s\" is not a Debian package (no data.tar)", im->shown);
 free_ar:
 	archive_read_free(o->ar);
 	free(o);
@@ -369,11 +407,13 @@ static int tree_modules(struct nt_vm_image *im, const char *dir, struct nt_err *
 {
 	char *roots[] = { (char *)dir, NULL };
 	unsigned char *builtin = NULL;
-	char path[4096];
+	char path[4096], shown[NT_ERR_PATH_MAX];
 	size_t len = 0;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/modules.builtin", dir);
+	ret = path_of(im, path, sizeof(path), err, "%s/modules.builtin", dir);
+	if (ret < 0)
+		return ret;
 	if (read_file(path, &builtin, &len) == 0) {
 		im->veth_builtin = lists_veth(builtin, len);
 		free(builtin);
@@ -384,7 +424,8 @@ static int tree_modules(struct nt_vm_image *im, const char *dir, struct nt_err *
 		FTSENT *f;
 
 		if (!fts)
-			return nt_err_set(err, -errno, "modules of \"%s\": \"%s\"", im->path, dir);
+			return nt_err_set(err, -errno, "modules of \"%s\": \"%s\"", im->shown,
+					  nt_err_path(dir, shown, sizeof(shown)));
 		while (ret == 0 && (f = fts_read(fts))) {
 			struct nt_vm_module *m = f->fts_info == FTS_F ? wanted(im, f->fts_path)
 								      : NULL;
@@ -393,7 +434,8 @@ static int tree_modules(struct nt_vm_image *im, const char *dir, struct nt_err *
 				continue;
 			ret = read_file(f->fts_path, &m->data, &m->len);
 			if (ret < 0)
-				nt_err_set(err, ret, "read module \"%s\"", f->fts_path);
+				nt_err_set(err, ret, "read module \"%s\"",
+					   nt_err_path(f->fts_path, shown, sizeof(shown)));
 			else
 				ret = got_module(im, m, f->fts_path, err);
 		}
@@ -414,14 +456,14 @@ static int bzimage_open(struct nt_vm_image *im, const char *path, struct nt_err 
 		return nt_err_set(err, -ENOMEM, "out of memory");
 	im->kernel_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (im->kernel_fd < 0) {
-		ret = nt_err_set(err, -errno, "kernel image \"%s\"", path);
+		ret = nt_err_set(err, -errno, "kernel image \"%s\"", im->shown);
 		goto free_head;
 	}
 	n = pread(im->kernel_fd, head, size, 0);
 	if (n < 0 || nt_vm_bzimage_release(head, (size_t)n, im->release, sizeof(im->release)) < 0)
 		ret = nt_err_set(err, 0,
 				 "\"%s\" is neither a kernel package nor a bzImage nor a directory",
-				 path);
+				 im->shown);
 free_head:
 	free(head);
 	return ret;
@@ -430,27 +472,35 @@ free_head:
 /* An unpacked package: ROOT/boot/vmlinuz-RELEASE and ROOT/lib/modules/RELEASE. */
 static int tree_open(struct nt_vm_image *im, const char *root, struct nt_err *err)
 {
-	char path[4096];
+	char path[4096], shown[NT_ERR_PATH_MAX];
 	struct dirent *d;
+	int ret = 0;
 	DIR *boot;
 
-	snprintf(path, sizeof(path), "%s/boot", root);
+	if (path_of(im, path, sizeof(path), err, "%s/boot", root) < 0)
+		return -ENAMETOOLONG;
 	boot = opendir(path);
 	if (!boot)
-		return nt_err_set(err, 0, "kernel tree \"%s\": no boot/ directory", root);
-	while ((d = readdir(boot)))
-		if (strncmp(d->d_name, "vmlinuz-", 8) == 0 && !im->release[0])
-			snprintf(im->release, sizeof(im->release), "%s", d->d_name + 8);
+		return nt_err_set(err, 0, "kernel tree \"%s\": no boot/ directory", im->shown);
+	while (ret == 0 && !im->release[0] && (d = readdir(boot)))
+		if (strncmp(d->d_name, "vmlinuz-", 8) == 0)
+			ret = set_release(im, d->d_name + 8, err);
 	closedir(boot);
+	if (ret < 0)
+		return ret;
 	if (!im->release[0])
-		return nt_err_set(err, 0, "kernel tree \"%s\": no boot/vmlinuz-*", root);
-	snprintf(path, sizeof(path), "%s/boot/vmlinuz-%s", root, im->release);
+		return nt_err_set(err, 0, "kernel tree \"%s\": no boot/vmlinuz-*", im->shown);
+	if (path_of(im, path, sizeof(path), err, "%s/boot/vmlinuz-%s", root, im->release) < 0)
+		return -ENAMETOOLONG;
 	im->kernel_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (im->kernel_fd < 0)
-		return nt_err_set(err, -errno, "kernel image \"%s\"", path);
-	snprintf(path, sizeof(path), "%s/boot/config-%s", root, im->release);
+		return nt_err_set(err, -errno, "kernel image \"%s\"",
+				  nt_err_path(path, shown, sizeof(shown)));
+	if (path_of(im, path, sizeof(path), err, "%s/boot/config-%s", root, im->release) < 0)
+		return -ENAMETOOLONG;
 	(void)read_file(path, (unsigned char **)&im->config, &im->config_len);
-	snprintf(path, sizeof(path), "%s/lib/modules/%s", root, im->release);
+	if (path_of(im, path, sizeof(path), err, "%s/lib/modules/%s", root, im->release) < 0)
+		return -ENAMETOOLONG;
 	return tree_modules(im, path, err);
 }
 
@@ -485,7 +535,7 @@ static int load_order(struct nt_vm_image *im, struct nt_err *err)
 		return nt_err_set(err, -ELOOP,
 				  "kernel image \"%s\": the modules veth needs "
 				  "depend on each other in a loop",
-				  im->path);
+				  im->shown);
 	memcpy(im->mods, sorted, sizeof(sorted[0]) * n);
 	return 0;
 }
@@ -493,7 +543,7 @@ static int load_order(struct nt_vm_image *im, struct nt_err *err)
 static int check_found(struct nt_vm_image *im, struct nt_err *err)
 {
 	if (im->kernel_fd < 0) {
-		nt_err_set(err, 0, "kernel package \"%s\": no boot/vmlinuz-*", im->path);
+		nt_err_set(err, 0, "kernel package \"%s\": no boot/vmlinuz-*", im->shown);
 		return -ENOENT;
 	}
 	if (im->veth_builtin && im->n_mods == 1 && !im->mods[0].data) {
@@ -502,7 +552,7 @@ static int check_found(struct nt_vm_image *im, struct nt_err *err)
 	}
 	for (unsigned i = 0; i < im->n_mods; i++)
 		if (!im->mods[i].data) {
-			nt_err_set(err, 0, "kernel \"%s\" (%s) has no %s module%s", im->path,
+			nt_err_set(err, 0, "kernel \"%s\" (%s) has no %s module%s", im->shown,
 				   im->release, im->mods[i].name,
 				   i ? " (veth needs it)" : " and does not build it in");
 			return -ENOENT;
@@ -520,17 +570,21 @@ int nt_vm_image_open(struct nt_vm_image *im, const char *path, const char *modul
 
 	memset(im, 0, sizeof(*im));
 	im->kernel_fd = -1;
-	snprintf(im->path, sizeof(im->path), "%s", path);
+	im->path = path;
+	/* nt_err_path() returns @path as it is when it fits, @buf untouched. */
+	if (nt_err_path(path, im->shown, sizeof(im->shown)) == path)
+		memcpy(im->shown, path, n + 1);
 	if (stat(path, &st) < 0)
-		return nt_err_set(err, -errno, "kernel image \"%s\"", path);
+		return nt_err_set(err, -errno, "kernel image \"%s\"", im->shown);
 	if (S_ISDIR(st.st_mode)) {
 		ret = tree_open(im, path, err);
 	} else if (n > 4 && strcmp(path + n - 4, ".deb") == 0) {
 		ret = open_package(im, err);
 	} else {
 		ret = bzimage_open(im, path, err);
-		snprintf(dir, sizeof(dir), "%s/%s", modules_dir ? modules_dir : "/lib/modules",
-			 im->release);
+		if (ret == 0)
+			ret = path_of(im, dir, sizeof(dir), err, "%s/%s",
+				      modules_dir ? modules_dir : "/lib/modules", im->release);
 		if (ret == 0)
 			ret = tree_modules(im, dir, err);
 	}

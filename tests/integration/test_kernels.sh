@@ -75,9 +75,13 @@ PY
 		fail "$name: the wrong kernel's mismatch was not reported: $(cat "$NT_TMP/wrong.txt")"
 done
 
-# The unpacked tree, Markdown, and the option 6.1 lacks, in one table of two kernels.
+# The unpacked tree, Markdown, and the option 6.1 lacks, in one table of two
+# kernels; the package by a name of 254 bytes (a path once kept in 200 bytes
+# and opened cut: "Invalid argument").
+longdeb=$NT_TMP/$(printf 'p%.0s' $(seq 250)).deb
+ln -s "$deb61" "$longdeb"
 set +e
-"$NAGLE_TRACE" kernels --kernel "$tree612,$deb61" --format markdown --rounds 3 \
+"$NAGLE_TRACE" kernels --kernel "$tree612,$longdeb" --format markdown --rounds 3 \
 	--pingpong-thresh 2 --kernel-args "nt.test=$$.md" >"$NT_TMP/table.md" 2>"$NT_TMP/md.err"
 rc=$?
 set -e
@@ -155,17 +159,45 @@ set -e
 grep -qx 'nagle-trace: initramfs: "[^"]*": Write error: File too large' "$NT_TMP/fsize.err" ||
 	fail "ulimit -f 1: $(cat "$NT_TMP/fsize.err")"
 
+# refused NAME STATUS ARGS...: `kernels ARGS` exits STATUS, nothing on
+# standard output; what it said, in $said (and $NT_TMP/NAME.err).
+refused() {
+	local name=$1 want=$2 got
+	shift 2
+	set +e
+	"$NAGLE_TRACE" kernels "$@" >"$NT_TMP/$name.out" 2>"$NT_TMP/$name.err"
+	got=$?
+	set -e
+	said=$(cat "$NT_TMP/$name.err")
+	[ "$got" = "$want" ] || fail "$name: exit $got, not $want: $said"
+	[ ! -s "$NT_TMP/$name.out" ] || fail "$name: a report: $(cat "$NT_TMP/$name.out")"
+}
+
 # A kernel without veth (its tree, minus the module): no boot, one line, exit 3.
 release=$(basename "$(ls -d "$tree612"/lib/modules/*)")
 mkdir -p "$NT_TMP/noveth/boot" "$NT_TMP/noveth/lib/modules/$release"
 ln -s "$tree612/boot/vmlinuz-$release" "$NT_TMP/noveth/boot/vmlinuz-$release"
-set +e
-"$NAGLE_TRACE" kernels --kernel "$NT_TMP/noveth" >"$NT_TMP/noveth.out" 2>"$NT_TMP/noveth.err"
-rc=$?
-set -e
-[ "$rc" = 3 ] || fail "a kernel without veth exited $rc: $(cat "$NT_TMP/noveth.err")"
-[ "$(cat "$NT_TMP/noveth.err")" = "nagle-trace: kernel \"$NT_TMP/noveth\" ($release) has no veth module and does not build it in" ] ||
-	fail "the no-veth line: $(cat "$NT_TMP/noveth.err")"
+refused noveth 3 --kernel "$NT_TMP/noveth"
+[ "$said" = "nagle-trace: kernel \"$NT_TMP/noveth\" ($release) has no veth module and does not build it in" ] ||
+	fail "the no-veth line: $said"
+
+# A tree whose modules' path would pass PATH_MAX: said so, exit 4, not "no veth
+# module" (the path was cut and the cut one held none). A release longer than
+# the tool keeps: said so, not cut.
+deep=$NT_TMP
+while [ ${#deep} -lt 3800 ]; do deep=$deep/$(printf 'd%.0s' $(seq 250)); done
+mkdir -p "$deep"
+deep=$deep/$(printf 'e%.0s' $(seq $((4060 - ${#deep} - 1))))
+ln -s "$tree612" "$deep"
+refused deep 4 --kernel "$deep"
+grep -qx 'nagle-trace: kernel image "[^"]*…[^"]*": a path in it: File name too long' \
+	"$NT_TMP/deep.err" || fail "a tree near PATH_MAX: $said"
+longrel=$(printf 'r%.0s' $(seq 90))
+mkdir -p "$NT_TMP/longrel/boot"
+ln -s "$tree612/boot/vmlinuz-$release" "$NT_TMP/longrel/boot/vmlinuz-$longrel"
+refused longrel 4 --kernel "$NT_TMP/longrel"
+[ "$said" = "nagle-trace: kernel image \"$NT_TMP/longrel\": release \"rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr...\" is too long (over 71 bytes)" ] ||
+	fail "a release of 90 bytes: $said"
 
 # No qemu on PATH: one line, exit 3. A file that is no kernel: exit 4.
 set +e
@@ -175,11 +207,7 @@ set -e
 [ "$rc" = 3 ] || fail "no qemu: exit $rc"
 grep -qx 'nagle-trace: qemu-system-x86_64 not found in PATH (install qemu-system-x86)' \
 	"$NT_TMP/noqemu.err" || fail "the no-qemu line: $(cat "$NT_TMP/noqemu.err")"
-set +e
-"$NAGLE_TRACE" kernels --kernel "$CONFORMANCE" 2>"$NT_TMP/notkernel.err"
-rc=$?
-set -e
-[ "$rc" = 4 ] || fail "a file that is no kernel: exit $rc: $(cat "$NT_TMP/notkernel.err")"
+refused notkernel 4 --kernel "$CONFORMANCE"
 
 # SIGKILL while the guest runs: qemu dies with the tool (PR_SET_PDEATHSIG).
 "$NAGLE_TRACE" kernels --kernel "$tree612" --rounds 200 --kernel-args "nt.test=$$.k" \

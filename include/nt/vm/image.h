@@ -34,7 +34,9 @@ struct nt_vm_module {
 
 /**
  * struct nt_vm_image - a kernel and what the guest needs of its package
- * @path: what the user named
+ * @path: what the user named, the caller's string (it outlives the image):
+ *        a copy cut at some length would open another file
+ * @shown: @path as messages quote it (nt_err_path())
  * @release: the kernel's release (`uname -r` in the guest)
  * @kernel_fd: the bzImage, read-only (a memfd for a package), -1 when closed
  * @config: the kernel's build configuration (boot/config-RELEASE), NULL when
@@ -45,7 +47,8 @@ struct nt_vm_module {
  * @veth_builtin: modules.builtin lists veth
  */
 struct nt_vm_image {
-	char path[NT_ERR_PATH_MAX];
+	const char *path;
+	char shown[NT_ERR_PATH_MAX];
 	char release[72];
 	int kernel_fd;
 	char *config;

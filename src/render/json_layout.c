@@ -264,18 +264,40 @@ static bool write_value(struct out_buf *b, const struct cut *c, int flags)
 	}
 }
 
-bool nt_json_layout_put(const struct nt_json_layout *l, struct out_buf *b)
+/*
+ * The layout's text with value @i written by @put in its place. Inlined into
+ * each caller with its @put, so the walk is written once and neither caller
+ * pays a call through a pointer a value (half a million stalls at 10,000
+ * flows, 14 values each).
+ */
+static inline __attribute__((always_inline)) bool
+walk(const struct nt_json_layout *l, struct out_buf *b,
+     bool (*put)(struct out_buf *b, const struct nt_json_layout *l, size_t i, const void *ctx),
+     const void *ctx)
 {
 	const char *text = l->text;
 
 	for (size_t i = 0; i < l->n; i++) {
-		const struct cut *c = &l->cut[i];
+		size_t before = l->cut[i].before;
 
-		if (!out_buf_add(b, text, c->before) || !write_value(b, c, l->flags))
+		if (!out_buf_add(b, text, before) || !put(b, l, i, ctx))
 			return false;
-		text += c->before;
+		text += before;
 	}
 	return out_buf_add(b, text, l->tail);
+}
+
+/* The tree's own value @i, as json-c holds it. */
+static bool put_tree_value(struct out_buf *b, const struct nt_json_layout *l, size_t i,
+			   const void *ctx)
+{
+	(void)ctx;
+	return write_value(b, &l->cut[i], l->flags);
+}
+
+bool nt_json_layout_put(const struct nt_json_layout *l, struct out_buf *b)
+{
+	return walk(l, b, put_tree_value, NULL);
 }
 
 bool nt_json_layout_takes(const struct nt_json_layout *l, const struct nt_json_value *v, size_t n)
@@ -288,22 +310,19 @@ bool nt_json_layout_takes(const struct nt_json_layout *l, const struct nt_json_v
 	return true;
 }
 
+/* Value @i of the caller's (@ctx), checked by nt_json_layout_takes() to be of the place's type. */
+static bool put_given_value(struct out_buf *b, const struct nt_json_layout *l, size_t i,
+			    const void *ctx)
+{
+	const struct nt_json_value *v = (const struct nt_json_value *)ctx + i;
+
+	return v->s ? write_string(b, v->s, strlen(v->s), NULL, l->flags) : write_int(b, v->i);
+}
+
 bool nt_json_layout_put_values(const struct nt_json_layout *l, struct out_buf *b,
 			       const struct nt_json_value *v)
 {
-	const char *text = l->text;
-
-	for (size_t i = 0; i < l->n; i++) {
-		size_t before = l->cut[i].before;
-		bool ok = out_buf_add(b, text, before) &&
-			  (v[i].s ? write_string(b, v[i].s, strlen(v[i].s), NULL, l->flags)
-				  : write_int(b, v[i].i));
-
-		if (!ok)
-			return false;
-		text += before;
-	}
-	return out_buf_add(b, text, l->tail);
+	return walk(l, b, put_given_value, v);
 }
 
 int nt_json_layout_write(const struct nt_json_layout *l, FILE *out)

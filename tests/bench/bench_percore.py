@@ -25,7 +25,10 @@ once large; src/model/pool.c for the blocks). After the table, each
 format's report floor (tests/bench/report_floor.c): its report written
 again from values in hand, analyze's digits and nothing else, and that
 floor added to the flow floor's: the least the format can cost here,
-whatever its analysis and renderer do. Printed per
+whatever its analysis and renderer do. Among the table's commands, the
+read loop and analyze --brief --jobs 1 pinned to each core in turn
+(taskset), summed up after it: whether the machine's cores were equal while
+the table was measured. Printed per
 command: wall min and median, CPU (user + system of the process,
 getrusage(RUSAGE_CHILDREN)) min and median, each as a ratio to the read
 loop's, and peak RSS (tests/bench/peak_rss.c, one run more). The goal: CPU
@@ -58,6 +61,40 @@ def table(res, ref, rss):
         print(f"  {name:<44} {min(w):9.1f} {statistics.median(w):7.1f} {min(w) / bw:6.2f}"
               f" {statistics.median(w) / mw:6.2f}   {min(c):8.1f} {statistics.median(c):7.1f}"
               f" {min(c) / bc:6.2f} {statistics.median(c) / mc:6.2f}   {rss[name]:8.1f}")
+
+
+def pinned(loop, nt, path):
+    """The read loop and analyze --brief --jobs 1 pinned to each core in turn.
+
+    A guest's cores need not be equal: another guest on the host's core
+    under one of them slows what runs there, unseen by this kernel (no
+    steal time), for seconds at a time. A run on one thread lands on either
+    core; one on two threads always has a thread on the slower. Run among
+    the table's commands, in the same rounds, these say whether the cores
+    were equal while the table was measured.
+    """
+    cmds = []
+    for cpu in sorted(os.sched_getaffinity(0)):
+        pin = ["taskset", "-c", str(cpu)]
+        cmds.append((f"read loop, core {cpu}", pin + [loop, path]))
+        cmds.append((f"analyze --brief --jobs 1, core {cpu}",
+                     pin + [nt, "analyze", "--brief", "--jobs", "1", path]))
+    return cmds
+
+
+def cores(res):
+    """The pinned runs: each core's min and median, and the slowest core's against the fastest."""
+    cpus = sorted(int(name.rsplit(" ", 1)[1]) for name in res if name.startswith("read loop, core "))
+    if not cpus:
+        return
+    print("  each core, pinned (CPU ms, min / median; analyze against the read loop on that core):")
+    for cpu in cpus:
+        lc, ac = res[f"read loop, core {cpu}"][1], res[f"analyze --brief --jobs 1, core {cpu}"][1]
+        print(f"    core {cpu}: read loop {min(lc):7.1f} / {statistics.median(lc):7.1f}   analyze --brief"
+              f" --jobs 1 {min(ac):7.1f} / {statistics.median(ac):7.1f}   {min(ac) / min(lc):5.2f}x")
+    for what in ("read loop", "analyze --brief --jobs 1"):
+        meds = [statistics.median(res[f"{what}, core {cpu}"][1]) for cpu in cpus]
+        print(f"    {what}: median on the slowest core {max(meds) / min(meds):.2f}x the fastest's")
 
 
 def report_bytes(tmp):
@@ -192,10 +229,13 @@ def main():
                         base = [b, "analyze", "--format", fmt]
                         cmds.append((f"{tag}analyze --format {fmt}", base + [path]))
                         cmds.append((f"{tag}analyze --format {fmt} --jobs 1", base + ["--jobs", "1", path]))
+            if shutil.which("taskset") and len(os.sched_getaffinity(0)) > 1:
+                cmds += pinned(loop, nt, path)
             res = timed(cmds, a.runs)
             # Peak RSS, one run more each (peak_rss.c: the command's own, not this Python's).
             rss = {name: peak_rss(rss_tool, cmd) for name, cmd in cmds}
             table(res, "read loop (pcap_next_ex)", rss)
+            cores(res)
             report_floors(res, cmds, nt, path, rfloor, a.runs, tmp,
                           a.formats.split(",") if a.formats else fmts)
             print(f"  load after: {os.getloadavg()[0]:.2f}")

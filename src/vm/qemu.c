@@ -46,15 +46,21 @@ static int64_t now_ns(void)
 int nt_vm_qemu_find(char *path, size_t size)
 {
 	const char *env = getenv("PATH");
-	char dirs[4096], *save = NULL;
+	/* All of PATH, however long: a copy cut short would miss the directories after the cut. */
+	char *dirs = strdup(env ? env : "/usr/bin:/bin"), *save = NULL;
+	int ret = -ENOENT;
 
-	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/bin:/bin");
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, size, "%s/%s", *d ? d : ".", NT_VM_QEMU);
-		if (access(path, X_OK) == 0)
-			return 0;
+	if (!dirs)
+		return -ENOMEM;
+	for (char *d = strtok_r(dirs, ":", &save); d && ret < 0; d = strtok_r(NULL, ":", &save)) {
+		int n = snprintf(path, size, "%s/%s", *d ? d : ".", NT_VM_QEMU);
+
+		/* A candidate cut to fit would be another file: skipped. */
+		if (n > 0 && (size_t)n < size && access(path, X_OK) == 0)
+			ret = 0;
 	}
-	return -ENOENT;
+	free(dirs);
+	return ret;
 }
 
 static bool cpu_virtualises(void)

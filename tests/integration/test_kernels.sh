@@ -181,6 +181,15 @@ refused noveth 3 --kernel "$NT_TMP/noveth"
 [ "$said" = "nagle-trace: kernel \"$NT_TMP/noveth\" ($release) has no veth module and does not build it in" ] ||
 	fail "the no-veth line: $said"
 
+# qemu in a directory after 4 KiB of PATH is found (PATH was copied into 4
+# KiB and the rest lost): the image is read, and it is the image that is refused.
+longpath=$(printf '/nonexistent/%0200d:' $(seq 25))/usr/bin:/bin
+set +e
+PATH=$longpath "$NAGLE_TRACE" kernels --kernel "$NT_TMP/noveth" >/dev/null 2>"$NT_TMP/longpath.err"
+set -e
+grep -q 'has no veth module' "$NT_TMP/longpath.err" ||
+	fail "qemu after 4 KiB of PATH: $(cat "$NT_TMP/longpath.err")"
+
 # A tree whose modules' path would pass PATH_MAX: said so, exit 4, not "no veth
 # module" (the path was cut and the cut one held none). A release longer than
 # the tool keeps: said so, not cut.

@@ -134,7 +134,7 @@ struct nt_vm_result {
  * @path: filled with its path
  * @size: size of @path
  *
- * Return: 0, or -ENOENT.
+ * Return: 0, -ENOENT, or -ENOMEM.
  */
 int nt_vm_qemu_find(char *path, size_t size);
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,9 +224,14 @@ static int check_static(const char *path, struct nt_err *err)
 	return 0;
 }
 
+/*
+ * The loaded libraries' paths, as the dynamic linker holds them (valid while
+ * they stay loaded: nagle-trace never dlclose()s); @more: some did not fit.
+ */
 struct libs {
-	char path[LIBS_MAX][512];
+	const char *path[LIBS_MAX];
 	unsigned n;
+	bool more;
 };
 
 static int one_lib(struct dl_phdr_info *info, size_t size, void *data)
@@ -234,23 +240,29 @@ static int one_lib(struct dl_phdr_info *info, size_t size, void *data)
 
 	(void)size;
 	/* The main program has no name, the vDSO no file. */
-	if (info->dlpi_name[0] == '/' && l->n < LIBS_MAX)
-		snprintf(l->path[l->n++], sizeof(l->path[0]), "%s", info->dlpi_name);
+	if (info->dlpi_name[0] != '/')
+		return 0;
+	if (l->n == LIBS_MAX) {
+		l->more = true;
+		return 1; /* stops dl_iterate_phdr() */
+	}
+	l->path[l->n++] = info->dlpi_name;
 	return 0;
 }
 
 static int add_program(struct cpio *c)
 {
-	struct libs *l = calloc(1, sizeof(*l));
+	struct libs l = { .n = 0 };
 	int ret;
 
-	if (!l)
-		return nt_err_set(c->err, -ENOMEM, "out of memory");
-	(void)dl_iterate_phdr(one_lib, l);
+	(void)dl_iterate_phdr(one_lib, &l);
+	/* A guest short of a library could not run the program at all. */
+	if (l.more)
+		return nt_err_set(c->err, -E2BIG,
+				  "initramfs: nagle-trace loads more than %d libraries", LIBS_MAX);
 	ret = add_file(c, "/proc/self/exe", "/bin/nagle-trace", 0755);
-	for (unsigned i = 0; ret == 0 && i < l->n; i++)
-		ret = add_file(c, l->path[i], l->path[i], 0755);
-	free(l);
+	for (unsigned i = 0; ret == 0 && i < l.n; i++)
+		ret = add_file(c, l.path[i], l.path[i], 0755);
 	return ret;
 }
 

@@ -65,11 +65,13 @@ struct run_cmd {
 /* -w's file of fix @i: the path itself for one fix, the fix's name before the extension for several. */
 static int pcap_path(const struct run_cmd *rc, unsigned i, char *buf, size_t len)
 {
-	if (rc->opt.n_fixes == 1) {
-		snprintf(buf, len, "%s", rc->opt.out.pcap_path);
-		return 0;
-	}
-	return nt_pcap_writer_variant_path(rc->opt.out.pcap_path, rc->opt.fixes[i].slug, buf, len);
+	if (rc->opt.n_fixes > 1)
+		return nt_pcap_writer_variant_path(rc->opt.out.pcap_path, rc->opt.fixes[i].slug,
+						   buf, len);
+	/* Cut to fit, it would name another file, and that one would be written. */
+	if (snprintf(buf, len, "%s", rc->opt.out.pcap_path) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 /* Before anything runs: the files are distinct (exit 2) and writable (exit 4). */
@@ -92,7 +94,8 @@ static int check_files(struct run_cmd *rc)
 		return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 	for (unsigned i = 0; o->pcap_path && i < rc->opt.n_fixes; i++) {
 		if (pcap_path(rc, i, path, sizeof(path)) < 0) {
-			nt_err_set(&rc->err, -ENAMETOOLONG, "write \"%s\"", o->pcap_path);
+			nt_err_set(&rc->err, -ENAMETOOLONG, "write \"%s\"",
+				   nt_err_path(o->pcap_path, pb, sizeof(pb)));
 			return nt_cmd_fail(NT_EXIT_FILE, &rc->err);
 		}
 		if (nt_output_same_file(o->path, path) || (log && nt_output_same_file(log, path))) {

@@ -83,10 +83,16 @@ static int pcap_commit(struct trace_cmd *tc, unsigned n)
 /* One variant writes @path itself; several write it with each variant's name before the extension. */
 static int variant_path(struct trace_cmd *tc, const char *path, unsigned i, char *buf, size_t len)
 {
-	if (tc->opt.n_variants == 1)
-		snprintf(buf, len, "%s", path);
-	else if (nt_pcap_writer_variant_path(path, tc->opt.variants[i]->name, buf, len) < 0)
-		return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"", path);
+	char shown[NT_ERR_PATH_MAX];
+	int n;
+
+	if (tc->opt.n_variants > 1)
+		n = nt_pcap_writer_variant_path(path, tc->opt.variants[i]->name, buf, len);
+	else /* cut to fit, it would name another file, and that one would be written */
+		n = snprintf(buf, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
+	if (n < 0)
+		return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"",
+				  nt_err_path(path, shown, sizeof(shown)));
 	return 0;
 }
 

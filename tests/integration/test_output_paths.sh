@@ -10,7 +10,8 @@
 # onto an input; -o and -w onto one file; SIGKILL mid-run leaves no
 # temporary file; a closed standard output exits 4; a full disk under -w
 # says "No space left on device"; a directory, a missing directory and an
-# over-long path are refused before the run with the reason kept; a file
+# over-long path (-o, and -w past PATH_MAX for trace and run) are refused
+# before the run with the reason kept; a file
 # system without O_TMPFILE (bindfs, FUSE) leaves nothing after SIGHUP.
 #
 # Needs real root (mknod in a user namespace is refused), unshare, tshark,
@@ -153,6 +154,18 @@ long=$(printf 'd%.0s' $(seq 600))/r.json
 run "$NT" analyze "$cap" -o "$long"
 [ $rc = 4 ] && [[ "$err" == *'r.json": File name too long' ]] ||
 	fail "a long path lost the reason: $err"
+# -w past PATH_MAX, of short directories that exist: refused, nothing
+# written. (The path was copied into 4 KiB and the cut one, another file in
+# those directories, written, exit 0.)
+deep=$PWD/w
+while [ ${#deep} -lt 4000 ]; do deep=$deep/$(printf 'a%.0s' $(seq 100)); done
+mkdir -p "$deep"
+deep=$deep/$(printf 'b%.0s' $(seq 150)).pcap
+nt --rounds 1 -w "$deep" -o /dev/null 2> err.txt
+[ $rc = 4 ] && grep -q '\.pcap": File name too long$' err.txt || fail "-w past PATH_MAX: rc $rc, $(cat err.txt)"
+run unshare -Urn "$NT" run --target "sleep 1" --client true -w "$deep" -o /dev/null
+[ $rc = 4 ] && [[ "$err" == *'.pcap": File name too long' ]] || fail "run -w past PATH_MAX: rc $rc, $err"
+[ -z "$(find w -type f)" ] || fail "a file was written for a path past PATH_MAX: $(find w -type f)"
 
 # --- standard output closed ---------------------------------------------------------------
 set +e

@@ -460,7 +460,12 @@ static int bzimage_open(struct nt_vm_image *im, const char *path, struct nt_err 
 		goto free_head;
 	}
 	n = pread(im->kernel_fd, head, size, 0);
-	if (n < 0 || nt_vm_bzimage_release(head, (size_t)n, im->release, sizeof(im->release)) < 0)
+	ret = n < 0 ? -EINVAL
+		    : nt_vm_bzimage_release(head, (size_t)n, im->release, sizeof(im->release));
+	if (ret == -ENAMETOOLONG)
+		nt_err_set(err, 0, "kernel image \"%s\": its release is too long (over %zu bytes)",
+			   im->shown, sizeof(im->release) - 1);
+	else if (ret < 0)
 		ret = nt_err_set(err, 0,
 				 "\"%s\" is neither a kernel package nor a bzImage nor a directory",
 				 im->shown);
@@ -617,8 +622,10 @@ int nt_vm_bzimage_release(const unsigned char *img, size_t len, char *release, s
 	off += 0x200;
 	for (end = off; end < len && img[end] > ' ' && img[end] < 0x7f; end++)
 		;
-	if (end == off || end == len || end - off >= size)
+	if (end == off || end == len)
 		return -EINVAL;
+	if (end - off >= size)
+		return -ENAMETOOLONG;
 	memcpy(release, img + off, end - off);
 	release[end - off] = '\0';
 	return 0;

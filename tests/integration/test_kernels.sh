@@ -207,6 +207,19 @@ ln -s "$tree612/boot/vmlinuz-$release" "$NT_TMP/longrel/boot/vmlinuz-$longrel"
 refused longrel 4 --kernel "$NT_TMP/longrel"
 [ "$said" = "nagle-trace: kernel image \"$NT_TMP/longrel\": release \"rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr...\" is too long (over 71 bytes)" ] ||
 	fail "a release of 90 bytes: $said"
+# The same in a bzImage's setup header (kernel_version at 0x200 + 0x0c00).
+python3 - "$NT_TMP/long.bzImage" <<'PY'
+import sys
+img = bytearray(0x1000)
+img[0x202:0x206] = b"HdrS"
+img[0x206:0x208] = b"\x0f\x02"
+img[0x20e:0x210] = b"\x00\x0c"
+img[0xe00:0xe00 + 91] = b"r" * 90 + b" "
+open(sys.argv[1], "wb").write(img)
+PY
+refused longbz 4 --kernel "$NT_TMP/long.bzImage"
+[ "$said" = "nagle-trace: kernel image \"$NT_TMP/long.bzImage\": its release is too long (over 71 bytes)" ] ||
+	fail "a bzImage's release of 90 bytes: $said"
 
 # No qemu on PATH: one line, exit 3. A file that is no kernel: exit 4.
 set +e

@@ -98,6 +98,10 @@ static void test_bzimage_release(void **state)
 	assert_string_equal(rel, "6.12.117+deb12-amd64");
 	/* The string's offset past the bytes read */
 	assert_int_equal(nt_vm_bzimage_release(img, 0xe00, rel, sizeof(rel)), -EINVAL);
+	/* A release longer than the buffer: refused as such, never cut */
+	assert_int_equal(nt_vm_bzimage_release(img, sizeof(img), rel, 20), -ENAMETOOLONG);
+	assert_int_equal(nt_vm_bzimage_release(img, sizeof(img), rel, 21), 0);
+	assert_string_equal(rel, "6.12.117+deb12-amd64");
 }
 
 static void test_modinfo_depends(void **state)

@@ -90,7 +90,8 @@ void nt_vm_image_close(struct nt_vm_image *im);
  * protocol 2.00 or later, kernel_version at 0x20e is the string's offset
  * minus 0x200.
  *
- * Return: 0, or -EINVAL when @img is no bzImage or names no release.
+ * Return: 0, -EINVAL when @img is no bzImage or names no release, or
+ * -ENAMETOOLONG when the release does not fit in @size.
  */
 int nt_vm_bzimage_release(const unsigned char *img, size_t len, char *release, size_t size);
 

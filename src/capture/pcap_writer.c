@@ -238,6 +238,14 @@ int nt_pcap_writer_variant_path(const char *path, const char *variant, char *buf
 	size_t stem;
 	int n;
 
+	/*
+	 * One variant writes @path itself. Cut to fit, it would name another file, and that one
+	 * would be written: too long is an error here as for a variant's name.
+	 */
+	if (!variant) {
+		n = snprintf(buf, len, "%s", path);
+		return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	}
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
 	/* A leading dot names a hidden file, not an extension: ".pcap" -> ".pcap-nodelay". */

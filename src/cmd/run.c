@@ -65,13 +65,9 @@ struct run_cmd {
 /* -w's file of fix @i: the path itself for one fix, the fix's name before the extension for several. */
 static int pcap_path(const struct run_cmd *rc, unsigned i, char *buf, size_t len)
 {
-	if (rc->opt.n_fixes > 1)
-		return nt_pcap_writer_variant_path(rc->opt.out.pcap_path, rc->opt.fixes[i].slug,
-						   buf, len);
-	/* Cut to fit, it would name another file, and that one would be written. */
-	if (snprintf(buf, len, "%s", rc->opt.out.pcap_path) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
+	const char *slug = rc->opt.n_fixes > 1 ? rc->opt.fixes[i].slug : NULL;
+
+	return nt_pcap_writer_variant_path(rc->opt.out.pcap_path, slug, buf, len);
 }
 
 /* Before anything runs: the files are distinct (exit 2) and writable (exit 4). */

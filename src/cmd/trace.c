@@ -84,13 +84,9 @@ static int pcap_commit(struct trace_cmd *tc, unsigned n)
 static int variant_path(struct trace_cmd *tc, const char *path, unsigned i, char *buf, size_t len)
 {
 	char shown[NT_ERR_PATH_MAX];
-	int n;
+	const char *name = tc->opt.n_variants > 1 ? tc->opt.variants[i]->name : NULL;
 
-	if (tc->opt.n_variants > 1)
-		n = nt_pcap_writer_variant_path(path, tc->opt.variants[i]->name, buf, len);
-	else /* cut to fit, it would name another file, and that one would be written */
-		n = snprintf(buf, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
-	if (n < 0)
+	if (nt_pcap_writer_variant_path(path, name, buf, len) < 0)
 		return nt_err_set(&tc->err, -ENAMETOOLONG, "write \"%s\"",
 				  nt_err_path(path, shown, sizeof(shown)));
 	return 0;

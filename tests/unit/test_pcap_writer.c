@@ -125,6 +125,11 @@ static void test_variant_path(void **state)
 	assert_int_equal(nt_pcap_writer_variant_path("t.tar.pcap", "v", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "t.tar-v.pcap");
 	assert_int_equal(nt_pcap_writer_variant_path("x.pcap", "nodelay", buf, 8), -ENAMETOOLONG);
+	/* One variant: the path itself, whole or refused, never cut to another file's name. */
+	assert_int_equal(nt_pcap_writer_variant_path("x.pcap", NULL, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "x.pcap");
+	assert_int_equal(nt_pcap_writer_variant_path("x.pcap", NULL, buf, 7), 0);
+	assert_int_equal(nt_pcap_writer_variant_path("x.pcap", NULL, buf, 6), -ENAMETOOLONG);
 }
 
 static int setup(void **state)

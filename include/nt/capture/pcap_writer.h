@@ -107,14 +107,15 @@ int nt_pcap_writer_commit(struct nt_pcap_writer *w, struct nt_err *err);
 void nt_pcap_writer_abort(struct nt_pcap_writer *w);
 
 /**
- * nt_pcap_writer_variant_path() - the file name for one variant of several
+ * nt_pcap_writer_variant_path() - the file name one variant writes
  * @path: the -w name, "x.pcap"
- * @variant: the variant's name, "nodelay"
+ * @variant: the variant's name, "nodelay"; NULL when there is one variant,
+ *           which writes @path itself
  * @buf: filled with "x-nodelay.pcap" (the name inserted before the last
  *       extension of the last path component, or appended when it has none)
  * @len: size of @buf
  *
- * Return: 0, or -ENAMETOOLONG when @buf is too small.
+ * Return: 0, or -ENAMETOOLONG when @buf is too small (never a cut name).
  */
 int nt_pcap_writer_variant_path(const char *path, const char *variant, char *buf, size_t len);
 

@@ -44,8 +44,8 @@ int nt_analysis_init(struct nt_analysis *an, const struct nt_analysis_params *pa
 	memset(an, 0, sizeof(*an));
 	an->params = *params;
 	an->cur_linktype = -1;
-	nt_pool_init(&an->reports, sizeof(struct nt_flow_result));
-	nt_blocks_init(&an->blocks);
+	nt_pool_init(&an->reports, &an->arena, sizeof(struct nt_flow_result));
+	nt_blocks_init(&an->blocks, &an->arena);
 	/* The settling thread's, beside a reader thread (capture/feed.c). */
 	an->batch = nt_lines_alloc(sizeof(*an->batch));
 	an->keyed = nt_lines_alloc(sizeof(*an->keyed));
@@ -71,6 +71,7 @@ void nt_analysis_fini(struct nt_analysis *an)
 	nt_analysis_drop_closed(an);
 	nt_pool_fini(&an->reports);
 	nt_blocks_fini(&an->blocks);
+	nt_arena_fini(&an->arena); /* after the pools, whose chunks it holds */
 	free(an->flows);
 	free(an->batch);
 	free(an->keyed);
@@ -814,6 +815,7 @@ int nt_analysis_absorb(struct nt_analysis *an, struct nt_analysis *part)
 	part->n_flows = 0;
 	nt_pool_absorb(&an->reports, &part->reports);
 	nt_blocks_absorb(&an->blocks, &part->blocks);
+	nt_arena_absorb(&an->arena, &part->arena); /* where those chunks are */
 	sum_add(&an->sum, &part->sum);
 	an->oom |= part->oom;
 	return 0;

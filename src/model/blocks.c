@@ -14,10 +14,10 @@
 #include "nt/model/blocks.h"
 #include "nt/pages.h"
 
-void nt_blocks_init(struct nt_blocks *b)
+void nt_blocks_init(struct nt_blocks *b, struct nt_arena *arena)
 {
 	for (int c = 0; c < NT_BLOCKS_CLASSES; c++)
-		nt_pool_init(&b->size[c], NT_BLOCKS_MIN << c);
+		nt_pool_init(&b->size[c], arena, NT_BLOCKS_MIN << c);
 }
 
 #if NT_PAGES_ASAN

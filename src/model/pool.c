@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nt/model/arena.h"
 #include "nt/model/pool.h"
 #include "nt/pages.h"
 
@@ -20,7 +21,8 @@
 /**
  * struct nt_pool_chunk - a chunk's header, at its start
  * @pages: the chunk's memory, when it is a mapping of its own (large)
- * @raw: the chunk's memory, when it is the C library's (small), else NULL
+ * @raw: the chunk's memory, when it is the C library's (small, no arena),
+ *       else NULL; both empty: the arena's (small), which gives it back
  * @next: the next older chunk
  */
 struct nt_pool_chunk {
@@ -31,9 +33,10 @@ struct nt_pool_chunk {
 
 #define HEAD_BYTES nt_round_up(sizeof(struct nt_pool_chunk), NT_PAGES_ALIGN)
 
-void nt_pool_init(struct nt_pool *pl, size_t obj_bytes)
+void nt_pool_init(struct nt_pool *pl, struct nt_arena *arena, size_t obj_bytes)
 {
 	*pl = (struct nt_pool){
+		.arena = arena,
 		.size = obj_bytes,
 		.obj_bytes = nt_round_up(obj_bytes, NT_PAGES_ALIGN),
 		.chunk_objs = POOL_FIRST_OBJS,
@@ -64,24 +67,25 @@ void nt_pool_put(struct nt_pool *pl, void *obj)
 void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
 {
 	pl->live += from->live;
-	nt_pool_init(from, from->size);
+	nt_pool_init(from, from->arena, from->size);
 }
 
 void nt_pool_fini(struct nt_pool *pl)
 {
-	nt_pool_init(pl, pl->size);
+	nt_pool_init(pl, pl->arena, pl->size);
 }
 
 #else
 
 /*
  * A chunk of @bytes, its header filled: a huge page or more in pages of its
- * own, less from the C library (calloc(): fresh pages it knows are zero
- * stay untouched), on a whole line. A mapping for a small chunk would be a
- * system call and a page's rounding each, for the few reports of each of
- * many small files that an analysis absorbs (nt_analysis_absorb()).
+ * own, less from @arena (nt/model/arena.h) or, without one, from the C
+ * library (calloc(): fresh pages it knows are zero stay untouched), on a
+ * whole line. A mapping for a small chunk would be a system call and a
+ * page's rounding each, for the few reports of each of many small files
+ * that an analysis absorbs (nt_analysis_absorb()).
  */
-static struct nt_pool_chunk *chunk_new(size_t bytes, size_t *held)
+static struct nt_pool_chunk *chunk_new(struct nt_arena *arena, size_t bytes, size_t *held)
 {
 	struct nt_pages pages = { 0 };
 	struct nt_pool_chunk *c;
@@ -93,6 +97,14 @@ static struct nt_pool_chunk *chunk_new(size_t bytes, size_t *held)
 		c = pages.p;
 		*c = (struct nt_pool_chunk){ .pages = pages };
 		*held = pages.mapped;
+		return c;
+	}
+	if (arena) {
+		c = nt_arena_get(arena, bytes);
+		if (!c)
+			return NULL;
+		*c = (struct nt_pool_chunk){ 0 };
+		*held = bytes;
 		return c;
 	}
 	raw = calloc(1, bytes + NT_PAGES_ALIGN);
@@ -110,7 +122,7 @@ static void chunk_free(struct nt_pool_chunk *c)
 
 	if (c->raw)
 		free(c->raw);
-	else
+	else /* the arena's chunk has neither, and stays the arena's */
 		nt_pages_free(&pages);
 }
 
@@ -126,7 +138,7 @@ static int add_chunk(struct nt_pool *pl)
 
 	if (bytes >= NT_PAGES_HUGE / 2)
 		bytes = nt_round_up(bytes, NT_PAGES_HUGE);
-	c = chunk_new(bytes, &held);
+	c = chunk_new(pl->arena, bytes, &held);
 	if (!c)
 		return -1;
 	c->next = pl->chunks;
@@ -190,7 +202,7 @@ void nt_pool_absorb(struct nt_pool *pl, struct nt_pool *from)
 		pl->free = obj;
 	}
 	pl->live += from->live;
-	nt_pool_init(from, from->size);
+	nt_pool_init(from, from->arena, from->size);
 }
 
 void nt_pool_fini(struct nt_pool *pl)
@@ -201,7 +213,7 @@ void nt_pool_fini(struct nt_pool *pl)
 		pl->chunks = c->next;
 		chunk_free(c);
 	}
-	nt_pool_init(pl, pl->size);
+	nt_pool_init(pl, pl->arena, pl->size);
 }
 
 #endif

@@ -175,7 +175,8 @@ def main():
         top = os.path.join(HERE, "../..")
         subprocess.run(["cc", "-O2", "-D_GNU_SOURCE", "-I", os.path.join(top, "include"), "-o", floor,
                         os.path.join(HERE, "flow_floor.c"), os.path.join(top, "src/pages.c"),
-                        os.path.join(top, "src/model/pool.c"), "-lpcap"], check=True)
+                        os.path.join(top, "src/model/pool.c"), os.path.join(top, "src/model/arena.c"),
+                        "-lpcap"], check=True)
         report = report_bytes(tmp)
         rfloor = os.path.join(tmp, "report_floor")
         subprocess.run(["cc", "-O2", "-D_GNU_SOURCE", "-I", os.path.join(top, "include"), "-o", rfloor,

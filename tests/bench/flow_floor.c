@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nt/model/arena.h"
 #include "nt/model/pool.h"
 #include "nt/pages.h"
 
@@ -73,6 +74,7 @@ struct table {
 	struct nt_pages e_pages;
 	struct nt_pages bucket_pages;
 	struct nt_pages report_pages;
+	struct nt_arena arena;
 	struct nt_pool pool;
 	char *e;
 	size_t n;
@@ -229,7 +231,7 @@ int main(int argc, char **argv)
 	}
 	t.report = (size_t)report;
 	if (t.report)
-		nt_pool_init(&t.pool, t.report);
+		nt_pool_init(&t.pool, &t.arena, t.report);
 	p = pcap_open_offline_with_tstamp_precision(argv[2], PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
 		fprintf(stderr, "flow_floor: %s\n", errbuf);
@@ -254,6 +256,7 @@ int main(int argc, char **argv)
 	       t.n, lines, t.report);
 	if (t.report)
 		nt_pool_fini(&t.pool);
+	nt_arena_fini(&t.arena);
 	nt_pages_free(&t.report_pages);
 	nt_pages_free(&t.e_pages);
 	nt_pages_free(&t.bucket_pages);

@@ -5,7 +5,9 @@
  * beyond them (and, from the C library under AddressSanitizer, poisoned
  * past its end); a large one asks for huge pages; objects are zeroed, on a
  * cache line, distinct across chunks, recycled when given back, and move
- * with their chunks from one pool to another; a block of nt/model/blocks.h
+ * with their chunks from one pool to another; the small chunks shared in an
+ * arena (nt/model/arena.h) are zero, apart, and outlive an arena absorbed;
+ * a block of nt/model/blocks.h
  * keeps its bytes as it doubles through every size and past the largest.
  */
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <cmocka.h>
 
 #include "nt/model/analysis.h"
+#include "nt/model/arena.h"
 #include "nt/model/blocks.h"
 #include "nt/model/pool.h"
 #include "nt/pages.h"
@@ -200,14 +203,15 @@ static void test_pages_large_asks_for_huge_pages(void **state)
 /* More objects than the first chunks hold: past NT_PAGES_HUGE of them. */
 #define MANY 5000u
 
+/* With an arena (@state) or without, the objects are the same to their users. */
 static void test_pool_objects(void **state)
 {
+	struct nt_arena arena = { 0 };
 	struct nt_pool pl;
 	unsigned char **obj = calloc(MANY, sizeof(*obj));
 
-	(void)state;
 	assert_non_null(obj);
-	nt_pool_init(&pl, sizeof(struct nt_flow_result));
+	nt_pool_init(&pl, *state ? &arena : NULL, sizeof(struct nt_flow_result));
 	assert_int_equal(pl.obj_bytes % NT_PAGES_ALIGN, 0);
 	assert_true(pl.obj_bytes >= sizeof(struct nt_flow_result));
 	for (unsigned i = 0; i < MANY; i++) {
@@ -242,6 +246,9 @@ static void test_pool_objects(void **state)
 #endif
 	nt_pool_fini(&pl);
 	nt_pool_fini(&pl); /* empty: a no-op */
+	/* The first chunks were cut from the arena, the large ones mapped apart (but when sanitized). */
+	assert_true((arena.regions != NULL) == (*state && !NT_PAGES_ASAN));
+	nt_arena_fini(&arena);
 	free(obj);
 }
 
@@ -251,8 +258,8 @@ static void test_pool_absorb(void **state)
 	unsigned char *in_a, *in_b[100], *given_back;
 
 	(void)state;
-	nt_pool_init(&a, 40);
-	nt_pool_init(&b, 40);
+	nt_pool_init(&a, NULL, 40);
+	nt_pool_init(&b, NULL, 40);
 	in_a = nt_pool_get(&a);
 	memset(in_a, 1, 40);
 	for (unsigned i = 0; i < 100; i++) {
@@ -297,7 +304,7 @@ static void test_blocks_grow_through_every_size(void **state)
 	size_t n = 0;
 
 	(void)state;
-	nt_blocks_init(&b);
+	nt_blocks_init(&b, NULL);
 	for (size_t cap = 1; cap * sizeof(*v) <= 8 * NT_BLOCKS_MAX; cap *= 2) {
 		uint64_t *w = nt_blocks_resize(&b, v, n * sizeof(*v), cap * sizeof(*v));
 
@@ -332,8 +339,8 @@ static void test_blocks_absorb(void **state)
 	char *in_b;
 
 	(void)state;
-	nt_blocks_init(&a);
-	nt_blocks_init(&b);
+	nt_blocks_init(&a, NULL);
+	nt_blocks_init(&b, NULL);
 	in_b = nt_blocks_resize(&b, NULL, 0, 300);
 	assert_non_null(in_b);
 	memset(in_b, 9, 300);
@@ -343,6 +350,89 @@ static void test_blocks_absorb(void **state)
 	assert_int_equal(in_b[299], 9);
 	nt_blocks_put(&a, in_b, 300);
 	nt_blocks_fini(&a);
+}
+
+/* Chunks are zero, on a line, apart, and cut one after another from the region they share. */
+static void test_arena_chunks(void **state)
+{
+	struct nt_arena a = { 0 };
+	unsigned char *c[40];
+
+	(void)state;
+	assert_null(nt_arena_get(&a, 0));
+	for (unsigned i = 0; i < 40; i++) {
+		size_t n = (size_t)100 * (i + 1);
+
+		c[i] = nt_arena_get(&a, n);
+		assert_non_null(c[i]);
+		assert_int_equal((uintptr_t)c[i] % NT_PAGES_ALIGN, 0);
+		assert_true(all_zero(c[i], n));
+		memset(c[i], (int)i + 1, n);
+	}
+	for (unsigned i = 0; i < 40; i++)
+		assert_int_equal(c[i][(size_t)100 * (i + 1) - 1], i + 1);
+	/* 100 bytes take two lines; the next chunk follows them in the first region. */
+	assert_ptr_equal(c[1], c[0] + 128);
+	/* Too large to be asked: refused, and the arena goes on where it was. */
+	assert_null(nt_arena_get(&a, SIZE_MAX - 10));
+	assert_non_null(nt_arena_get(&a, 64));
+	nt_arena_fini(&a);
+	assert_null(a.regions);
+	nt_arena_fini(&a); /* empty: a no-op */
+}
+
+/* Regions double to a huge page and stay there; one larger than that holds a larger chunk. */
+static void test_arena_regions_grow_to_huge_pages(void **state)
+{
+	struct nt_arena a = { 0 };
+	unsigned char *p = NULL, *big;
+	char flags[256];
+
+	(void)state;
+	for (size_t total = 0; total < 3 * NT_PAGES_HUGE; total += NT_PAGES_HUGE / 8) {
+		p = nt_arena_get(&a, NT_PAGES_HUGE / 8);
+		assert_non_null(p);
+		assert_true(all_zero(p, NT_PAGES_HUGE / 8));
+		memset(p, 5, NT_PAGES_HUGE / 8);
+	}
+	assert_int_equal(a.region_bytes, NT_PAGES_HUGE);
+	if (NT_PAGES_MAPPED && access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
+		vm_flags_of(p, flags, sizeof(flags));
+		assert_non_null(strstr(flags, " hg"));
+	}
+	big = nt_arena_get(&a, 3 * NT_PAGES_HUGE);
+	assert_non_null(big);
+	assert_true(all_zero(big, 3 * NT_PAGES_HUGE));
+	memset(big, 6, 3 * NT_PAGES_HUGE);
+	assert_int_equal(p[NT_PAGES_HUGE / 8 - 1], 5);
+	nt_arena_fini(&a);
+}
+
+/* An absorbed arena's chunks outlive it; the absorbing one hands out from where it was. */
+static void test_arena_absorb(void **state)
+{
+	struct nt_arena a = { 0 }, b = { 0 }, empty = { 0 };
+	unsigned char *in_a, *in_b, *next;
+
+	(void)state;
+	nt_arena_absorb(&a, &empty); /* nothing to take: a no-op */
+	in_b = nt_arena_get(&b, 200);
+	assert_non_null(in_b);
+	memset(in_b, 3, 200);
+	nt_arena_absorb(&a, &b); /* into an empty arena */
+	assert_null(b.regions);
+	in_a = nt_arena_get(&a, 100);
+	assert_non_null(in_a);
+	in_b = nt_arena_get(&b, 300);
+	assert_non_null(in_b);
+	memset(in_b, 4, 300);
+	nt_arena_absorb(&a, &b);
+	nt_arena_fini(&b);
+	/* Still there (sanitized, a read of a freed region would be seen). */
+	assert_int_equal(in_b[299], 4);
+	next = nt_arena_get(&a, 64);
+	assert_ptr_equal(next, in_a + 128);
+	nt_arena_fini(&a);
 }
 
 /* Reports come from the analysis's pool, and an absorbed analysis's reports move with it. */
@@ -365,6 +455,9 @@ static void test_analysis_reports_absorbed(void **state)
 	two.flows[two.n_flows++] = r;
 	two.flows_cap = 1;
 	assert_int_equal(nt_analysis_absorb(&one, &two), 0);
+	/* The report's chunk is in @two's arena (but when sanitized): its regions are @one's now. */
+	assert_null(two.arena.regions);
+	assert_true((one.arena.regions != NULL) == !NT_PAGES_ASAN);
 	nt_analysis_fini(&two);
 	assert_int_equal(one.n_files, 1);
 	assert_string_equal(one.files[0].path, "two.pcap");
@@ -376,16 +469,21 @@ static void test_analysis_reports_absorbed(void **state)
 
 int main(void)
 {
+	static int with_arena = 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_grow_keeps_and_zeroes),
 		cmocka_unit_test(test_pages_grown_a_little_at_a_time),
 		cmocka_unit_test(test_pages_past_the_end_poisoned),
 		cmocka_unit_test(test_pages_too_large),
 		cmocka_unit_test(test_pages_large_asks_for_huge_pages),
-		cmocka_unit_test(test_pool_objects),
+		cmocka_unit_test_prestate(test_pool_objects, NULL),
+		cmocka_unit_test_prestate(test_pool_objects, &with_arena),
 		cmocka_unit_test(test_pool_absorb),
 		cmocka_unit_test(test_blocks_grow_through_every_size),
 		cmocka_unit_test(test_blocks_absorb),
+		cmocka_unit_test(test_arena_chunks),
+		cmocka_unit_test(test_arena_regions_grow_to_huge_pages),
+		cmocka_unit_test(test_arena_absorb),
 		cmocka_unit_test(test_analysis_reports_absorbed),
 	};
 

@@ -38,7 +38,7 @@ static void round_trip(const struct nt_stall_rec *recs, size_t n)
 	struct nt_stall_recs_iter it;
 	const struct nt_stall_rec *x;
 
-	nt_blocks_init(&mem);
+	nt_blocks_init(&mem, NULL);
 	assert_false(nt_stall_recs_any(&l));
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(nt_stall_recs_add(&l, &mem, &recs[i]), 0);
@@ -127,7 +127,7 @@ static void test_many_across_blocks(void **state)
 	}
 	round_trip(recs, N);
 
-	nt_blocks_init(&mem);
+	nt_blocks_init(&mem, NULL);
 	for (size_t i = 0; i < N; i++)
 		assert_int_equal(nt_stall_recs_add(&l, &mem, &recs[i]), 0);
 	for (const struct nt_stall_rec_block *b = l.head, *prev = NULL; b; prev = b, b = b->next) {
@@ -160,7 +160,7 @@ static void test_bench_flow_size(void **state)
 	size_t bytes = 0;
 
 	(void)state;
-	nt_blocks_init(&mem);
+	nt_blocks_init(&mem, NULL);
 	for (size_t i = 0; i < 50; i++) {
 		struct nt_stall_rec x = bench_rec(i);
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "nt/model/annotate.h"
+#include "nt/model/arena.h"
 #include "nt/model/blocks.h"
 #include "nt/model/decode.h"
 #include "nt/model/flowtab.h"
@@ -323,6 +324,8 @@ typedef void (*nt_analysis_stall_fn)(void *ctx, const struct nt_flow_entry *e,
  *           (nt/model/pool.h: huge pages once there are many)
  * @blocks: the memory of the reports' growing arrays (their @stall_ns and
  *          @all: nt/model/blocks.h)
+ * @arena: where @reports and @blocks take their small chunks
+ *         (nt/model/arena.h)
  * @files_pages: @files' memory: pages of its own, since the settling
  *               thread counts every frame into it (nt_analysis_settle())
  *               and a neighbour in malloc()'s heap (the reader thread's
@@ -347,6 +350,7 @@ struct nt_analysis {
 	void *on_stall_ctx;
 	struct nt_pool reports;
 	struct nt_blocks blocks;
+	struct nt_arena arena;
 	struct nt_pages files_pages;
 };
 

@@ -35,8 +35,10 @@ struct nt_blocks {
 /**
  * nt_blocks_init() - no blocks yet
  * @b: the blocks
+ * @arena: where the pools' small chunks come from (nt_pool_init()), NULL:
+ *         the C library
  */
-void nt_blocks_init(struct nt_blocks *b);
+void nt_blocks_init(struct nt_blocks *b, struct nt_arena *arena);
 
 /**
  * nt_blocks_resize() - realloc() for a block of these

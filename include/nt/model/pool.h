@@ -6,7 +6,8 @@
  * For the analysis's reports: one per flow that stalled, some 1 KiB each,
  * 100 MB with 100,000 flows. From malloc() they were 4 KiB pages faulted in
  * one by one; from chunks of NT_PAGES_HUGE they are huge pages where the
- * kernel offers them. Objects start on a cache line. A pool is one
+ * kernel offers them, and the smaller first chunks share the regions of
+ * an arena (nt/model/arena.h). Objects start on a cache line. A pool is one
  * thread's, like the analysis that owns it.
  */
 #ifndef NT_MODEL_POOL_H
@@ -14,10 +15,13 @@
 
 #include <stddef.h>
 
+struct nt_arena;
 struct nt_pool_chunk;
 
 /**
  * struct nt_pool - the pool
+ * @arena: where chunks smaller than a huge page come from, NULL: the C
+ *         library (nt/model/arena.h)
  * @size: an object's size, as given
  * @obj_bytes: that, rounded up to whole cache lines
  * @chunks: every chunk, in a list
@@ -28,6 +32,7 @@ struct nt_pool_chunk;
  * @live: objects handed out and not given back (absorbed pools' included)
  */
 struct nt_pool {
+	struct nt_arena *arena;
 	size_t size;
 	size_t obj_bytes;
 	struct nt_pool_chunk *chunks;
@@ -41,9 +46,11 @@ struct nt_pool {
 /**
  * nt_pool_init() - an empty pool
  * @pl: the pool
+ * @arena: where its small chunks come from, living longer than the pool;
+ *         NULL: from the C library, each on its own
  * @obj_bytes: the objects' size, more than 0
  */
-void nt_pool_init(struct nt_pool *pl, size_t obj_bytes);
+void nt_pool_init(struct nt_pool *pl, struct nt_arena *arena, size_t obj_bytes);
 
 /**
  * nt_pool_get() - an object, zeroed

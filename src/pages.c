@@ -11,6 +11,7 @@
  * ignored, and the block is in 4 KiB pages as any other.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,20 @@ static size_t mapping_for(size_t bytes)
 	return bytes > SIZE_MAX - unit ? 0 : nt_round_up(bytes, unit);
 }
 
-/* @pg's bytes in a mapping of @want bytes, the rest zero: the new start, or NULL. */
+/*
+ * @pg's bytes in a mapping of @want bytes, the rest zero: the new start, or NULL.
+ *
+ * The grow that crosses NT_PAGES_HUGE copies its bytes, less than 2 MiB, into a new mapping
+ * rather than mremap() them: moved, the old part keeps its 4 KiB pages, and the 2 MiB that
+ * hold it are never a huge page (a flow table's four arrays, up to 1,000 faults at 10,000
+ * flows, docs/performance.md). Past that, mremap() moves huge pages as they are.
+ */
 static void *remap(const struct nt_pages *pg, size_t want)
 {
+	bool copy = pg->p && pg->mapped < NT_PAGES_HUGE && want >= NT_PAGES_HUGE;
 	void *p;
 
-	if (!pg->p)
+	if (!pg->p || copy)
 		p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	else
 		p = mremap(pg->p, pg->mapped, want, MREMAP_MAYMOVE);
@@ -45,6 +54,10 @@ static void *remap(const struct nt_pages *pg, size_t want)
 		return NULL;
 	if (want >= NT_PAGES_HUGE)
 		(void)madvise(p, want, MADV_HUGEPAGE);
+	if (copy) {
+		memcpy(p, pg->p, pg->bytes);
+		munmap(pg->p, pg->mapped);
+	}
 	return p;
 }
 

@@ -12,7 +12,9 @@
  * only be asked of a mapping of our own: advising a part of malloc()'s
  * block splits the mapping, and glibc's realloc(), whose mremap() then
  * spans two mappings, falls back to a copy. A block grows by mremap(),
- * which moves its pages, never its bytes. Elsewhere (not Linux: the model's
+ * which moves its pages, never its bytes, but for the one grow that
+ * crosses NT_PAGES_HUGE: that copies what it holds (less than 2 MiB), so
+ * that the whole block can be huge pages. Elsewhere (not Linux: the model's
  * WebAssembly build) the same calls are aligned_alloc(), a copy and free().
  *
  * Memory from here is zero when first handed out, and aligned to at least

@@ -11,7 +11,8 @@ pkg_check_modules(JSONC REQUIRED IMPORTED_TARGET json-c>=0.15)
 pkg_check_modules(NETTLE REQUIRED IMPORTED_TARGET nettle>=3.4)
 # zlib: the running kernel's /proc/config.gz, for CONFIG_HZ (src/live/kernel.c).
 pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib>=1.2)
-# libarchive: kernel packages read and the guest's initramfs written (src/vm/).
+# libarchive: kernel packages read and the guest's initramfs written (src/vm/), its
+# header at build time, the library loaded when `kernels` needs it (src/vm/archive_dl.h).
 pkg_check_modules(LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive>=3.4)
 if(NT_TESTS)
 	pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka>=1.1)

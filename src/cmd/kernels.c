@@ -231,6 +231,9 @@ static int open_images(const struct nt_kernels_opts *o, struct nt_vm_image *im)
 {
 	struct nt_err err = { "" };
 
+	/* A libarchive that cannot be loaded is the environment's, not an image's. */
+	if (nt_vm_archive_load(&err) < 0)
+		return nt_cmd_fail(NT_EXIT_ENVIRONMENT, &err);
 	for (unsigned i = 0; i < o->n_kernels; i++) {
 		int ret = nt_vm_image_open(&im[i], o->kernels[i], o->modules_dir, &err);
 

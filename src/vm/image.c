@@ -23,10 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "nt/vm/image.h"
+
+#include "archive_dl.h"
 
 /* Passes over a package: the first finds veth and names its dependencies; each further one theirs. */
 #define PASSES_MAX (NT_VM_MODULES_MAX + 1)
@@ -106,7 +105,7 @@ static int read_all(struct archive *a, unsigned char **data, size_t *len)
 
 	if (!buf)
 		return -ENOMEM;
-	while ((n = archive_read_data(a, buf + used, cap - used)) > 0) {
+	while ((n = sym_archive_read_data(a, buf + used, cap - used)) > 0) {
 		used += (size_t)n;
 		if (used == cap) {
 			unsigned char *bigger = cap < MEMBER_MAX_BYTES ? realloc(buf, cap * 2)
@@ -132,7 +131,7 @@ static int read_all(struct archive *a, unsigned char **data, size_t *len)
 /* A module as the kernel's finit_module() takes it: .xz, .gz, .zst undone (libarchive's raw reader). */
 static int decompress(unsigned char **data, size_t *len)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = sym_archive_read_new();
 	struct archive_entry *e;
 	unsigned char *out;
 	size_t out_len;
@@ -140,13 +139,13 @@ static int decompress(unsigned char **data, size_t *len)
 
 	if (!a)
 		return ret;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
+	sym_archive_read_support_filter_all(a);
+	sym_archive_read_support_format_raw(a);
 	ret = -EIO;
-	if (archive_read_open_memory(a, *data, *len) == ARCHIVE_OK &&
-	    archive_read_next_header(a, &e) == ARCHIVE_OK)
+	if (sym_archive_read_open_memory(a, *data, *len) == ARCHIVE_OK &&
+	    sym_archive_read_next_header(a, &e) == ARCHIVE_OK)
 		ret = read_all(a, &out, &out_len);
-	archive_read_free(a);
+	sym_archive_read_free(a);
 	if (ret < 0)
 		return ret;
 	free(*data);
@@ -298,7 +297,7 @@ static la_ssize_t outer_read(struct archive *inner, void *client, const void **b
 
 	(void)inner;
 	*buf = o->buf;
-	return archive_read_data(o->ar, o->buf, sizeof(o->buf));
+	return sym_archive_read_data(o->ar, o->buf, sizeof(o->buf));
 }
 
 /* Everything the guest needs, found: the pass can stop before the end of the archive. */
@@ -309,29 +308,29 @@ static bool complete(const struct nt_vm_image *im)
 
 static int package_data(struct nt_vm_image *im, struct outer *o, struct nt_err *err)
 {
-	struct archive *t = archive_read_new();
+	struct archive *t = sym_archive_read_new();
 	struct archive_entry *e;
 	int ret = 0, r = ARCHIVE_EOF;
 
 	if (!t)
 		return nt_err_set(err, -ENOMEM, "out of memory");
-	archive_read_support_format_tar(t);
-	archive_read_support_filter_all(t);
-	if (archive_read_open(t, o, NULL, outer_read, NULL) != ARCHIVE_OK) {
+	sym_archive_read_support_format_tar(t);
+	sym_archive_read_support_filter_all(t);
+	if (sym_archive_read_open(t, o, NULL, outer_read, NULL) != ARCHIVE_OK) {
 		ret = nt_err_set(err, -EINVAL, "kernel package \"%s\": data archive: %s", im->shown,
-				 archive_error_string(t));
+				 sym_archive_error_string(t));
 		goto free_tar;
 	}
-	while (ret == 0 && !complete(im) && (r = archive_read_next_header(t, &e)) == ARCHIVE_OK)
-		if (archive_entry_filetype(e) == AE_IFREG)
-			ret = package_member(im, t, archive_entry_pathname(e), err);
+	while (ret == 0 && !complete(im) && (r = sym_archive_read_next_header(t, &e)) == ARCHIVE_OK)
+		if (sym_archive_entry_filetype(e) == AE_IFREG)
+			ret = package_member(im, t, sym_archive_entry_pathname(e), err);
 	if (ret == 0 && !complete(im) && r != ARCHIVE_EOF)
 		ret = nt_err_set(err, -EIO, "kernel package \"%s\": %s", im->shown,
-				 archive_error_string(t));
+				 sym_archive_error_string(t));
 	else if (ret < 0 && !err->msg[0])
 		ret = nt_err_set(err, ret, "kernel package \"%s\": read", im->shown);
 free_tar:
-	archive_read_free(t);
+	sym_archive_read_free(t);
 	return ret;
 }
 
@@ -343,18 +342,18 @@ static int package_pass(struct nt_vm_image *im, struct nt_err *err)
 	bool seen = false;
 	int ret = 0;
 
-	if (!o || !(o->ar = archive_read_new())) {
+	if (!o || !(o->ar = sym_archive_read_new())) {
 		free(o);
 		return nt_err_set(err, -ENOMEM, "out of memory");
 	}
-	archive_read_support_format_ar(o->ar);
-	if (archive_read_open_filename(o->ar, im->path, 1 << 16) != ARCHIVE_OK) {
+	sym_archive_read_support_format_ar(o->ar);
+	if (sym_archive_read_open_filename(o->ar, im->path, 1 << 16) != ARCHIVE_OK) {
 		ret = nt_err_set(err, -EINVAL, "kernel package \"%s\": %s", im->shown,
-				 archive_error_string(o->ar));
+				 sym_archive_error_string(o->ar));
 		goto free_ar;
 	}
-	while (ret == 0 && !seen && archive_read_next_header(o->ar, &e) == ARCHIVE_OK) {
-		if (strncmp(archive_entry_pathname(e), "data.tar", 8) != 0)
+	while (ret == 0 && !seen && sym_archive_read_next_header(o->ar, &e) == ARCHIVE_OK) {
+		if (strncmp(sym_archive_entry_pathname(e), "data.tar", 8) != 0)
 			continue;
 		seen = true;
 		ret = package_data(im, o, err);
@@ -362,7 +361,7 @@ static int package_pass(struct nt_vm_image *im, struct nt_err *err)
 	if (ret == 0 && !seen)
 		ret = nt_err_set(err, 0, "\"%s\" is not a Debian package (no data.tar)", im->shown);
 free_ar:
-	archive_read_free(o->ar);
+	sym_archive_read_free(o->ar);
 	free(o);
 	return ret;
 }
@@ -383,22 +382,22 @@ static int open_package(struct nt_vm_image *im, struct nt_err *err)
 
 static int read_file(const char *path, unsigned char **data, size_t *len)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = sym_archive_read_new();
 	struct archive_entry *e;
 	int ret = -ENOMEM;
 
 	/* The raw reader passes a plain file as it is and undoes a compression it knows. */
 	if (!a)
 		return ret;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK)
-		ret = archive_errno(a) > 0 ? -archive_errno(a) : -EIO;
-	else if (archive_read_next_header(a, &e) != ARCHIVE_OK)
+	sym_archive_read_support_filter_all(a);
+	sym_archive_read_support_format_raw(a);
+	if (sym_archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK)
+		ret = sym_archive_errno(a) > 0 ? -sym_archive_errno(a) : -EIO;
+	else if (sym_archive_read_next_header(a, &e) != ARCHIVE_OK)
 		ret = -EIO;
 	else
 		ret = read_all(a, data, len);
-	archive_read_free(a);
+	sym_archive_read_free(a);
 	return ret;
 }
 
@@ -576,6 +575,9 @@ int nt_vm_image_open(struct nt_vm_image *im, const char *path, const char *modul
 	memset(im, 0, sizeof(*im));
 	im->kernel_fd = -1;
 	im->path = path;
+	ret = nt_vm_archive_load(err);
+	if (ret < 0)
+		return ret;
 	/* nt_err_path() returns @path as it is when it fits, @buf untouched. */
 	if (nt_err_path(path, im->shown, sizeof(im->shown)) == path)
 		memcpy(im->shown, path, n + 1);

@@ -3,7 +3,7 @@
  * initramfs.c - the guest's initramfs and its /init (see nt/vm/guest.h).
  *
  * The libraries are the ones the dynamic loader loaded into this very
- * process (dl_iterate_phdr()): its own answer to DT_NEEDED, DT_RUNPATH,
+ * process at its start (dl_iterate_phdr(), up to libarchive: archive_dl.h): its own answer to DT_NEEDED, DT_RUNPATH,
  * LD_LIBRARY_PATH and ld.so.cache, including the sanitizer runtime of an
  * ASan build, with no ldd to fork and no loader search to redo. The guest
  * runs the same binary, so it needs exactly those, at the same paths.
@@ -21,10 +21,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "nt/vm/guest.h"
+
+#include "archive_dl.h"
 
 #define LIBS_MAX 64
 
@@ -36,8 +35,8 @@
  */
 static int archive_fail(struct archive *a, struct nt_err *err, const char *path)
 {
-	const char *msg = archive_error_string(a);
-	int e = archive_errno(a);
+	const char *msg = sym_archive_error_string(a);
+	int e = sym_archive_errno(a);
 
 	if (!msg)
 		msg = "libarchive failed";
@@ -123,22 +122,22 @@ struct cpio {
 static int add(struct cpio *c, const char *path, unsigned mode, const void *data, size_t len,
 	       dev_t rdev)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = sym_archive_entry_new();
 	int ret = 0;
 
 	if (!e)
 		return nt_err_set(c->err, -ENOMEM, "out of memory");
-	archive_entry_set_pathname(e, path);
-	archive_entry_set_mode(e, mode);
-	archive_entry_set_size(e, (la_int64_t)len);
+	sym_archive_entry_set_pathname(e, path);
+	sym_archive_entry_set_mode(e, mode);
+	sym_archive_entry_set_size(e, (la_int64_t)len);
 	/* One link each, distinct inodes: the kernel's unpacker takes nlink >= 2 for hard links. */
-	archive_entry_set_nlink(e, 1);
-	archive_entry_set_ino(e, ++c->ino);
-	archive_entry_set_rdev(e, rdev);
-	if (archive_write_header(c->a, e) != ARCHIVE_OK ||
-	    (len && archive_write_data(c->a, data, len) != (la_ssize_t)len))
+	sym_archive_entry_set_nlink(e, 1);
+	sym_archive_entry_set_ino(e, ++c->ino);
+	sym_archive_entry_set_rdev(e, rdev);
+	if (sym_archive_write_header(c->a, e) != ARCHIVE_OK ||
+	    (len && sym_archive_write_data(c->a, data, len) != (la_ssize_t)len))
 		ret = archive_fail(c->a, c->err, path);
-	archive_entry_free(e);
+	sym_archive_entry_free(e);
 	return ret;
 }
 
@@ -225,13 +224,18 @@ static int check_static(const char *path, struct nt_err *err)
 }
 
 /*
- * The loaded libraries' paths, as the dynamic linker holds them (valid while
- * they stay loaded: nagle-trace never dlclose()s); @more: some did not fit.
+ * The paths of the libraries loaded at start, as the dynamic linker holds
+ * them (valid while they stay loaded: nagle-trace never dlclose()s); @more:
+ * some did not fit; @objects: how many objects to look at, the first
+ * (libarchive, loaded later for kernels alone, and its needs are not the
+ * guest's: archive_dl.h); @seen: looked at so far.
  */
 struct libs {
 	const char *path[LIBS_MAX];
 	unsigned n;
 	bool more;
+	unsigned objects;
+	unsigned seen;
 };
 
 static int one_lib(struct dl_phdr_info *info, size_t size, void *data)
@@ -239,6 +243,8 @@ static int one_lib(struct dl_phdr_info *info, size_t size, void *data)
 	struct libs *l = data;
 
 	(void)size;
+	if (l->seen++ == l->objects)
+		return 1;
 	/* The main program has no name, the vDSO no file. */
 	if (info->dlpi_name[0] != '/')
 		return 0;
@@ -252,7 +258,7 @@ static int one_lib(struct dl_phdr_info *info, size_t size, void *data)
 
 static int add_program(struct cpio *c)
 {
-	struct libs l = { .n = 0 };
+	struct libs l = { .objects = nt_vm_archive_objects_before() };
 	int ret;
 
 	(void)dl_iterate_phdr(one_lib, &l);
@@ -313,30 +319,32 @@ int nt_vm_initramfs_build(const struct nt_vm_image *im, const struct nt_vm_runs 
 			  const char *busybox, int *fd, struct nt_err *err)
 {
 	struct cpio c = { .err = err };
-	int ret = check_static(busybox, err);
+	int ret = nt_vm_archive_load(err);
 
+	if (ret == 0)
+		ret = check_static(busybox, err);
 	if (ret < 0)
 		return ret;
 	*fd = memfd_create("nt-initramfs", MFD_CLOEXEC);
 	if (*fd < 0)
 		return nt_err_set(err, -errno, "memfd for the initramfs");
-	c.a = archive_write_new();
+	c.a = sym_archive_write_new();
 	if (!c.a) {
 		ret = nt_err_set(err, -ENOMEM, "out of memory");
 		goto close_fd;
 	}
 	/* Uncompressed: a TCG guest would spend longer inflating it than qemu spends copying it. */
-	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
-	    archive_write_add_filter_none(c.a) != ARCHIVE_OK ||
-	    archive_write_open_fd(c.a, *fd) != ARCHIVE_OK) {
+	if (sym_archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
+	    sym_archive_write_add_filter_none(c.a) != ARCHIVE_OK ||
+	    sym_archive_write_open_fd(c.a, *fd) != ARCHIVE_OK) {
 		ret = archive_fail(c.a, err, NULL);
 		goto free_archive;
 	}
 	ret = fill(&c, im, runs, busybox);
-	if (ret == 0 && archive_write_close(c.a) != ARCHIVE_OK)
+	if (ret == 0 && sym_archive_write_close(c.a) != ARCHIVE_OK)
 		ret = archive_fail(c.a, err, NULL);
 free_archive:
-	archive_write_free(c.a);
+	sym_archive_write_free(c.a);
 	if (ret == 0 && lseek(*fd, 0, SEEK_SET) == 0)
 		return 0;
 	if (ret == 0)

@@ -231,6 +231,22 @@ grep -qx 'nagle-trace: qemu-system-x86_64 not found in PATH (install qemu-system
 	"$NT_TMP/noqemu.err" || fail "the no-qemu line: $(cat "$NT_TMP/noqemu.err")"
 refused notkernel 4 --kernel "$CONFORMANCE"
 
+# libarchive is loaded by kernels alone (src/vm/archive_dl.h): no other command maps it at start,
+# and one that cannot be loaded is one line and exit 3, before any image is read. Hidden here
+# under /dev/null in a mount namespace of the test's own.
+readelf -d "$NAGLE_TRACE" | grep -q 'NEEDED.*libarchive' && fail "libarchive linked, loaded at every start"
+lib=$(ldconfig -p | awk '$1 == "libarchive.so.13" && /x86-64/ { print $NF; exit }')
+[ -n "$lib" ] || fail "no libarchive.so.13 in ldconfig's cache"
+set +e
+unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
+	"$NAGLE_TRACE" kernels --kernel "$deb61" >"$NT_TMP/nolib.out" 2>"$NT_TMP/nolib.err"
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "no libarchive: exit $rc: $(cat "$NT_TMP/nolib.err")"
+[ "$(wc -l <"$NT_TMP/nolib.err")" = 1 ] && grep -q '^nagle-trace: libarchive: ' "$NT_TMP/nolib.err" ||
+	fail "the no-libarchive line: $(cat "$NT_TMP/nolib.err")"
+[ ! -s "$NT_TMP/nolib.out" ] || fail "no libarchive: a report"
+
 # SIGKILL while the guest runs: qemu dies with the tool (PR_SET_PDEATHSIG).
 "$NAGLE_TRACE" kernels --kernel "$tree612" --rounds 200 --kernel-args "nt.test=$$.k" \
 	>/dev/null 2>&1 &

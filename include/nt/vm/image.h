@@ -110,4 +110,14 @@ int nt_vm_bzimage_release(const unsigned char *img, size_t len, char *release, s
  */
 int nt_vm_modinfo_depends(const unsigned char *ko, size_t len, char *out, size_t size);
 
+/**
+ * nt_vm_archive_load() - load libarchive, once (src/vm/archive_dl.h says
+ * why it is not linked); nt_vm_image_open() and nt_vm_initramfs_build()
+ * call it themselves
+ * @err: set on failure ("libarchive: " and what dlopen() or dlsym() said)
+ *
+ * Return: 0 (at once after the first success), or -ENOENT.
+ */
+int nt_vm_archive_load(struct nt_err *err);
+
 #endif

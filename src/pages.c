@@ -159,3 +159,24 @@ void nt_pages_free(struct nt_pages *pg)
 	unmap(pg);
 	*pg = (struct nt_pages){ 0 };
 }
+
+void *nt_pages_block_new(struct nt_pages_block *b, size_t bytes)
+{
+	*b = (struct nt_pages_block){ 0 };
+	if (bytes >= NT_PAGES_HUGE)
+		return nt_pages_grow(&b->pages, bytes) < 0 ? NULL : b->pages.p;
+	if (bytes > SIZE_MAX - NT_PAGES_ALIGN)
+		return NULL;
+	b->raw = calloc(1, bytes + NT_PAGES_ALIGN);
+	return b->raw ? (void *)nt_round_up((uintptr_t)b->raw, NT_PAGES_ALIGN) : NULL;
+}
+
+void nt_pages_block_free(const struct nt_pages_block *b)
+{
+	struct nt_pages pages = b->pages;
+
+	if (b->raw)
+		free(b->raw);
+	else
+		nt_pages_free(&pages);
+}

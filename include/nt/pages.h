@@ -88,6 +88,37 @@ int nt_pages_grow(struct nt_pages *pg, size_t bytes);
 void nt_pages_free(struct nt_pages *pg);
 
 /**
+ * struct nt_pages_block - where a block of nt_pages_block_new() came from
+ * @pages: its mapping, when it is one of its own (NT_PAGES_HUGE or more)
+ * @raw: the C library's pointer to free, when smaller; NULL otherwise
+ *
+ * A pool's chunk and an arena's region keep this in their own first bytes:
+ * nt_pages_block_free() takes a copy, made before the block goes.
+ */
+struct nt_pages_block {
+	struct nt_pages pages;
+	void *raw;
+};
+
+/**
+ * nt_pages_block_new() - a block that is never grown, zero, on a line:
+ * whole huge pages of its own from NT_PAGES_HUGE on, less from calloc()
+ * (fresh pages it knows are zero stay untouched; a mapping for a small
+ * block would be a system call and a page's rounding each)
+ * @b: filled with where it came from
+ * @bytes: its size, more than 0
+ *
+ * Return: its first byte, or NULL when memory ran out.
+ */
+void *nt_pages_block_new(struct nt_pages_block *b, size_t bytes);
+
+/**
+ * nt_pages_block_free() - give a block of nt_pages_block_new() back
+ * @b: where it came from (a copy, when it was kept in the block)
+ */
+void nt_pages_block_free(const struct nt_pages_block *b);
+
+/**
  * nt_round_up() - @n rounded up to a multiple of @unit
  * @n: a size
  * @unit: more than 0

@@ -6,62 +6,27 @@
  * chunk does (pool.c), and is handed out from its start up.
  */
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "nt/model/arena.h"
 #include "nt/pages.h"
 
 /**
  * struct nt_arena_region - a region's header, at its start
- * @pages: the region's memory, when it is a mapping of its own (huge pages)
- * @raw: the region's memory, when it is the C library's, else NULL
+ * @mem: where the region came from (nt_pages_block_new())
  * @next: the next older region
  */
 struct nt_arena_region {
-	struct nt_pages pages;
-	void *raw;
+	struct nt_pages_block mem;
 	struct nt_arena_region *next;
 };
 
 #define HEAD_BYTES nt_round_up(sizeof(struct nt_arena_region), NT_PAGES_ALIGN)
 
-/* A region of @bytes, its header filled: whole huge pages of its own, or less from calloc(). */
-static struct nt_arena_region *region_new(size_t bytes)
-{
-	struct nt_pages pages = { 0 };
-	struct nt_arena_region *r;
-	void *raw;
-
-	if (bytes >= NT_PAGES_HUGE) {
-		if (nt_pages_grow(&pages, bytes) < 0)
-			return NULL;
-		r = pages.p;
-		*r = (struct nt_arena_region){ .pages = pages };
-		return r;
-	}
-	raw = calloc(1, bytes + NT_PAGES_ALIGN);
-	if (!raw)
-		return NULL;
-	r = (void *)nt_round_up((uintptr_t)raw, NT_PAGES_ALIGN);
-	*r = (struct nt_arena_region){ .raw = raw };
-	return r;
-}
-
-static void region_free(struct nt_arena_region *r)
-{
-	struct nt_pages pages = r->pages;
-
-	if (r->raw)
-		free(r->raw);
-	else
-		nt_pages_free(&pages);
-}
-
 /* A new region for a chunk of @bytes: the next size, or twice it until the chunk fits. */
 static int add_region(struct nt_arena *a, size_t bytes)
 {
 	size_t size = a->region_bytes ? a->region_bytes : NT_ARENA_FIRST;
+	struct nt_pages_block mem;
 	struct nt_arena_region *r;
 
 	if (bytes > SIZE_MAX / 2 - HEAD_BYTES - NT_PAGES_HUGE)
@@ -70,9 +35,10 @@ static int add_region(struct nt_arena *a, size_t bytes)
 		size *= 2;
 	if (size >= NT_PAGES_HUGE)
 		size = nt_round_up(size, NT_PAGES_HUGE);
-	r = region_new(size);
+	r = nt_pages_block_new(&mem, size);
 	if (!r)
 		return -1;
+	r->mem = mem;
 	r->next = a->regions;
 	a->regions = r;
 	a->next = (char *)r + HEAD_BYTES;
@@ -119,9 +85,10 @@ void nt_arena_fini(struct nt_arena *a)
 {
 	while (a->regions) {
 		struct nt_arena_region *r = a->regions;
+		struct nt_pages_block mem = r->mem;
 
 		a->regions = r->next;
-		region_free(r);
+		nt_pages_block_free(&mem);
 	}
 	*a = (struct nt_arena){ 0 };
 }

@@ -20,14 +20,12 @@
 
 /**
  * struct nt_pool_chunk - a chunk's header, at its start
- * @pages: the chunk's memory, when it is a mapping of its own (large)
- * @raw: the chunk's memory, when it is the C library's (small, no arena),
- *       else NULL; both empty: the arena's (small), which gives it back
+ * @mem: where the chunk came from (nt_pages_block_new()); empty for a
+ *       chunk of the pool's arena, which gives it back
  * @next: the next older chunk
  */
 struct nt_pool_chunk {
-	struct nt_pages pages;
-	void *raw;
+	struct nt_pages_block mem;
 	struct nt_pool_chunk *next;
 };
 
@@ -79,51 +77,31 @@ void nt_pool_fini(struct nt_pool *pl)
 
 /*
  * A chunk of @bytes, its header filled: a huge page or more in pages of its
- * own, less from @arena (nt/model/arena.h) or, without one, from the C
- * library (calloc(): fresh pages it knows are zero stay untouched), on a
- * whole line. A mapping for a small chunk would be a system call and a
- * page's rounding each, for the few reports of each of many small files
- * that an analysis absorbs (nt_analysis_absorb()).
+ * own; less from @arena (nt/model/arena.h), or without one from the C
+ * library (nt_pages_block_new()), for the few reports of each of many small
+ * files that an analysis absorbs (nt_analysis_absorb()).
  */
 static struct nt_pool_chunk *chunk_new(struct nt_arena *arena, size_t bytes, size_t *held)
 {
-	struct nt_pages pages = { 0 };
+	struct nt_pages_block mem = { 0 };
 	struct nt_pool_chunk *c;
-	void *raw;
 
-	if (bytes >= NT_PAGES_HUGE) {
-		if (nt_pages_grow(&pages, bytes) < 0)
-			return NULL;
-		c = pages.p;
-		*c = (struct nt_pool_chunk){ .pages = pages };
-		*held = pages.mapped;
-		return c;
-	}
-	if (arena) {
+	if (arena && bytes < NT_PAGES_HUGE)
 		c = nt_arena_get(arena, bytes);
-		if (!c)
-			return NULL;
-		*c = (struct nt_pool_chunk){ 0 };
-		*held = bytes;
-		return c;
-	}
-	raw = calloc(1, bytes + NT_PAGES_ALIGN);
-	if (!raw)
+	else
+		c = nt_pages_block_new(&mem, bytes);
+	if (!c)
 		return NULL;
-	c = (void *)nt_round_up((uintptr_t)raw, NT_PAGES_ALIGN);
-	*c = (struct nt_pool_chunk){ .raw = raw };
-	*held = bytes;
+	*c = (struct nt_pool_chunk){ .mem = mem };
+	*held = mem.pages.p ? mem.pages.mapped : bytes;
 	return c;
 }
 
 static void chunk_free(struct nt_pool_chunk *c)
 {
-	struct nt_pages pages = c->pages;
+	struct nt_pages_block mem = c->mem;
 
-	if (c->raw)
-		free(c->raw);
-	else /* the arena's chunk has neither, and stays the arena's */
-		nt_pages_free(&pages);
+	nt_pages_block_free(&mem); /* empty for the arena's: nothing */
 }
 
 /*

@@ -48,12 +48,12 @@ int nt_vm_archive_load(struct nt_err *err)
 		nt_err_set(err, 0, "libarchive: %s", dlerror());
 		return -ENOENT;
 	}
-#define NT_ARCHIVE_FIND(f)                                                                         \
-	*(void **)&sym_##f = dlsym(lib, #f);                                                       \
-	if (!sym_##f) {                                                                            \
-		nt_err_set(err, 0, "libarchive: %s", dlerror());                                   \
-		dlclose(lib);                                                                      \
-		return -ENOENT;                                                                    \
+#define NT_ARCHIVE_FIND(f)                                       \
+	*(void **)&sym_##f = dlsym(lib, #f);                     \
+	if (!sym_##f) {                                          \
+		nt_err_set(err, 0, "libarchive: %s", dlerror()); \
+		dlclose(lib);                                    \
+		return -ENOENT;                                  \
 	}
 	NT_ARCHIVE_SYMS(NT_ARCHIVE_FIND)
 #undef NT_ARCHIVE_FIND

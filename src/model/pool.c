@@ -8,7 +8,6 @@
  * zero already (fresh pages, or calloc()'s); one given back is cleared when
  * it is handed out again.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -36,12 +36,12 @@ unsigned nt_vm_archive_objects_before(void)
 int nt_vm_archive_load(struct nt_err *err)
 {
 	static bool loaded;
+	unsigned before = 0;
 	void *lib;
 
 	if (loaded)
 		return 0;
-	objects_before = 0;
-	(void)dl_iterate_phdr(count_object, &objects_before);
+	(void)dl_iterate_phdr(count_object, &before);
 	/* RTLD_NOW: a function missing from an older libarchive is said here, not at its first call. */
 	lib = dlopen(NT_LIBARCHIVE_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
@@ -57,6 +57,7 @@ int nt_vm_archive_load(struct nt_err *err)
 	}
 	NT_ARCHIVE_SYMS(NT_ARCHIVE_FIND)
 #undef NT_ARCHIVE_FIND
+	objects_before = before;
 	loaded = true;
 	return 0;
 }

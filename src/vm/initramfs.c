@@ -3,10 +3,11 @@
  * initramfs.c - the guest's initramfs and its /init (see nt/vm/guest.h).
  *
  * The libraries are the ones the dynamic loader loaded into this very
- * process at its start (dl_iterate_phdr(), up to libarchive: archive_dl.h): its own answer to DT_NEEDED, DT_RUNPATH,
- * LD_LIBRARY_PATH and ld.so.cache, including the sanitizer runtime of an
- * ASan build, with no ldd to fork and no loader search to redo. The guest
- * runs the same binary, so it needs exactly those, at the same paths.
+ * process at its start (dl_iterate_phdr(), up to libarchive: archive_dl.h):
+ * its own answer to DT_NEEDED, DT_RUNPATH, LD_LIBRARY_PATH and
+ * ld.so.cache, including the sanitizer runtime of an ASan build, with no
+ * ldd to fork and no loader search to redo. The guest runs the same
+ * binary, so it needs exactly those, at the same paths.
  */
 #include <elf.h>
 #include <errno.h>

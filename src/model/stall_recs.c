@@ -86,50 +86,62 @@ static const uint8_t *unpack(const uint8_t *p, struct nt_stall_rec *x)
 	return p;
 }
 
-/* A block after @last (NULL: the flow's first), twice its size up to the largest of the blocks. */
-static struct nt_stall_rec_block *block_new(struct nt_blocks *mem,
-					    const struct nt_stall_rec_block *last)
+/* A block after @l's last (none: the flow's first), twice its size up to the largest of the blocks. */
+static int block_add(struct nt_stall_recs *l, struct nt_blocks *mem)
 {
 	size_t bytes = NT_STALL_RECS_FIRST_BLOCK;
 	struct nt_stall_rec_block *b;
 
-	if (last)
-		bytes = 2 * (sizeof(*last) + last->cap);
+	if (l->tail)
+		bytes = 2 * (sizeof(*l->tail) + l->cap);
 	if (bytes > NT_BLOCKS_MAX)
 		bytes = NT_BLOCKS_MAX;
 	/* A power of two: a size class of its own, filled (nt/model/blocks.h). */
 	b = nt_blocks_resize(mem, NULL, 0, bytes);
 	if (!b)
-		return NULL;
+		return -ENOMEM;
 	b->next = NULL;
 	b->used = 0;
 	b->cap = (uint32_t)(bytes - sizeof(*b));
-	return b;
+	if (l->tail) {
+		l->tail->used = l->used;
+		l->tail->next = b;
+	} else {
+		l->head = b;
+	}
+	l->tail = b;
+	l->used = 0;
+	l->cap = b->cap;
+	/* A block starts its differences afresh, so it is read on its own. */
+	l->last_held_t_ns = 0;
+	l->last_held_frame = 0;
+	return 0;
 }
 
 int nt_stall_recs_add(struct nt_stall_recs *l, struct nt_blocks *mem, const struct nt_stall_rec *x)
 {
-	struct nt_stall_rec_block *b = l->tail;
 	uint8_t rec[NT_STALL_REC_PACKED_MAX];
-	size_t n = 0;
+	size_t n;
 
-	if (b)
-		n = (size_t)(pack(rec, x, b->last_held_t_ns, b->last_held_frame) - rec);
-	if (!b || b->cap - b->used < n) {
-		b = block_new(mem, b);
-		if (!b)
-			return -ENOMEM;
-		if (l->tail)
-			l->tail->next = b;
-		else
-			l->head = b;
-		l->tail = b;
-		n = (size_t)(pack(rec, x, 0, 0) - rec);
+	if (l->tail && l->cap - l->used >= NT_STALL_REC_PACKED_MAX) {
+		/* Room for any record: packed in place (a copy of a length known at run time is a call). */
+		uint8_t *at = l->tail->data + l->used;
+
+		n = (size_t)(pack(at, x, l->last_held_t_ns, l->last_held_frame) - at);
+	} else {
+		/* Near a block's end: the record goes here if it fits, else first in a new block. */
+		n = l->tail ? (size_t)(pack(rec, x, l->last_held_t_ns, l->last_held_frame) - rec)
+			    : 0;
+		if (!l->tail || l->cap - l->used < n) {
+			if (block_add(l, mem) < 0)
+				return -ENOMEM;
+			n = (size_t)(pack(rec, x, 0, 0) - rec);
+		}
+		memcpy(l->tail->data + l->used, rec, n);
 	}
-	memcpy(b->data + b->used, rec, n);
-	b->used += (uint32_t)n;
-	b->last_held_t_ns = x->held_t_ns;
-	b->last_held_frame = x->held_frame;
+	l->used += (uint32_t)n;
+	l->last_held_t_ns = x->held_t_ns;
+	l->last_held_frame = x->held_frame;
 	return 0;
 }
 
@@ -139,18 +151,25 @@ void nt_stall_recs_free(struct nt_stall_recs *l, struct nt_blocks *mem)
 		next = b->next;
 		nt_blocks_put(mem, b, sizeof(*b) + b->cap);
 	}
-	l->head = l->tail = NULL;
+	memset(l, 0, sizeof(*l));
 }
 
 void nt_stall_recs_begin(struct nt_stall_recs_iter *it, const struct nt_stall_recs *l)
 {
 	memset(it, 0, sizeof(*it));
+	it->l = l;
 	it->b = l->head;
+}
+
+/* Bytes of @b packed: the last block's are counted in the list. */
+static uint32_t block_used(const struct nt_stall_recs *l, const struct nt_stall_rec_block *b)
+{
+	return b == l->tail ? l->used : b->used;
 }
 
 const struct nt_stall_rec *nt_stall_recs_next(struct nt_stall_recs_iter *it)
 {
-	while (it->b && it->off == it->b->used) {
+	while (it->b && it->off == block_used(it->l, it->b)) {
 		it->b = it->b->next;
 		it->off = 0;
 		it->prev.held_t_ns = 0;

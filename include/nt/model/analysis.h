@@ -159,11 +159,13 @@ struct nt_analysis_params {
  *        which overlap when both directions wait at once)
  * @wall_min: the union of [R - lost_min, R]: the time surely lost, when the
  *            other side's data may explain part of a wait
- * @timeline: segments around the first stall
- * @n_timeline: how many
  * @all: every stall, in the order found (by R), @stalls of them, packed
  *       (nt/model/stall_recs.h); none unless
- *       &nt_analysis_params.keep_stalls
+ *       &nt_analysis_params.keep_stalls. Beside @wall_min, in the lines a
+ *       stall writes, which are asked for before it is found (analysis.c,
+ *       prefetch_report()): in the line @wall_min ends in, no line more.
+ * @timeline: segments around the first stall
+ * @n_timeline: how many
  */
 struct nt_flow_result {
 	uint32_t file;
@@ -196,9 +198,9 @@ struct nt_flow_result {
 	uint32_t first_held_seq_rel;
 	struct nt_spans wall;
 	struct nt_spans wall_min;
+	struct nt_stall_recs all;
 	struct nt_tl_seg timeline[NT_TIMELINE_MAX];
 	uint8_t n_timeline;
-	struct nt_stall_recs all;
 };
 
 /**

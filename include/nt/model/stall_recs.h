@@ -64,19 +64,15 @@ struct nt_stall_rec {
  * struct nt_stall_rec_block - some of a flow's stalls, packed, in the order
  * found
  * @next: the next block, NULL for the last
- * @used: bytes of @data packed
+ * @used: bytes of @data packed, set when the next block starts; the last
+ *        block's count is &nt_stall_recs.used
  * @cap: bytes @data holds
- * @last_held_t_ns: the last record's H, where the next one's difference
- *                  starts
- * @last_held_frame: the last record's H frame, likewise
  * @data: the records
  */
 struct nt_stall_rec_block {
 	struct nt_stall_rec_block *next;
 	uint32_t used;
 	uint32_t cap;
-	int64_t last_held_t_ns;
-	uint64_t last_held_frame;
 	uint8_t data[];
 };
 
@@ -84,10 +80,26 @@ struct nt_stall_rec_block {
  * struct nt_stall_recs - a flow's stalls
  * @head: the first block, NULL while none is kept
  * @tail: the last, where the next record goes
+ * @used: bytes of @tail's data packed
+ * @cap: bytes @tail's data holds
+ * @last_held_t_ns: the last record's H, where the next one's difference
+ *                  starts
+ * @last_held_frame: the last record's H frame, likewise
+ *
+ * What adding a record reads and writes, but for the record's own bytes,
+ * is here, in the flow's report, not in @tail: with thousands of flows
+ * between one stall of a flow and its next, the block's first line is a
+ * cache miss, and the address of the record's bytes waited on it (13 % of
+ * analyze --format json --jobs 1 at 10,000 flows, docs/performance.md). The
+ * report's lines are asked for frames ahead (analysis.c, REPORT_AHEAD).
  */
 struct nt_stall_recs {
 	struct nt_stall_rec_block *head;
 	struct nt_stall_rec_block *tail;
+	uint32_t used;
+	uint32_t cap;
+	int64_t last_held_t_ns;
+	uint64_t last_held_frame;
 };
 
 /**
@@ -109,9 +121,8 @@ int nt_stall_recs_add(struct nt_stall_recs *l, struct nt_blocks *mem, const stru
  */
 static inline const void *nt_stall_recs_next_slot(const struct nt_stall_recs *l)
 {
-	const struct nt_stall_rec_block *b = l->tail;
-
-	return b && b->cap - b->used >= NT_STALL_REC_PACKED_MAX ? b->data + b->used : NULL;
+	return l->tail && l->cap - l->used >= NT_STALL_REC_PACKED_MAX ? l->tail->data + l->used
+								      : NULL;
 }
 
 /**
@@ -135,12 +146,14 @@ void nt_stall_recs_free(struct nt_stall_recs *l, struct nt_blocks *mem);
 
 /**
  * struct nt_stall_recs_iter - a reader of a flow's stalls, in the order kept
+ * @l: the flow's stalls
  * @b: the block being read
  * @off: the next record's offset in it
  * @prev: the record read last in @b (its H and H frame start the next
  *        record's differences)
  */
 struct nt_stall_recs_iter {
+	const struct nt_stall_recs *l;
 	const struct nt_stall_rec_block *b;
 	uint32_t off;
 	struct nt_stall_rec prev;

@@ -159,22 +159,40 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 	int64_t s = t_ns / NT_NS_PER_SEC - (t_ns % NT_NS_PER_SEC < 0);
 	int64_t frac = t_ns % NT_NS_PER_SEC + (t_ns % NT_NS_PER_SEC < 0 ? NT_NS_PER_SEC : 0);
 	time_t secs = (time_t)s;
-	char date[NT_FMT_UTC_LEN], text[2 * NT_FMT_UTC_LEN], *frac_end = text + sizeof(text), *p;
-	struct tm tm;
+	char text[2 * NT_FMT_UTC_LEN], *frac_end = text + sizeof(text), *p;
+	/*
+	 * The last second this thread wrote, and its date: the times of a
+	 * report are near one another (a flow's two stalls, the next flow's),
+	 * and gmtime_r() takes glibc's time zone lock on every call, 100,000
+	 * flows' rows twice each (docs/performance.md).
+	 */
+	static _Thread_local struct {
+		bool valid;
+		int64_t s;
+		size_t n;
+		char date[20];
+	} last;
 	size_t n;
 
-	if (!gmtime_r(&secs, &tm)) {
-		snprintf(buf, len, "%" PRId64 " ns", t_ns);
-		return buf;
+	if (!last.valid || last.s != s) {
+		struct tm tm;
+
+		if (!gmtime_r(&secs, &tm)) {
+			snprintf(buf, len, "%" PRId64 " ns", t_ns);
+			return buf;
+		}
+		last.n = date_time(&tm, last.date);
+		last.s = s;
+		last.valid = true;
 	}
-	n = date_time(&tm, date);
+	n = last.n;
 	/* The fraction, zero-padded, without snprintf(): analyze's text prints two a flow. */
 	p = frac_end - 1;
 	*p = 'Z';
 	p = digits_back((unsigned)(digits == 6 ? frac / 1000 : frac), digits == 6 ? 6 : 9, p);
 	*--p = '.';
 	p -= n;
-	memcpy(p, date, n);
+	memcpy(p, last.date, n);
 	return put_cut(buf, len, p, (size_t)(frac_end - p));
 }
 

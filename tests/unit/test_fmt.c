@@ -9,8 +9,10 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -250,12 +252,70 @@ static void test_utc(void **state)
 		check_utc((int64_t)(next(&seed) >> (i % 64)) * (i % 2 ? -1 : 1));
 }
 
+/* nt_fmt_utc_digits() as utc_printf(), at full length; no cmocka assertion (it may run on a second thread). */
+static bool utc_same(int64_t t_ns, unsigned digits)
+{
+	char want[NT_FMT_UTC_LEN], got[NT_FMT_UTC_LEN];
+
+	memset(want, 'x', sizeof(want));
+	memset(got, 'x', sizeof(got));
+	utc_printf(t_ns, digits, want, sizeof(want));
+	return nt_fmt_utc_digits(t_ns, digits, got, sizeof(got)) == got &&
+	       memcmp(got, want, sizeof(got)) == 0;
+}
+
+/*
+ * Times near one another, as a report has them: the same second again, the
+ * next, one back across the boundary. nt_fmt_utc_digits() keeps the last
+ * second's date per thread; a stale one would print the wrong second.
+ * Returns how many printed wrong.
+ */
+static int walk_mismatches(uint64_t seed, int64_t from)
+{
+	int64_t t = from;
+	int bad = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		uint64_t r = next(&seed);
+
+		/* Up to 2 s forward, now and then back by up to 1 s, or to 1 ns before the second. */
+		if (r % 5 == 0)
+			t -= (int64_t)(r >> 34) % NT_NS_PER_SEC;
+		else if (r % 5 == 1)
+			t = t - t % NT_NS_PER_SEC - 1;
+		else
+			t += (int64_t)(r >> 33) % (2 * NT_NS_PER_SEC);
+		bad += !utc_same(t, r % 2 ? 9 : 6);
+	}
+	return bad;
+}
+
+static void *walk_thread(void *arg)
+{
+	*(int *)arg = walk_mismatches(11, 1796023741508801979LL);
+	return NULL;
+}
+
+/* what this checks: times near one another print their own second, on two threads at once */
+static void test_utc_nearby(void **state)
+{
+	pthread_t tid;
+	int other_bad = -1;
+
+	(void)state;
+	assert_int_equal(pthread_create(&tid, NULL, walk_thread, &other_bad), 0);
+	assert_int_equal(walk_mismatches(7, 1700000001000000500LL), 0);
+	assert_int_equal(walk_mismatches(9, -3 * NT_NS_PER_SEC), 0);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	assert_int_equal(other_bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64_digits),  cmocka_unit_test(test_ms_trunc),
 		cmocka_unit_test(test_ms_rounding), cmocka_unit_test(test_endpoint),
-		cmocka_unit_test(test_utc),
+		cmocka_unit_test(test_utc),	    cmocka_unit_test(test_utc_nearby),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,16 +86,22 @@ static const uint8_t *unpack(const uint8_t *p, struct nt_stall_rec *x)
 	return p;
 }
 
-/* A block after @l's last (none: the flow's first), twice its size up to the largest of the blocks. */
+size_t nt_stall_recs_block_bytes(uint32_t index)
+{
+	unsigned shift = (index + 1) / 2;
+	size_t bytes = shift < NT_BLOCKS_CLASSES ? NT_STALL_RECS_FIRST_BLOCK << shift
+						 : NT_BLOCKS_MAX;
+
+	return bytes < NT_BLOCKS_MAX ? bytes : NT_BLOCKS_MAX;
+}
+
+/* A block after @l's last (none: the flow's first). */
 static int block_add(struct nt_stall_recs *l, struct nt_blocks *mem)
 {
-	size_t bytes = NT_STALL_RECS_FIRST_BLOCK;
+	uint32_t index = l->tail ? l->tail->index + 1 : 0;
+	size_t bytes = nt_stall_recs_block_bytes(index);
 	struct nt_stall_rec_block *b;
 
-	if (l->tail)
-		bytes = 2 * (sizeof(*l->tail) + l->cap);
-	if (bytes > NT_BLOCKS_MAX)
-		bytes = NT_BLOCKS_MAX;
 	/* A power of two: a size class of its own, filled (nt/model/blocks.h). */
 	b = nt_blocks_resize(mem, NULL, 0, bytes);
 	if (!b)
@@ -103,6 +109,7 @@ static int block_add(struct nt_stall_recs *l, struct nt_blocks *mem)
 	b->next = NULL;
 	b->used = 0;
 	b->cap = (uint32_t)(bytes - sizeof(*b));
+	b->index = index;
 	if (l->tail) {
 		l->tail->used = l->used;
 		l->tail->next = b;

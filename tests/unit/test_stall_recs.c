@@ -135,9 +135,12 @@ static void test_many_across_blocks(void **state)
 		/* The last block's count is the list's (nt/model/stall_recs.h). */
 		uint32_t used = b->next ? b->used : l.used;
 
-		assert_true(size == (prev ? 2 * (sizeof(*prev) + prev->cap)
-					  : NT_STALL_RECS_FIRST_BLOCK) ||
-			    size == NT_BLOCKS_MAX);
+		assert_int_equal(b->index, blocks);
+		assert_int_equal(size, nt_stall_recs_block_bytes(b->index));
+		/* Each size twice: the same as the last, or twice it, up to the largest. */
+		if (prev)
+			assert_true(size == sizeof(*prev) + prev->cap ||
+				    size == 2 * (sizeof(*prev) + prev->cap));
 		assert_true(used > 0 && used <= b->cap);
 		/* Full: the next record did not fit. */
 		if (b->next)
@@ -154,7 +157,7 @@ static void test_many_across_blocks(void **state)
 	nt_blocks_fini(&mem);
 }
 
-/* A flow of the bench's 50 stalls: packed into 1.75 KiB, where 56-byte records took 3.5. */
+/* A flow of the bench's 50 stalls: packed into 1.25 KiB (256 + 512 + 512), where 56-byte records took 3.5. */
 static void test_bench_flow_size(void **state)
 {
 	struct nt_blocks mem;
@@ -170,10 +173,30 @@ static void test_bench_flow_size(void **state)
 	}
 	for (const struct nt_stall_rec_block *b = l.head; b; b = b->next)
 		bytes += sizeof(*b) + b->cap;
-	assert_int_equal(bytes, NT_STALL_RECS_FIRST_BLOCK * (1 + 2 + 4));
+	assert_int_equal(bytes, NT_STALL_RECS_FIRST_BLOCK * (1 + 2 + 2));
 	assert_non_null(nt_stall_recs_next_slot(&l));
 	nt_stall_recs_free(&l, &mem);
 	nt_blocks_fini(&mem);
+}
+
+/* The sizes: each twice, from the first up to the largest, and the largest after. */
+static void test_block_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(nt_stall_recs_block_bytes(0), NT_STALL_RECS_FIRST_BLOCK);
+	assert_int_equal(nt_stall_recs_block_bytes(1), 2 * NT_STALL_RECS_FIRST_BLOCK);
+	assert_int_equal(nt_stall_recs_block_bytes(2), 2 * NT_STALL_RECS_FIRST_BLOCK);
+	assert_int_equal(nt_stall_recs_block_bytes(3), 4 * NT_STALL_RECS_FIRST_BLOCK);
+	assert_int_equal(nt_stall_recs_block_bytes(4), 4 * NT_STALL_RECS_FIRST_BLOCK);
+	assert_int_equal(nt_stall_recs_block_bytes(5), 8 * NT_STALL_RECS_FIRST_BLOCK);
+	for (uint32_t i = 1; i < 64; i++) {
+		size_t a = nt_stall_recs_block_bytes(i - 1), b = nt_stall_recs_block_bytes(i);
+
+		assert_true(b == a || b == 2 * a);
+		assert_true(b <= NT_BLOCKS_MAX);
+	}
+	assert_int_equal(nt_stall_recs_block_bytes(40), NT_BLOCKS_MAX);
+	assert_int_equal(nt_stall_recs_block_bytes(UINT32_MAX - 1), NT_BLOCKS_MAX);
 }
 
 int main(void)
@@ -183,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_many_across_blocks),
 		cmocka_unit_test(test_bench_flow_size),
+		cmocka_unit_test(test_block_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

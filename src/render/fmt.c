@@ -20,8 +20,7 @@ static const char two_digits[] = "0001020304050607080910111213141516171819"
 				 "6061626364656667686970717273747576777879"
 				 "8081828384858687888990919293949596979899";
 
-/* @n bytes of @src into (@buf, @len) as snprintf("%s") would: cut to fit, always terminated. */
-static const char *put_cut(char *buf, size_t len, const char *src, size_t n)
+const char *nt_fmt_cut(char *buf, size_t len, const char *src, size_t n)
 {
 	if (len) {
 		n = n < len ? n : len - 1;
@@ -128,7 +127,7 @@ const char *nt_fmt_ms_trunc(int64_t ns, char *buf, size_t len)
 	p = nt_fmt_u64_back(mag / (uint64_t)NT_NS_PER_MS, p);
 	if (ns < 0)
 		*--p = '-';
-	return put_cut(buf, len, p, (size_t)(end - p));
+	return nt_fmt_cut(buf, len, p, (size_t)(end - p));
 }
 
 /*
@@ -167,14 +166,13 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 	 * flows' rows twice each (docs/performance.md).
 	 */
 	static _Thread_local struct {
-		bool valid;
-		int64_t s;
+		int64_t s; /* INT64_MIN, no second of an int64_t of ns: none yet */
 		size_t n;
 		char date[20];
-	} last;
+	} last = { .s = INT64_MIN };
 	size_t n;
 
-	if (!last.valid || last.s != s) {
+	if (last.s != s) {
 		struct tm tm;
 
 		if (!gmtime_r(&secs, &tm)) {
@@ -183,7 +181,6 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 		}
 		last.n = date_time(&tm, last.date);
 		last.s = s;
-		last.valid = true;
 	}
 	n = last.n;
 	/* The fraction, zero-padded, without snprintf(): analyze's text prints two a flow. */
@@ -193,7 +190,7 @@ const char *nt_fmt_utc_digits(int64_t t_ns, unsigned digits, char *buf, size_t l
 	*--p = '.';
 	p -= n;
 	memcpy(p, last.date, n);
-	return put_cut(buf, len, p, (size_t)(frac_end - p));
+	return nt_fmt_cut(buf, len, p, (size_t)(frac_end - p));
 }
 
 const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len)
@@ -211,10 +208,10 @@ const char *nt_fmt_addr(int family, const uint8_t *addr, char *buf, size_t len)
 			if (i)
 				*--p = '.';
 		}
-		return put_cut(buf, len, p, (size_t)(end - p));
+		return nt_fmt_cut(buf, len, p, (size_t)(end - p));
 	}
 	inet_ntop(family, addr, a, sizeof(a));
-	return put_cut(buf, len, a, strlen(a));
+	return nt_fmt_cut(buf, len, a, strlen(a));
 }
 
 const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char *buf, size_t len)
@@ -236,5 +233,5 @@ const char *nt_fmt_endpoint(int family, const uint8_t *addr, uint16_t port, char
 	n = (size_t)(digits_end - port_text);
 	memcpy(p, port_text, n);
 	p += n;
-	return put_cut(buf, len, text, (size_t)(p - text));
+	return nt_fmt_cut(buf, len, text, (size_t)(p - text));
 }

@@ -170,7 +170,6 @@ const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_fl
 	 */
 	char t[NT_FMT_UTC_LEN], text[NT_LABEL_OCCURRENCE_LEN + NT_FMT_UTC_LEN];
 	char *end = text + sizeof(text), *p = end;
-	size_t n;
 
 	nt_label_capture_time(an, r, ep->held_t_ns, t, sizeof(t));
 	p = text_back(t, strlen(t), p);
@@ -182,13 +181,7 @@ const char *nt_label_occurrence(const struct nt_analysis *an, const struct nt_fl
 		p = nt_fmt_u64_back((uint64_t)r->file + 1, p);
 		p = LITERAL_BACK("file ", p);
 	}
-	n = (size_t)(end - p);
-	if (len) {
-		n = n < len ? n : len - 1;
-		memcpy(buf, p, n);
-		buf[n] = '\0';
-	}
-	return buf;
+	return nt_fmt_cut(buf, len, p, (size_t)(end - p));
 }
 
 const char *nt_label_rtt_ms(int64_t rtt_ns, char *buf, size_t len)

@@ -72,6 +72,20 @@ const char *nt_fmt_s_digits(int64_t ns, int digits, char *buf, size_t len);
 #define NT_FMT_U64_CHARS 20
 
 /**
+ * nt_fmt_cut() - @n bytes of @src into @buf as snprintf("%.*s") puts
+ * them: cut to fit, always terminated
+ * @buf: filled
+ * @len: size of @buf (0: left as it is)
+ * @src: the text, no NUL needed
+ * @n: its length
+ *
+ * For text built by hand, backwards (nt_fmt_u64_back()), without a format.
+ *
+ * Return: @buf.
+ */
+const char *nt_fmt_cut(char *buf, size_t len, const char *src, size_t n);
+
+/**
  * nt_fmt_u64_back() - the decimal digits of @v, written backwards
  * @v: the value
  * @end: one past the last byte to write; NT_FMT_U64_CHARS bytes before it

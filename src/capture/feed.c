@@ -31,23 +31,23 @@
  *
  * Waiting: a side that finds the ring full (reader) or empty (settler)
  * polls for a few microseconds, in case the other is about to hand over,
- * and then sleeps on a condition variable until the ring is half free
- * (reader) or half full, or the file done (settler). The half is what
- * keeps both cheap. The reader is the faster side whenever there are many
- * flows; one that resumed at the first free slot found the ring full again
- * a batch later, and its polls and sched_yield()s burnt as much CPU as the
- * settler spent settling (100,000 flows: 631 ms of CPU for 355 ms of wall).
- * Half a ring is several batches to settle while the sleeper wakes, so the
- * settler does not wait, and the sleeps come once every SLEEP_FOR batches,
- * not once a batch: the first version, which slept at once for a single
- * slot, made 8,829 futex() calls for 7,930 batches and its threads took
- * turns instead of overlapping (commit 079a30a).
+ * and then sleeps on a condition variable until SLEEP_FOR slots are free
+ * (reader) or full, or the file done (settler). Sleeping for many slots is
+ * what keeps both cheap. The reader is the faster side whenever there are
+ * many flows; one that resumed at the first free slot found the ring full
+ * again a batch later, and its polls and sched_yield()s burnt as much CPU
+ * as the settler spent settling (100,000 flows: 631 ms of CPU for 355 ms
+ * of wall). The first version, which slept at once for a single slot, made
+ * 8,829 futex() calls for 7,930 batches and its threads took turns instead
+ * of overlapping (commit 079a30a). The sleeps come once every SLEEP_FOR
+ * batches at most, and the slots left are what the settler settles while
+ * the reader wakes, so it does not run dry.
  * Sleeping is safe against a lost wake-up: the sleeper sets its flag, then
  * checks the counters again, both under @mu; the other side stores its
  * counter, then reads the flag (both sequentially consistent, so one of
- * them sees the other's store) and, when the sleeper's half is there,
- * signals under @mu. Each store the sleeper waits for is followed by that
- * check, so the one that completes the half wakes it.
+ * them sees the other's store) and, when the sleeper's SLEEP_FOR slots are
+ * there, signals under @mu. Each store the sleeper waits for is followed
+ * by that check, so the one that completes its count wakes it.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -58,12 +58,24 @@
 #include "nt/pages.h"
 
 /*
- * 8 x 256 frames x 120 bytes: 240 KiB, and the reader's own 30, inside one
- * core's L2 cache.
+ * 16 x 256 frames x 120 bytes: 480 KiB, and the reader's own 30, inside one
+ * core's L2 cache where it holds 1 MiB (this machine's Zen 4; Intel's
+ * server cores since Skylake). Where it holds 512 KiB, the slots the
+ * reader wrote longest ago go on to the L3 cache, which the settler's reads
+ * cross anyway.
  */
-#define RING 8
-/* What a sleeping side waits for, in batches free (reader) or full (settler). */
-#define SLEEP_FOR (RING / 2)
+#define RING 16
+/*
+ * What a sleeping side waits for, in batches free (reader) or full
+ * (settler): three quarters of the ring. With half of a ring of 8, the
+ * reader slept 574 times in the 7,930 batches of analyze --format json on
+ * 10,000 flows, and 754 times in 8,985 on 100,000, where the settler slept
+ * 537 times too. Now 163, 332 and 8 (the context switches of the whole run:
+ * 889 -> 238-302, 1,144 -> 354-395). The 4 slots left are about 1,000
+ * frames, 100 us or more of settling, enough for the reader to wake
+ * (docs/performance.md, the round of 2026-12-07, late).
+ */
+#define SLEEP_FOR (RING * 3 / 4)
 
 /*
  * Polls of the other side's counter before sleeping: a few microseconds of
@@ -151,7 +163,7 @@ static void wait_until_ready(struct pipe *pp, enum side who)
 	pthread_mutex_unlock(&pp->mu);
 }
 
-/* After a counter's store: wake the other side if it sleeps and its half is there. */
+/* After a counter's store: wake the other side if it sleeps and its slots are there. */
 static void wake(struct pipe *pp, enum side who)
 {
 	if (!atomic_load(&pp->waits[who]) || !has(pp, who, SLEEP_FOR))

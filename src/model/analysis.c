@@ -18,6 +18,7 @@
 #include "nt/model/analysis.h"
 #include "nt/model/stats.h"
 #include "nt/model/tcp.h"
+#include "nt/prefetch.h"
 
 static void on_evict(void *ctx, struct nt_flow_entry *e, enum nt_evict_reason why);
 static void result_free(struct nt_analysis *an, struct nt_flow_result *r);
@@ -460,22 +461,6 @@ static bool count_frame(struct nt_analysis *an, struct nt_analysis_file *f, int6
 }
 
 /*
- * With thousands of flows the report is a cache miss (the lookup asked for
- * the entry's lines): ask for the lines record_stall() writes now, @stalls
- * to the end of @last, add_wall()'s two unions (their pairs are inside
- * them, struct nt_spans) and keep_rec()'s list of blocks, while the stall
- * rule runs, rather than one miss after the other.
- */
-static void prefetch_lines(const void *from, const void *to)
-{
-	const char *p = from, *end = to;
-
-	for (; p < end; p += 64)
-		__builtin_prefetch(p, 1);
-	__builtin_prefetch(end - 1, 1);
-}
-
-/*
  * Reports are line-aligned (nt_pool_init()): the list shares the unions'
  * last line, asked for anyway. Checked where pointers are 64 bits, the
  * builds that read captures (the lesson's wasm32 model reads none).
@@ -488,10 +473,17 @@ _Static_assert(LAST_LINE_OF(all, struct nt_stall_recs) == LAST_LINE_OF(wall_min,
 #undef LAST_LINE_OF
 #endif
 
+/*
+ * With thousands of flows the report is a cache miss (the lookup asked for
+ * the entry's lines): ask for the lines record_stall() writes now, @stalls
+ * to the end of @last, add_wall()'s two unions (their pairs are inside
+ * them, struct nt_spans) and keep_rec()'s list of blocks, while the stall
+ * rule runs, rather than one miss after the other.
+ */
 static void prefetch_report(const struct nt_flow_result *r)
 {
-	prefetch_lines(&r->stalls, &r->last + 1);
-	prefetch_lines(&r->wall, &r->all + 1);
+	nt_prefetch_write(&r->stalls, &r->last + 1);
+	nt_prefetch_write(&r->wall, &r->all + 1);
 }
 
 /* The direction of a segment of @e's whose source is the key's first endpoint when @src_first. */

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "nt/model/flowtab.h"
+#include "nt/prefetch.h"
 
 #define INITIAL_ENTRIES	 64u
 #define BUCKETS_PER_SLOT 4u
@@ -81,12 +82,7 @@ static inline bool key_equal(const struct nt_flow_key *a, const struct nt_flow_k
  */
 static inline void prefetch_entry(const struct nt_flow_entry *e)
 {
-	const char *p = (const char *)e;
-	const size_t hot = offsetof(struct nt_flow_entry, first_t_ns);
-
-	for (size_t off = 0; off < hot; off += 64)
-		__builtin_prefetch(p + off, 1);
-	__builtin_prefetch(p + hot - 1, 1);
+	nt_prefetch_write(e, &e->first_t_ns);
 }
 
 /* A new, empty bucket array of @nb chains, in @pg (empty before). */

@@ -52,7 +52,7 @@ ALLOWED = {
     'main': {'cmd'},
 }
 SHARED = {'err.h', 'clock.h', 'unknown.h', 'version.h', 'output.h', 'cli.h', 'exitcode.h',
-          'pages.h'}
+          'pages.h', 'prefetch.h'}
 LIBRARIES = [
     (re.compile(r'#include\s*<libmnl/'), 'lab', 'libmnl'),
     (re.compile(r'#include\s*<pcap[/.]'), 'capture', 'libpcap'),

@@ -20,6 +20,7 @@
 #include "analysis_json_int.h"
 #include "nt/render/analysis.h"
 #include "nt/model/tcp.h"
+#include "nt/prefetch.h"
 #include "nt/render/chunks.h"
 #include "nt/render/json.h"
 #include "nt/render/json_layout.h"
@@ -163,10 +164,19 @@ static int flow_item(FILE *out, void *state, const void *ctx, size_t i)
 	return nt_json_flow_write(state, out, c->depth + 1);
 }
 
+/* Flow @i's whole report: its object has a member from nearly every line (nt_chunks_ops.ahead). */
+static void flow_ahead(const void *ctx, size_t i)
+{
+	const struct nt_flow_result *r = ((const struct flows_ctx *)ctx)->an->flows[i];
+
+	nt_prefetch_read(r, r + 1);
+}
+
 static const struct nt_chunks_ops flow_ops = {
 	.up = flow_up,
 	.down = flow_down,
 	.item = flow_item,
+	.ahead = flow_ahead,
 };
 
 /* "flows": [ ... ] at @depth; with no flow, json-c's empty array. */
@@ -338,10 +348,23 @@ static int stalls_item(FILE *out, void *state, const void *ctx, size_t i)
 	return ok && out_buf_flush(&b) ? 0 : out_buf_failed(out);
 }
 
+/*
+ * Of flow @i's report, what its stalls read besides their records: @file
+ * and the list of blocks (nt_chunks_ops.ahead).
+ */
+static void stalls_ahead(const void *ctx, size_t i)
+{
+	const struct nt_flow_result *r = ((const struct stalls_ctx *)ctx)->an->flows[i];
+
+	nt_prefetch_read(&r->file, &r->file + 1);
+	nt_prefetch_read(&r->all, &r->all + 1);
+}
+
 static const struct nt_chunks_ops stalls_ops = {
 	.up = stalls_up,
 	.down = stalls_down,
 	.item = stalls_item,
+	.ahead = stalls_ahead,
 };
 
 /*

@@ -5,6 +5,7 @@
  */
 #include "analysis_rows.h"
 
+#include "nt/prefetch.h"
 #include "nt/render/chunks.h"
 
 /**
@@ -46,7 +47,15 @@ static int row_item(FILE *out, void *state, const void *ctx, size_t i)
 	return 0;
 }
 
-static const struct nt_chunks_ops row_ops = { .item = row_item };
+/* Flow @i's report, up to the unions a row reads last (nt_chunks_ops.ahead). */
+static void row_ahead(const void *ctx, size_t i)
+{
+	const struct nt_flow_result *r = ((const struct rows_ctx *)ctx)->an->flows[i];
+
+	nt_prefetch_read(r, &r->wall_min + 1);
+}
+
+static const struct nt_chunks_ops row_ops = { .item = row_item, .ahead = row_ahead };
 
 int analysis_rows_write(FILE *out, const struct nt_analysis *an, int worst, unsigned workers,
 			flow_row_fn row)

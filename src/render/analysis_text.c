@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "nt/model/tcp.h"
+#include "nt/prefetch.h"
 #include "nt/render/analysis.h"
 #include "nt/render/chunks.h"
 #include "nt/render/fmt.h"
@@ -200,7 +201,15 @@ static int flow_item(FILE *out, void *state, const void *ctx, size_t i)
 	return 0;
 }
 
-static const struct nt_chunks_ops flow_ops = { .item = flow_item };
+/* Flow @i's whole report, its timeline's rows included (nt_chunks_ops.ahead). */
+static void flow_ahead(const void *ctx, size_t i)
+{
+	const struct nt_flow_result *r = ((const struct nt_analysis *)ctx)->flows[i];
+
+	nt_prefetch_read(r, r + 1);
+}
+
+static const struct nt_chunks_ops flow_ops = { .item = flow_item, .ahead = flow_ahead };
 
 int nt_render_analysis_text(FILE *out, const struct nt_analysis *an,
 			    const struct nt_analysis_view *v)

@@ -113,15 +113,34 @@ static ssize_t chunk_buf_write(void *cookie, const char *data, size_t n)
 
 static const cookie_io_functions_t chunk_io = { .write = chunk_buf_write };
 
+/*
+ * Items @from .. @to - 1 to @out, each asked for NT_CHUNKS_AHEAD items early
+ * (within the range: the next range may be another thread's): 0 or the
+ * first negative errno of @ops->item.
+ */
+static int render_range(FILE *out, void *state, const struct nt_chunks_ops *ops, const void *ctx,
+			size_t from, size_t to)
+{
+	int ret = 0;
+
+	for (size_t i = from; ops->ahead && i < to && i < from + NT_CHUNKS_AHEAD; i++)
+		ops->ahead(ctx, i);
+	for (size_t i = from; !ret && i < to; i++) {
+		if (ops->ahead && i + NT_CHUNKS_AHEAD < to)
+			ops->ahead(ctx, i + NT_CHUNKS_AHEAD);
+		ret = ops->item(out, state, ctx, i);
+	}
+	return ret;
+}
+
 /* Chunk @k into @b, emptied first, through @f, the stream on it: 0 or a negative errno. */
 static int render_chunk(struct pool *p, void *state, size_t k, FILE *f, struct chunk_buf *b)
 {
 	size_t end = (k + 1) * NT_CHUNK_ITEMS < p->n ? (k + 1) * NT_CHUNK_ITEMS : p->n;
-	int ret = 0;
+	int ret;
 
 	b->len = 0;
-	for (size_t i = k * NT_CHUNK_ITEMS; !ret && i < end; i++)
-		ret = p->ops->item(f, state, p->ctx, i);
+	ret = render_range(f, state, p->ops, p->ctx, k * NT_CHUNK_ITEMS, end);
 	/* The stream fails only to grow its buffer. */
 	if (!ret && (fflush(f) == EOF || ferror(f)))
 		ret = -ENOMEM;
@@ -202,8 +221,8 @@ static int write_serial(FILE *out, size_t n, const struct nt_chunks_ops *ops, co
 	void *state = NULL;
 	int ret = ops->up ? ops->up(ctx, &state) : 0;
 
-	for (size_t i = 0; !ret && i < n; i++)
-		ret = ops->item(out, state, ctx, i);
+	if (!ret)
+		ret = render_range(out, state, ops, ctx, 0, n);
 	if (ops->down && state)
 		ops->down(state);
 	return ret;

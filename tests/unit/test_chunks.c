@@ -36,6 +36,13 @@
  * @shared: an item found its state in use by another thread
  * @off_thread: items rendered on another thread than the caller's
  * @caller: the thread calling nt_chunks_write()
+ * @n: the items, when @asked is set
+ * @asked: for each item, how many times ahead() asked for it (NULL: not
+ *         watched)
+ * @asked_by: for each item, the thread that asked for it (its token)
+ * @ahead_bad: ahead() past the end, too far ahead, or an item rendered
+ *             without being asked for once, by its own thread
+ * @most_pending: the most items a thread had asked for and not rendered
  */
 struct items {
 	size_t fail_at;
@@ -43,7 +50,15 @@ struct items {
 	size_t slow_every;
 	atomic_int ups, downs, shared, off_thread;
 	pthread_t caller;
+	size_t n;
+	atomic_int *asked;
+	atomic_intptr_t *asked_by;
+	atomic_int ahead_bad, most_pending;
 };
+
+/* A thread's token (its own variable's address), and its items asked for and not yet rendered. */
+static _Thread_local int thread_token;
+static _Thread_local size_t thread_pending;
 
 /* One thread's state: who holds it right now, and the counts. */
 struct state {
@@ -87,12 +102,36 @@ static int item(FILE *out, void *state, const void *ctx, size_t i)
 		atomic_fetch_add(&it->off_thread, 1);
 	if (it->slow_every && i % NT_CHUNK_ITEMS == 0 && i / NT_CHUNK_ITEMS % it->slow_every == 0)
 		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+	if (it->asked) {
+		if (atomic_load(&it->asked[i]) != 1 ||
+		    atomic_load(&it->asked_by[i]) != (intptr_t)&thread_token)
+			atomic_fetch_add(&it->ahead_bad, 1);
+		else
+			thread_pending--;
+	}
 	fprintf(out, "item %zu\n", i);
 	atomic_store(&s->busy, 0);
 	return i == it->fail_at ? -ENOMEM : 0;
 }
 
-static const struct nt_chunks_ops ops = { .up = up, .down = down, .item = item };
+static void ahead(const void *ctx, size_t i)
+{
+	struct items *it = (struct items *)ctx;
+
+	if (!it->asked)
+		return;
+	/* Asked for NT_CHUNKS_AHEAD items early: as many of this thread's before it are pending. */
+	if (i >= it->n || thread_pending++ > NT_CHUNKS_AHEAD) {
+		atomic_fetch_add(&it->ahead_bad, 1);
+		return;
+	}
+	if (thread_pending > (size_t)atomic_load(&it->most_pending))
+		atomic_store(&it->most_pending, (int)thread_pending);
+	atomic_fetch_add(&it->asked[i], 1);
+	atomic_store(&it->asked_by[i], (intptr_t)&thread_token);
+}
+
+static const struct nt_chunks_ops ops = { .up = up, .down = down, .item = item, .ahead = ahead };
 
 static void items_init(struct items *it)
 {
@@ -263,6 +302,48 @@ static void test_write_error(void **unused)
 	fclose(out);
 }
 
+/*
+ * what this checks: every item is asked for once, by the thread that renders
+ * it, before it and at most NT_CHUNKS_AHEAD items early, never past the
+ * end, on one thread and on several, chunks finishing out of order
+ */
+static void test_ahead(void **unused)
+{
+	static const unsigned workers[] = { 1, 2, 4 };
+	static const size_t sizes[] = { 1, NT_CHUNKS_AHEAD, NT_CHUNKS_MIN_ITEMS - 1,
+					NT_CHUNKS_MIN_ITEMS, 20 * NT_CHUNK_ITEMS + 17 };
+
+	(void)unused;
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		char *want = expected(sizes[s]);
+
+		for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
+			struct items it;
+			char *got = NULL;
+
+			items_init(&it);
+			it.slow_every = 3;
+			it.n = sizes[s];
+			it.asked = calloc(it.n, sizeof(*it.asked));
+			it.asked_by = calloc(it.n, sizeof(*it.asked_by));
+			assert_non_null(it.asked);
+			assert_non_null(it.asked_by);
+			assert_int_equal(render(&it, it.n, workers[w], &got), 0);
+			assert_string_equal(got, want);
+			assert_int_equal(atomic_load(&it.ahead_bad), 0);
+			/* Not at the last moment: the item being rendered, and NT_CHUNKS_AHEAD after it. */
+			assert_int_equal(atomic_load(&it.most_pending),
+					 it.n > NT_CHUNKS_AHEAD ? NT_CHUNKS_AHEAD + 1 : it.n);
+			for (size_t i = 0; i < it.n; i++)
+				assert_int_equal(atomic_load(&it.asked[i]), 1);
+			free(it.asked);
+			free((void *)it.asked_by);
+			free(got);
+		}
+		free(want);
+	}
+}
+
 /* what this checks: the cores are counted, at least one */
 int main(void)
 {
@@ -270,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_order),	 cmocka_unit_test(test_workers_and_threshold),
 		cmocka_unit_test(test_empty),	 cmocka_unit_test(test_item_error),
 		cmocka_unit_test(test_up_error), cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,15 @@
  */
 #define NT_CHUNKS_MIN_ITEMS (8 * NT_CHUNK_ITEMS)
 
+/*
+ * How many items early @ahead is called. An item of 100,000 flows' reports
+ * reads a report that left every cache long before: about ten lines, each
+ * a miss. Asked for four items early, they come while the items between
+ * are written (markdown at 100,000 flows, one thread: 363 -> 336 ms of CPU,
+ * docs/performance.md, the round of 2026-12-07, late; eight did no better).
+ */
+#define NT_CHUNKS_AHEAD ((size_t)4)
+
 /**
  * struct nt_chunks_ops - how to render the items of a list
  * @up: make one thread's state in *@state from @ctx (json-c objects are not
@@ -41,11 +50,17 @@
  *        thread: it may read @ctx, never write it. A thread's @out is
  *        unbuffered (its chunk's memory is the buffer): write through an
  *        out_buf, not a character at a time
+ * @ahead: ask for the memory item @i will read (nt/prefetch.h: a hint,
+ *         nothing may depend on it). Called once an item, on the thread
+ *         that renders it, with %NT_CHUNKS_AHEAD of that thread's items
+ *         between (fewer at the start of a chunk), @i < the list's
+ *         length. NULL: nothing to ask for
  */
 struct nt_chunks_ops {
 	int (*up)(const void *ctx, void **state);
 	void (*down)(void *state);
 	int (*item)(FILE *out, void *state, const void *ctx, size_t i);
+	void (*ahead)(const void *ctx, size_t i);
 };
 
 /**

@@ -26,9 +26,10 @@ format's report floor (tests/bench/report_floor.c): its report written
 again from values in hand, analyze's digits and nothing else, and that
 floor added to the flow floor's: the least the format can cost here,
 whatever its analysis and renderer do. Among the table's commands, the
-read loop and analyze --brief --jobs 1 pinned to each core in turn
-(taskset), summed up after it: whether the machine's cores were equal while
-the table was measured. Printed per
+read loop, analyze --brief --jobs 1 and analyze --format json --jobs 1
+pinned to each core in turn (taskset), summed up after it: whether the
+machine's cores were equal while the table was measured, for the analysis
+and for rendering. Printed per
 command: wall min and median, CPU (user + system of the process,
 getrusage(RUSAGE_CHILDREN)) min and median, each as a ratio to the read
 loop's, and peak RSS (tests/bench/peak_rss.c, one run more). The goal: CPU
@@ -63,22 +64,31 @@ def table(res, ref, rss):
               f" {min(c) / bc:6.2f} {statistics.median(c) / mc:6.2f}   {rss[name]:8.1f}")
 
 
+# What runs pinned to each core: the analysis alone, and JSON's rendering on top.
+PINNED = (["--brief"], ["--format", "json"])
+
+
 def pinned(loop, nt, path):
-    """The read loop and analyze --brief --jobs 1 pinned to each core in turn.
+    """The read loop and analyze --jobs 1 (PINNED) pinned to each core in turn.
 
     A guest's cores need not be equal: another guest on the host's core
     under one of them slows what runs there, unseen by this kernel (no
     steal time), for seconds at a time. A run on one thread lands on either
     core; one on two threads always has a thread on the slower. Run among
     the table's commands, in the same rounds, these say whether the cores
-    were equal while the table was measured.
+    were equal while the table was measured. The slower core need not be
+    slower by the same for all code: rendering JSON (arithmetic, few misses)
+    once took 1.8x as long there, when the read loop (copies, system calls)
+    took 1.3x (docs/performance.md, the round of 2026-12-07, late), hence
+    the two probes.
     """
     cmds = []
     for cpu in sorted(os.sched_getaffinity(0)):
         pin = ["taskset", "-c", str(cpu)]
         cmds.append((f"read loop, core {cpu}", pin + [loop, path]))
-        cmds.append((f"analyze --brief --jobs 1, core {cpu}",
-                     pin + [nt, "analyze", "--brief", "--jobs", "1", path]))
+        for args in PINNED:
+            cmds.append((f"analyze {' '.join(args)} --jobs 1, core {cpu}",
+                         pin + [nt, "analyze"] + args + ["--jobs", "1", path]))
     return cmds
 
 
@@ -87,12 +97,16 @@ def cores(res):
     cpus = sorted(int(name.rsplit(" ", 1)[1]) for name in res if name.startswith("read loop, core "))
     if not cpus:
         return
+    probes = [f"analyze {' '.join(args)} --jobs 1" for args in PINNED]
     print("  each core, pinned (CPU ms, min / median; analyze against the read loop on that core):")
     for cpu in cpus:
-        lc, ac = res[f"read loop, core {cpu}"][1], res[f"analyze --brief --jobs 1, core {cpu}"][1]
-        print(f"    core {cpu}: read loop {min(lc):7.1f} / {statistics.median(lc):7.1f}   analyze --brief"
-              f" --jobs 1 {min(ac):7.1f} / {statistics.median(ac):7.1f}   {min(ac) / min(lc):5.2f}x")
-    for what in ("read loop", "analyze --brief --jobs 1"):
+        lc = res[f"read loop, core {cpu}"][1]
+        print(f"    core {cpu}: read loop {min(lc):7.1f} / {statistics.median(lc):7.1f}")
+        for what in probes:
+            ac = res[f"{what}, core {cpu}"][1]
+            print(f"      {what:<34} {min(ac):7.1f} / {statistics.median(ac):7.1f}"
+                  f"   {min(ac) / min(lc):5.2f}x")
+    for what in ["read loop"] + probes:
         meds = [statistics.median(res[f"{what}, core {cpu}"][1]) for cpu in cpus]
         print(f"    {what}: median on the slowest core {max(meds) / min(meds):.2f}x the fastest's")
 

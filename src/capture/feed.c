@@ -59,8 +59,8 @@
 
 /*
  * 16 x 256 frames x 120 bytes: 480 KiB, and the reader's own 30, inside one
- * core's L2 cache where it holds 1 MiB (this machine's Zen 4; Intel's
- * server cores since Skylake). Where it holds 512 KiB, the slots the
+ * core's L2 cache where it holds 1 MiB or more (this machine's Zen 4;
+ * Intel's server cores since Skylake). Where it holds 512 KiB, the slots the
  * reader wrote longest ago go on to the L3 cache, which the settler's reads
  * cross anyway.
  */
@@ -72,7 +72,7 @@
  * 10,000 flows, and 754 times in 8,985 on 100,000, where the settler slept
  * 537 times too. Now 163, 332 and 8 (the context switches of the whole run:
  * 889 -> 238-302, 1,144 -> 354-395). The 4 slots left are about 1,000
- * frames, 100 us or more of settling, enough for the reader to wake
+ * frames, 80 to 150 us of settling, enough for the reader to wake
  * (docs/performance.md, the round of 2026-12-07, late).
  */
 #define SLEEP_FOR (RING * 3 / 4)

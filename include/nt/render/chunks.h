@@ -34,8 +34,9 @@
  * How many items early @ahead is called. An item of 100,000 flows' reports
  * reads a report that left every cache long before: about ten lines, each
  * a miss. Asked for four items early, they come while the items between
- * are written (markdown at 100,000 flows, one thread: 363 -> 336 ms of CPU,
- * docs/performance.md, the round of 2026-12-07, late; eight did no better).
+ * are written (markdown at 100,000 flows, one thread: 346-349 -> 321-327 ms
+ * of CPU, docs/performance.md, the round of 2026-12-07, late; eight did no
+ * better).
  */
 #define NT_CHUNKS_AHEAD ((size_t)4)
 

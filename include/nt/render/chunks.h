@@ -31,9 +31,9 @@
 #define NT_CHUNKS_MIN_ITEMS (8 * NT_CHUNK_ITEMS)
 
 /*
- * How many items early @ahead is called. An item of 100,000 flows' reports
- * reads a report that left every cache long before: about ten lines, each
- * a miss. Asked for four items early, they come while the items between
+ * How many items early @ahead is called. An item of a report on 100,000
+ * flows reads a flow's report that left every cache long before: about ten
+ * lines, each a miss. Asked for four items early, they come while the items between
  * are written (markdown at 100,000 flows, one thread: 346-349 -> 321-327 ms
  * of CPU, docs/performance.md, the round of 2026-12-07, late; eight did no
  * better).

@@ -3,7 +3,8 @@
  * test_chunks.c - items rendered by several threads come out in their order,
  * byte for byte as one thread writes them, whatever order the chunks finish
  * in; the first error stops everything and comes back; every thread's state
- * is its own and freed.
+ * is its own and freed; each item is asked for ahead once, early, by the
+ * thread that renders it.
  *
  * The items' callbacks run on the workers, where cmocka's asserts (a
  * longjmp) may not: they count what they see in atomics, and the test
@@ -140,6 +141,32 @@ static void items_init(struct items *it)
 	it->caller = pthread_self();
 }
 
+/* Watches ahead() over @n items (check_ahead() tells what it saw). */
+static void watch_ahead(struct items *it, size_t n)
+{
+	it->n = n;
+	it->asked = calloc(n ? n : 1, sizeof(*it->asked));
+	it->asked_by = calloc(n ? n : 1, sizeof(*it->asked_by));
+	assert_non_null(it->asked);
+	assert_non_null(it->asked_by);
+}
+
+/*
+ * After a render that succeeded: every item was asked for once, by the
+ * thread that rendered it, before it, NT_CHUNKS_AHEAD items early (not at
+ * the last moment) and never more, never past the end.
+ */
+static void check_ahead(struct items *it)
+{
+	assert_int_equal(atomic_load(&it->ahead_bad), 0);
+	assert_int_equal(atomic_load(&it->most_pending),
+			 it->n > NT_CHUNKS_AHEAD ? NT_CHUNKS_AHEAD + 1 : it->n);
+	for (size_t i = 0; i < it->n; i++)
+		assert_int_equal(atomic_load(&it->asked[i]), 1);
+	free(it->asked);
+	free((void *)it->asked_by);
+}
+
 /* Renders @n items with @workers into a string (*@text, to free); returns the result. */
 static int render(struct items *it, size_t n, unsigned workers, char **text)
 {
@@ -166,7 +193,7 @@ static char *expected(size_t n)
 	return text;
 }
 
-/* what this checks: chunks that finish out of order are written in order, by several threads */
+/* what this checks: chunks finishing out of order are written in order; ahead() on each thread */
 static void test_order(void **unused)
 {
 	size_t n = 20 * NT_CHUNK_ITEMS + 17;
@@ -177,8 +204,10 @@ static void test_order(void **unused)
 	items_init(&it);
 	/* Chunks 0, 3, 6... sleep: the chunks after each are rendered first. */
 	it.slow_every = 3;
+	watch_ahead(&it, n);
 	assert_int_equal(render(&it, n, 4, &got), 0);
 	assert_string_equal(got, want);
+	check_ahead(&it);
 	assert_int_equal(atomic_load(&it.shared), 0);
 	assert_true(atomic_load(&it.off_thread) > 0);
 	assert_int_equal(atomic_load(&it.ups), 4);
@@ -187,12 +216,12 @@ static void test_order(void **unused)
 	free(want);
 }
 
-/* what this checks: more workers than chunks, one worker, and the serial threshold give the same bytes */
+/* what this checks: more workers than chunks, one, and the serial threshold: same bytes, ahead() */
 static void test_workers_and_threshold(void **unused)
 {
 	static const unsigned workers[] = { 0, 1, 2, 3, 64 };
-	static const size_t sizes[] = { 1, NT_CHUNKS_MIN_ITEMS - 1, NT_CHUNKS_MIN_ITEMS,
-					3 * NT_CHUNK_ITEMS + 1 };
+	static const size_t sizes[] = { 1, NT_CHUNKS_AHEAD, NT_CHUNKS_MIN_ITEMS - 1,
+					NT_CHUNKS_MIN_ITEMS, 3 * NT_CHUNK_ITEMS + 1 };
 
 	(void)unused;
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
@@ -203,8 +232,10 @@ static void test_workers_and_threshold(void **unused)
 			char *got = NULL;
 
 			items_init(&it);
+			watch_ahead(&it, sizes[s]);
 			assert_int_equal(render(&it, sizes[s], workers[w], &got), 0);
 			assert_string_equal(got, want);
+			check_ahead(&it);
 			assert_int_equal(atomic_load(&it.ups), atomic_load(&it.downs));
 			/* Below the threshold, or with one worker, the caller renders every item. */
 			if (sizes[s] < NT_CHUNKS_MIN_ITEMS || workers[w] < 2)
@@ -302,48 +333,6 @@ static void test_write_error(void **unused)
 	fclose(out);
 }
 
-/*
- * what this checks: every item is asked for once, by the thread that renders
- * it, before it and at most NT_CHUNKS_AHEAD items early, never past the
- * end, on one thread and on several, chunks finishing out of order
- */
-static void test_ahead(void **unused)
-{
-	static const unsigned workers[] = { 1, 2, 4 };
-	static const size_t sizes[] = { 1, NT_CHUNKS_AHEAD, NT_CHUNKS_MIN_ITEMS - 1,
-					NT_CHUNKS_MIN_ITEMS, 20 * NT_CHUNK_ITEMS + 17 };
-
-	(void)unused;
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		char *want = expected(sizes[s]);
-
-		for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
-			struct items it;
-			char *got = NULL;
-
-			items_init(&it);
-			it.slow_every = 3;
-			it.n = sizes[s];
-			it.asked = calloc(it.n, sizeof(*it.asked));
-			it.asked_by = calloc(it.n, sizeof(*it.asked_by));
-			assert_non_null(it.asked);
-			assert_non_null(it.asked_by);
-			assert_int_equal(render(&it, it.n, workers[w], &got), 0);
-			assert_string_equal(got, want);
-			assert_int_equal(atomic_load(&it.ahead_bad), 0);
-			/* Not at the last moment: the item being rendered, and NT_CHUNKS_AHEAD after it. */
-			assert_int_equal(atomic_load(&it.most_pending),
-					 it.n > NT_CHUNKS_AHEAD ? NT_CHUNKS_AHEAD + 1 : it.n);
-			for (size_t i = 0; i < it.n; i++)
-				assert_int_equal(atomic_load(&it.asked[i]), 1);
-			free(it.asked);
-			free((void *)it.asked_by);
-			free(got);
-		}
-		free(want);
-	}
-}
-
 /* what this checks: the cores are counted, at least one */
 int main(void)
 {
@@ -351,7 +340,6 @@ int main(void)
 		cmocka_unit_test(test_order),	 cmocka_unit_test(test_workers_and_threshold),
 		cmocka_unit_test(test_empty),	 cmocka_unit_test(test_item_error),
 		cmocka_unit_test(test_up_error), cmocka_unit_test(test_write_error),
-		cmocka_unit_test(test_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

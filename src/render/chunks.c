@@ -3,7 +3,8 @@
  * chunks.c - items rendered by several threads, written in order (see
  * nt/render/chunks.h).
  *
- * Threads: the items are cut into chunks of NT_CHUNK_ITEMS. A thread takes
+ * Threads: the items are cut into chunks of NT_CHUNK_ITEMS (or as many as
+ * ops->chunk_items says). A thread takes
  * the next chunk nobody took, renders it into a buffer of its own (struct
  * chunk_buf) with a state of its own (ops->up), then waits for its
  * turn: chunk k is written when chunks 0 .. k-1 are, by the thread that
@@ -37,7 +38,8 @@
  * struct pool - what the threads share
  * @out: the stream, written by the thread whose chunk is next
  * @n: items
- * @n_chunks: chunks of NT_CHUNK_ITEMS (the last may hold fewer)
+ * @per_chunk: items a chunk holds
+ * @n_chunks: chunks of @per_chunk items (the last may hold fewer)
  * @ops: how to render
  * @ctx: what from, read-only
  * @lock: guards @next, @written and @ret
@@ -48,7 +50,7 @@
  */
 struct pool {
 	FILE *out;
-	size_t n, n_chunks;
+	size_t n, per_chunk, n_chunks;
 	const struct nt_chunks_ops *ops;
 	const void *ctx;
 	pthread_mutex_t lock;
@@ -136,11 +138,11 @@ static int render_range(FILE *out, void *state, const struct nt_chunks_ops *ops,
 /* Chunk @k into @b, emptied first, through @f, the stream on it: 0 or a negative errno. */
 static int render_chunk(struct pool *p, void *state, size_t k, FILE *f, struct chunk_buf *b)
 {
-	size_t end = (k + 1) * NT_CHUNK_ITEMS < p->n ? (k + 1) * NT_CHUNK_ITEMS : p->n;
+	size_t end = (k + 1) * p->per_chunk < p->n ? (k + 1) * p->per_chunk : p->n;
 	int ret;
 
 	b->len = 0;
-	ret = render_range(f, state, p->ops, p->ctx, k * NT_CHUNK_ITEMS, end);
+	ret = render_range(f, state, p->ops, p->ctx, k * p->per_chunk, end);
 	/* The stream fails only to grow its buffer. */
 	if (!ret && (fflush(f) == EOF || ferror(f)))
 		ret = -ENOMEM;
@@ -237,7 +239,12 @@ int nt_chunks_write(FILE *out, size_t n, unsigned workers, const struct nt_chunk
 
 	if (!n)
 		return 0;
-	p.n_chunks = (n + NT_CHUNK_ITEMS - 1) / NT_CHUNK_ITEMS;
+	p.per_chunk = ops->chunk_items ? ops->chunk_items(ctx) : NT_CHUNK_ITEMS;
+	if (p.per_chunk > NT_CHUNK_ITEMS)
+		p.per_chunk = NT_CHUNK_ITEMS;
+	if (!p.per_chunk)
+		p.per_chunk = 1;
+	p.n_chunks = (n + p.per_chunk - 1) / p.per_chunk;
 	if (workers > p.n_chunks)
 		workers = (unsigned)p.n_chunks;
 	if (workers < 2 || n < NT_CHUNKS_MIN_ITEMS)

@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@
  * @ahead_bad: ahead() past the end, too far ahead, or an item rendered
  *             without being asked for once, by its own thread
  * @most_pending: the most items a thread had asked for and not rendered
+ * @ranges: runs of items a thread rendered one after the other (ahead()
+ *          called with none pending): the chunks, or 1 on one thread
+ * @per_chunk: what chunk_items() says (sized_ops)
  */
 struct items {
 	size_t fail_at;
@@ -54,8 +58,17 @@ struct items {
 	size_t n;
 	atomic_int *asked;
 	atomic_intptr_t *asked_by;
-	atomic_int ahead_bad, most_pending;
+	atomic_int ahead_bad, most_pending, ranges;
+	size_t per_chunk;
 };
+
+/* The items a chunk holds, as nt_chunks_write() takes @it->per_chunk (0: the default). */
+static size_t per_chunk(const struct items *it)
+{
+	if (!it->per_chunk)
+		return NT_CHUNK_ITEMS;
+	return it->per_chunk > NT_CHUNK_ITEMS ? NT_CHUNK_ITEMS : it->per_chunk;
+}
 
 /* A thread's token (its own variable's address), and its items asked for and not yet rendered. */
 static _Thread_local int thread_token;
@@ -101,7 +114,7 @@ static int item(FILE *out, void *state, const void *ctx, size_t i)
 		atomic_fetch_add(&it->shared, 1);
 	if (!pthread_equal(pthread_self(), it->caller))
 		atomic_fetch_add(&it->off_thread, 1);
-	if (it->slow_every && i % NT_CHUNK_ITEMS == 0 && i / NT_CHUNK_ITEMS % it->slow_every == 0)
+	if (it->slow_every && i % per_chunk(it) == 0 && i / per_chunk(it) % it->slow_every == 0)
 		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	if (it->asked) {
 		if (atomic_load(&it->asked[i]) != 1 ||
@@ -121,6 +134,8 @@ static void ahead(const void *ctx, size_t i)
 
 	if (!it->asked)
 		return;
+	if (!thread_pending)
+		atomic_fetch_add(&it->ranges, 1);
 	/* Asked for NT_CHUNKS_AHEAD items early: as many of this thread's before it are pending. */
 	if (i >= it->n || thread_pending++ > NT_CHUNKS_AHEAD) {
 		atomic_fetch_add(&it->ahead_bad, 1);
@@ -133,6 +148,20 @@ static void ahead(const void *ctx, size_t i)
 }
 
 static const struct nt_chunks_ops ops = { .up = up, .down = down, .item = item, .ahead = ahead };
+
+static size_t chunk_items(const void *ctx)
+{
+	return ((const struct items *)ctx)->per_chunk;
+}
+
+/* ops, with chunks of @per_chunk items */
+static const struct nt_chunks_ops sized_ops = {
+	.up = up,
+	.down = down,
+	.item = item,
+	.ahead = ahead,
+	.chunk_items = chunk_items,
+};
 
 static void items_init(struct items *it)
 {
@@ -152,15 +181,22 @@ static void watch_ahead(struct items *it, size_t n)
 }
 
 /*
- * After a render that succeeded: every item was asked for once, by the
- * thread that rendered it, before it, NT_CHUNKS_AHEAD items early (not at
- * the last moment) and never more, never past the end.
+ * After a render of @it->n items on @workers threads that succeeded: every
+ * item was asked for once, by the thread that rendered it, before it,
+ * NT_CHUNKS_AHEAD items early (not at the last moment) and never more,
+ * never past the end; in runs of a chunk each, or one when the caller
+ * renders them all.
  */
-static void check_ahead(struct items *it)
+static void check_ahead(struct items *it, unsigned workers)
 {
+	bool one_run = workers < 2 || it->n < NT_CHUNKS_MIN_ITEMS || it->n <= per_chunk(it);
+	size_t longest = one_run ? it->n : per_chunk(it);
+
 	assert_int_equal(atomic_load(&it->ahead_bad), 0);
+	assert_int_equal(atomic_load(&it->ranges),
+			 one_run ? 1 : (it->n + per_chunk(it) - 1) / per_chunk(it));
 	assert_int_equal(atomic_load(&it->most_pending),
-			 it->n > NT_CHUNKS_AHEAD ? NT_CHUNKS_AHEAD + 1 : it->n);
+			 longest > NT_CHUNKS_AHEAD ? NT_CHUNKS_AHEAD + 1 : longest);
 	for (size_t i = 0; i < it->n; i++)
 		assert_int_equal(atomic_load(&it->asked[i]), 1);
 	free(it->asked);
@@ -175,7 +211,7 @@ static int render(struct items *it, size_t n, unsigned workers, char **text)
 	int ret;
 
 	assert_non_null(out);
-	ret = nt_chunks_write(out, n, workers, &ops, it);
+	ret = nt_chunks_write(out, n, workers, it->per_chunk ? &sized_ops : &ops, it);
 	assert_int_equal(fclose(out), 0);
 	return ret;
 }
@@ -207,7 +243,7 @@ static void test_order(void **unused)
 	watch_ahead(&it, n);
 	assert_int_equal(render(&it, n, 4, &got), 0);
 	assert_string_equal(got, want);
-	check_ahead(&it);
+	check_ahead(&it, 4);
 	assert_int_equal(atomic_load(&it.shared), 0);
 	assert_true(atomic_load(&it.off_thread) > 0);
 	assert_int_equal(atomic_load(&it.ups), 4);
@@ -235,7 +271,7 @@ static void test_workers_and_threshold(void **unused)
 			watch_ahead(&it, sizes[s]);
 			assert_int_equal(render(&it, sizes[s], workers[w], &got), 0);
 			assert_string_equal(got, want);
-			check_ahead(&it);
+			check_ahead(&it, workers[w]);
 			assert_int_equal(atomic_load(&it.ups), atomic_load(&it.downs));
 			/* Below the threshold, or with one worker, the caller renders every item. */
 			if (sizes[s] < NT_CHUNKS_MIN_ITEMS || workers[w] < 2)
@@ -244,6 +280,36 @@ static void test_workers_and_threshold(void **unused)
 		}
 		free(want);
 	}
+}
+
+/*
+ * what this checks: chunks of as many items as chunk_items() says, 1 to
+ * NT_CHUNK_ITEMS, each rendered whole by one thread, in order
+ */
+static void test_chunk_items(void **unused)
+{
+	static const size_t says[] = { 1, 5, NT_CHUNK_ITEMS - 1, NT_CHUNK_ITEMS, 1000 };
+	size_t n = 20 * NT_CHUNK_ITEMS + 17;
+	char *want = expected(n);
+
+	(void)unused;
+	for (size_t k = 0; k < sizeof(says) / sizeof(says[0]); k++) {
+		struct items it;
+		char *got = NULL;
+
+		items_init(&it);
+		it.slow_every = 3;
+		it.per_chunk = says[k];
+		watch_ahead(&it, n);
+		assert_int_equal(render(&it, n, 3, &got), 0);
+		assert_string_equal(got, want);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(atomic_load(&it.asked_by[i]),
+					 atomic_load(&it.asked_by[i - i % per_chunk(&it)]));
+		check_ahead(&it, 3);
+		free(got);
+	}
+	free(want);
 }
 
 /* what this checks: no item makes no state and writes nothing */
@@ -337,9 +403,10 @@ static void test_write_error(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_order),	 cmocka_unit_test(test_workers_and_threshold),
-		cmocka_unit_test(test_empty),	 cmocka_unit_test(test_item_error),
-		cmocka_unit_test(test_up_error), cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_order),	    cmocka_unit_test(test_workers_and_threshold),
+		cmocka_unit_test(test_empty),	    cmocka_unit_test(test_item_error),
+		cmocka_unit_test(test_up_error),    cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_chunk_items),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

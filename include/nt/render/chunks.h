@@ -20,6 +20,17 @@
 #define NT_CHUNK_ITEMS ((size_t)64)
 
 /*
+ * The most text a chunk should hold, for lists whose items are large
+ * (@chunk_items): a chunk is copied into its thread's buffer and then
+ * handed to write(2), cheap while the buffer stays in a core's L2 cache.
+ * JSON's stalls at 64 flows of 50 stalls were 1.7 MB a chunk: the copy
+ * went out to memory, and pushed out of the cache what the thread read
+ * next (json at 10,000 flows on two threads, 350.0 -> 334.1 ms of CPU,
+ * docs/performance.md, the round of 2026-12-07, late).
+ */
+#define NT_CHUNK_BYTES ((size_t)256 << 10)
+
+/*
  * Fewer items than this stay on the calling thread. Measured with --jobs 1
  * against --jobs 2 on 2 cores (docs/performance.md, "analyze: files, render threads, memory";
  * tests/bench/bench_analyze_scale.py): at 128 and 256 flows the threads
@@ -56,12 +67,17 @@
  *         that renders it, with %NT_CHUNKS_AHEAD of that thread's items
  *         between (fewer at the start of a chunk), @i < the list's
  *         length. NULL: nothing to ask for
+ * @chunk_items: how many items a chunk holds, from @ctx: fewer than
+ *               %NT_CHUNK_ITEMS where that many would be more than
+ *               %NT_CHUNK_BYTES of text (taken between 1 and
+ *               %NT_CHUNK_ITEMS). NULL: %NT_CHUNK_ITEMS
  */
 struct nt_chunks_ops {
 	int (*up)(const void *ctx, void **state);
 	void (*down)(void *state);
 	int (*item)(FILE *out, void *state, const void *ctx, size_t i);
 	void (*ahead)(const void *ctx, size_t i);
+	size_t (*chunk_items)(const void *ctx);
 };
 
 /**
@@ -74,9 +90,9 @@ struct nt_chunks_ops {
  * @ops: how
  * @ctx: what the items are made from, read-only while they are rendered
  *
- * Each thread renders a chunk of %NT_CHUNK_ITEMS items into memory, waits for
- * the chunks before it to be written, writes its own and takes the next
- * unrendered one. The first error stops every thread; a thread that cannot
+ * Each thread renders a chunk of items (%NT_CHUNK_ITEMS, or as many as
+ * @ops->chunk_items says) into memory, waits for the chunks before it to be
+ * written, writes its own and takes the next unrendered one. The first error stops every thread; a thread that cannot
  * start leaves its share to the others.
  *
  * Return: 0, or the first negative errno of @ops (-ENOMEM for a buffer,

@@ -245,14 +245,12 @@ static void stall_values(struct nt_json_value *v, size_t flow, const struct nt_f
  *          element of the document's array at @depth + 1
  * @first: the first flow with a stall kept: its first stall has no comma
  *         before it
- * @per_chunk: flows a chunk of the render threads holds (stalls_per_chunk())
  */
 struct stalls_ctx {
 	const struct nt_analysis *an;
 	int depth;
 	bool record;
 	size_t first;
-	size_t per_chunk;
 };
 
 /**
@@ -362,19 +360,6 @@ static void stalls_ahead(const void *ctx, size_t i)
 	nt_prefetch_read(&r->all, &r->all + 1);
 }
 
-static size_t stalls_chunk_items(const void *ctx)
-{
-	return ((const struct stalls_ctx *)ctx)->per_chunk;
-}
-
-static const struct nt_chunks_ops stalls_ops = {
-	.up = stalls_up,
-	.down = stalls_down,
-	.item = stalls_item,
-	.ahead = stalls_ahead,
-	.chunk_items = stalls_chunk_items,
-};
-
 /*
  * A stall's text, about: some 530 bytes in the document, 400 as a record
  * (analyze --format json and jsonl at 10,000 flows of 50 stalls: 264 and
@@ -388,12 +373,21 @@ static const struct nt_chunks_ops stalls_ops = {
  * many stalls (50 at 10,000 flows in the bench, 26 KB) makes 64 of them a
  * chunk of 1.7 MB (nt/render/chunks.h).
  */
-static size_t stalls_per_chunk(const struct nt_analysis *an)
+static size_t stalls_chunk_items(const void *ctx)
 {
+	const struct nt_analysis *an = ((const struct stalls_ctx *)ctx)->an;
 	uint64_t per_flow = an->n_flows ? an->sum.stalls / an->n_flows + 1 : 1;
 
 	return (size_t)(NT_CHUNK_BYTES / (per_flow * STALL_TEXT_BYTES) + 1);
 }
+
+static const struct nt_chunks_ops stalls_ops = {
+	.up = stalls_up,
+	.down = stalls_down,
+	.item = stalls_item,
+	.ahead = stalls_ahead,
+	.chunk_items = stalls_chunk_items,
+};
 
 /*
  * "stalls": every stall of every flow, flow by flow in the order of "flows",
@@ -405,12 +399,7 @@ static size_t stalls_per_chunk(const struct nt_analysis *an)
 static int stalls_write(FILE *out, const struct nt_analysis *an, int depth, bool record,
 			unsigned workers)
 {
-	struct stalls_ctx ctx = {
-		.an = an,
-		.depth = depth,
-		.record = record,
-		.per_chunk = stalls_per_chunk(an),
-	};
+	struct stalls_ctx ctx = { .an = an, .depth = depth, .record = record };
 	int ret;
 
 	if (!an->sum.stalls && !record)
